@@ -1,0 +1,68 @@
+import type { DevnetHandler, DevnetRequest, DevnetResponse } from './http-types.ts';
+import { errorResponse } from './http-types.ts';
+
+/** A handler's answer before the router stamps the stats key on it. */
+export type RouteAnswer = Omit<DevnetResponse, 'route'>;
+
+export interface Route {
+  method: 'GET' | 'POST';
+  /** Path template with `{param}` segments, e.g. `/v1/networks/{network}/validators`. */
+  pattern: string;
+  handle(params: Record<string, string>, req: DevnetRequest): RouteAnswer | Promise<RouteAnswer>;
+}
+
+interface CompiledRoute extends Route {
+  segments: string[];
+  literalCount: number;
+}
+
+/**
+ * Matches a request against route templates. Literal segments win over
+ * parameters (so `/v1/operations/transactions:export` is not an operation id),
+ * and the stats key is `"<METHOD> <pattern>"`.
+ */
+export function compileRoutes(routes: readonly Route[]): DevnetHandler {
+  const compiled: CompiledRoute[] = routes
+    .map((r) => {
+      const segments = r.pattern.split('/').filter(Boolean);
+      return { ...r, segments, literalCount: segments.filter((s) => !s.startsWith('{')).length };
+    })
+    .sort((a, b) => b.literalCount - a.literalCount);
+
+  return async (req) => {
+    const parts = req.path.split('/').filter(Boolean).map(safeDecode);
+    let pathMatched = false;
+    for (const route of compiled) {
+      const params = match(route.segments, parts);
+      if (!params) continue;
+      pathMatched = true;
+      if (route.method !== req.method) continue;
+      const key = `${route.method} ${route.pattern}`;
+      const answer = await route.handle(params, req);
+      return { ...answer, route: key };
+    }
+    return errorResponse(404, pathMatched ? `Cannot ${req.method} ${req.path}` : `Cannot ${req.method} ${req.path}`, `${req.method} (unmatched)`);
+  };
+}
+
+function match(segments: string[], parts: string[]): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i] as string;
+    const part = parts[i] as string;
+    if (seg.startsWith('{') && seg.endsWith('}')) {
+      if (!part) return undefined;
+      params[seg.slice(1, -1)] = part;
+    } else if (seg !== part) return undefined;
+  }
+  return params;
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}

@@ -1,0 +1,202 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDataApiHandler } from './data-api.ts';
+import { createDataset, type Dataset } from './dataset/index.ts';
+import { errorResponse, type DevnetHandler, type DevnetResponse } from './http-types.ts';
+import { createNodeSimulator } from './node-api.ts';
+
+/** Options of the devnet; each has an environment variable in `cli.ts`. */
+export interface DevnetOptions {
+  /** Port to listen on; 0 picks a free one. Default 0 (the CLI uses `DEVNET_PORT`, 9650). */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Dataset seed (`DEVNET_SEED`). Default 1. */
+  seed?: number;
+  /** Validators per network (`DEVNET_VALIDATORS`). Default 1200. */
+  validators?: number;
+  /** Latency added to every API request, ms (`DEVNET_LATENCY_MS`). Default 0. */
+  latencyMs?: number;
+  /** Share of API requests answered 503 (`DEVNET_FAULT_RATE`), 0-1. Default 0. */
+  faultRate?: number;
+  /** Clock (ms since epoch); tests may pin it. Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * Faults and delays a test can switch on at run time with `POST /__devnet/chaos`
+ * (all fields optional; an empty body restores the start-up settings).
+ */
+export interface ChaosSettings {
+  latencyMs: number;
+  faultRate: number;
+  /** Status used for injected faults. Default 503. */
+  faultStatus: number;
+  /** `Retry-After` seconds sent with injected faults, if set. */
+  retryAfterSeconds?: number;
+  /** Fail exactly the next N API requests (then stop), regardless of `faultRate`. */
+  failNext: number;
+  /** Only requests whose stats key contains this string are slowed or failed. */
+  routeFilter?: string;
+  /** Hold the response this long before sending its body (to exercise body timeouts). */
+  bodyDelayMs: number;
+}
+
+export interface DevnetStats {
+  requests: number;
+  byRoute: Record<string, number>;
+}
+
+export interface Devnet {
+  readonly url: string;
+  readonly port: number;
+  readonly dataset: Dataset;
+  /** Node URLs in `NODE_URLS` form: the mainnet node at the root, the fuji node under `/nodes/fuji`. */
+  readonly nodeUrls: Record<string, string>;
+  stats(): DevnetStats;
+  resetStats(): void;
+  setChaos(settings: Partial<ChaosSettings>): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_VALIDATORS = 1200;
+
+export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
+  const now = options.now ?? Date.now;
+  const dataset = createDataset({
+    seed: options.seed ?? 1,
+    validatorsPerNetwork: options.validators ?? DEFAULT_VALIDATORS,
+    now,
+  });
+  const dataApi = createDataApiHandler(dataset);
+  const nodes: Record<string, DevnetHandler> = {
+    '': createNodeSimulator({ name: 'mainnet', network: 'mainnet', view: dataset.nodeView, seed: options.seed ?? 1, now }).handle,
+    '/nodes/fuji': createNodeSimulator({ name: 'fuji', network: 'fuji', view: dataset.nodeView, seed: options.seed ?? 1, now }).handle,
+  };
+
+  const startup: ChaosSettings = {
+    latencyMs: options.latencyMs ?? 0,
+    faultRate: options.faultRate ?? 0,
+    faultStatus: 503,
+    failNext: 0,
+    bodyDelayMs: 0,
+  };
+  let chaos: ChaosSettings = { ...startup };
+  let stats: DevnetStats = { requests: 0, byRoute: {} };
+  // Fault injection draws from its own deterministic stream so runs are repeatable.
+  let faultState = (options.seed ?? 1) * 2654435761;
+  const nextRandom = (): number => {
+    faultState = (faultState * 1103515245 + 12345) % 2147483648;
+    return faultState / 2147483648;
+  };
+
+  const control = (method: string, path: string, body: string): DevnetResponse | undefined => {
+    if (path === '/__devnet/stats' && method === 'GET') return { status: 200, body: stats, route: '' };
+    if (path === '/__devnet/stats/reset' && method === 'POST') {
+      stats = { requests: 0, byRoute: {} };
+      return { status: 200, body: stats, route: '' };
+    }
+    if (path === '/__devnet/fixtures' && method === 'GET') return { status: 200, body: dataset.fixtures(), route: '' };
+    if (path === '/__devnet/chaos' && method === 'POST') {
+      const patch = body.trim() ? (JSON.parse(body) as Partial<ChaosSettings>) : undefined;
+      chaos = patch ? { ...chaos, ...patch } : { ...startup };
+      return { status: 200, body: chaos, route: '' };
+    }
+    return undefined;
+  };
+
+  const route = (path: string): { handler: DevnetHandler; path: string } | undefined => {
+    if (path.startsWith('/v1/') || path === '/v1') return { handler: dataApi, path };
+    for (const [prefix, handler] of Object.entries(nodes)) {
+      if (prefix && path.startsWith(`${prefix}/ext`)) return { handler, path: path.slice(prefix.length) };
+    }
+    const root = nodes[''];
+    if (root && (path.startsWith('/ext/') || path === '/ext')) return { handler: root, path };
+    return undefined;
+  };
+
+  const server = createServer((req, res) => {
+    void serve(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, errorResponse(500, String(error), ''), 0);
+      else res.destroy();
+    });
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://devnet');
+    const method = req.method ?? 'GET';
+    const body = await readBody(req);
+    const controlAnswer = control(method, url.pathname, body);
+    if (controlAnswer) return send(res, controlAnswer, 0);
+
+    const target = route(url.pathname);
+    if (!target) return send(res, errorResponse(404, `Cannot ${method} ${url.pathname}`, ''), 0);
+
+    const answer = await target.handler({ method, path: target.path, query: url.searchParams, headers: req.headers, body });
+    stats.requests += 1;
+    stats.byRoute[answer.route] = (stats.byRoute[answer.route] ?? 0) + 1;
+
+    const affected = !chaos.routeFilter || answer.route.includes(chaos.routeFilter);
+    if (affected && chaos.latencyMs > 0) await sleep(chaos.latencyMs);
+    if (affected && (chaos.failNext > 0 || (chaos.faultRate > 0 && nextRandom() < chaos.faultRate))) {
+      if (chaos.failNext > 0) chaos.failNext -= 1;
+      const fault = errorResponse(chaos.faultStatus, 'Injected fault', answer.route);
+      if (chaos.retryAfterSeconds !== undefined) fault.headers = { 'retry-after': String(chaos.retryAfterSeconds) };
+      return send(res, fault, 0);
+    }
+    return send(res, answer, affected ? chaos.bodyDelayMs : 0);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  server.keepAliveTimeout = 65_000;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  return {
+    url,
+    port,
+    dataset,
+    nodeUrls: { mainnet: url, fuji: `${url}/nodes/fuji` },
+    stats: () => structuredClone(stats),
+    resetStats: () => {
+      stats = { requests: 0, byRoute: {} };
+    },
+    setChaos: (settings) => {
+      chaos = { ...chaos, ...settings };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, answer: DevnetResponse, bodyDelayMs: number): void {
+  const isJson = answer.contentType === undefined;
+  const payload = answer.body === undefined ? '' : isJson ? JSON.stringify(answer.body) : String(answer.body);
+  res.statusCode = answer.status;
+  res.setHeader('content-type', answer.contentType ?? 'application/json; charset=utf-8');
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  if (bodyDelayMs > 0) {
+    // Headers now, body later: lets tests exercise the client's body timeout.
+    res.flushHeaders();
+    setTimeout(() => res.end(payload), bodyDelayMs).unref();
+    return;
+  }
+  res.setHeader('content-length', Buffer.byteLength(payload));
+  res.end(payload);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,85 @@
+import type {
+  AggregateSignaturesBody, CreateExportBody, CurrencyCode, ExportOperation, FullTransaction,
+  GetNativeBalanceResponse, HealthPath, HealthReport, ListAddressTransactionsParams,
+  ListAddressTransactionsResponse, ListBlocksParams, ListBlocksResponse, ListChainsParams,
+  ListChainsResponse, ListDelegatorsParams, ListDelegatorsResponse, ListErc1155BalancesParams,
+  ListErc1155BalancesResponse, ListHistoricalRewardsParams, ListHistoricalRewardsResponse,
+  ListIcmMessagesParams, ListIcmMessagesResponse, ListNativeTransactionsParams,
+  ListNativeTransactionsResponse, ListPendingRewardsResponse, ListRewardsParams, ListSubnetsResponse,
+  ListUtxosParams, ListUtxosResponse, ListValidatorsParams, ListValidatorsResponse,
+  ListVerticesResponse, Network, NftToken, NodeRpcMethod, NodeRpcMethods, PageParams, SignedMessage,
+  SortOrder,
+} from './types.ts';
+
+/** Per-call options every client method takes. */
+export interface CallOptions {
+  /** The GraphQL request's signal: aborting it cancels the upstream call and its retries. */
+  signal?: AbortSignal;
+  /** A caller's own Data API key; replaces the server's key for this call. */
+  apiKey?: string;
+  /** Overrides the client's per-call deadline (ms), which covers every attempt and backoff. */
+  timeoutMs?: number;
+}
+
+/** One method per endpoint of the Chain Data REST API seed (E1-E19) plus the two referenced lookups. */
+export interface DataApi {
+  /** E1 `POST /v1/signatureAggregator/{network}/aggregateSignatures` */
+  aggregateSignatures(network: Network, body: AggregateSignaturesBody, opts?: CallOptions): Promise<SignedMessage>;
+  /** E2 `GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}` */
+  getAggregatedSignatures(network: Network, txHash: string, opts?: CallOptions): Promise<SignedMessage>;
+  /** E3 `GET /v1/chains/{chainId}/addresses/{address}/transactions` */
+  listAddressTransactions(chainId: string, address: string, params?: ListAddressTransactionsParams, opts?: CallOptions): Promise<ListAddressTransactionsResponse>;
+  /** E4 `POST /v1/networks/{network}/blockchains/{blockchainId}/utxos` */
+  listUtxos(network: Network, blockchainId: string, params: ListUtxosParams, opts?: CallOptions): Promise<ListUtxosResponse>;
+  /** E5 `POST /v1/operations/transactions:export` */
+  createTransactionExport(body: CreateExportBody, opts?: CallOptions): Promise<ExportOperation>;
+  /** E6 `GET /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment` */
+  getDeploymentTransaction(chainId: string, address: string, params?: { currency?: CurrencyCode }, opts?: CallOptions): Promise<FullTransaction>;
+  /** E7 `GET /v1/networks/{network}/subnets` */
+  listSubnets(network: Network, params?: PageParams & { sortOrder?: SortOrder }, opts?: CallOptions): Promise<ListSubnetsResponse>;
+  /** E8 `GET /v1/networks/{network}/validators` */
+  listValidators(network: Network, params?: ListValidatorsParams, opts?: CallOptions): Promise<ListValidatorsResponse>;
+  /** E9 `GET /v1/chains/{chainId}/addresses/{address}/transactions:listNative` */
+  listNativeTransactions(chainId: string, address: string, params?: ListNativeTransactionsParams, opts?: CallOptions): Promise<ListNativeTransactionsResponse>;
+  /** E10 `GET /v1/chains/{chainId}/addresses/{address}/balances:listErc1155` */
+  listErc1155Balances(chainId: string, address: string, params?: ListErc1155BalancesParams, opts?: CallOptions): Promise<ListErc1155BalancesResponse>;
+  /** E11 `GET /v1/networks/{network}/rewards` */
+  listHistoricalRewards(network: Network, params: ListHistoricalRewardsParams, opts?: CallOptions): Promise<ListHistoricalRewardsResponse>;
+  /** E12 `GET /v1/networks/{network}/rewards:listPending` */
+  listPendingRewards(network: Network, params: ListRewardsParams, opts?: CallOptions): Promise<ListPendingRewardsResponse>;
+  /** E13 `GET /v1/networks/{network}/delegators` */
+  listDelegators(network: Network, params?: ListDelegatorsParams, opts?: CallOptions): Promise<ListDelegatorsResponse>;
+  /** E14 `GET /v1/chains/{chainId}/addresses/{address}/balances:getNative` */
+  getNativeBalance(chainId: string, address: string, params?: { blockNumber?: string; currency?: CurrencyCode }, opts?: CallOptions): Promise<GetNativeBalanceResponse>;
+  /** E15 `GET /v1/networks/{network}/blockchains/{blockchainId}/blocks` */
+  listBlocks(network: Network, blockchainId: string, params?: ListBlocksParams, opts?: CallOptions): Promise<ListBlocksResponse>;
+  /** E16 `GET /v1/icm/addresses/{address}/messages` */
+  listIcmMessages(address: string, params?: ListIcmMessagesParams, opts?: CallOptions): Promise<ListIcmMessagesResponse>;
+  /** E17 `GET /v1/chains` */
+  listChains(params?: ListChainsParams, opts?: CallOptions): Promise<ListChainsResponse>;
+  /** E18 `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices` */
+  listVertices(network: Network, blockchainId: string, params?: PageParams, opts?: CallOptions): Promise<ListVerticesResponse>;
+  /** E19 `GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}` */
+  getNftToken(chainId: string, address: string, tokenId: string, opts?: CallOptions): Promise<NftToken>;
+  /** `GET /v1/operations/{operationId}` */
+  getOperation(operationId: string, opts?: CallOptions): Promise<ExportOperation>;
+  /** `GET /v1/chains/{chainId}/transactions/{txHash}` */
+  getTransaction(chainId: string, txHash: string, opts?: CallOptions): Promise<FullTransaction>;
+}
+
+export interface HealthGetResult {
+  /** 200 when healthy, 503 when not: both are answers, not errors. */
+  status: number;
+  report: HealthReport;
+}
+
+/** One configured node. */
+export interface NodeClient {
+  readonly name: string;
+  /** The node's base URL (no credentials), for display. */
+  readonly url: string;
+  /** One JSON-RPC 2.0 call (never a batch, always a non-null id). */
+  call<M extends NodeRpcMethod>(method: M, params?: NodeRpcMethods[M]['params'], opts?: CallOptions): Promise<NodeRpcMethods[M]['result']>;
+  /** `GET /ext/health[/<path>]?tag=...` */
+  healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult>;
+}

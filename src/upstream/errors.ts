@@ -1,0 +1,71 @@
+import type { ErrorBody } from './types.ts';
+
+/** Which upstream failed: the Data API, or a configured node by name. */
+export type UpstreamName = 'data-api' | `node:${string}`;
+
+/**
+ * What went wrong, from the caller's point of view:
+ * - `http`: the upstream answered with a non-2xx status (`status`, and `body` when it sent the seed's error body);
+ * - `rpc`: a node answered a JSON-RPC error object (`rpcError`), usually with HTTP 200 and code -32000;
+ * - `timeout`: the per-call deadline or one of the undici timeouts elapsed;
+ * - `aborted`: the caller's signal aborted the call (the GraphQL request went away);
+ * - `network`: the connection failed (refused, reset, DNS);
+ * - `protocol`: the upstream answered something that is not the expected JSON.
+ */
+export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol';
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface UpstreamErrorOptions {
+  upstream: UpstreamName;
+  kind: UpstreamErrorKind;
+  /** `GET /v1/networks/{network}/validators`, `info.peers`, ... (never carries secrets). */
+  operation: string;
+  status?: number;
+  body?: ErrorBody;
+  rpcError?: JsonRpcErrorObject;
+  /** Seconds the upstream asked us to wait (from `Retry-After`). */
+  retryAfter?: number;
+  attempts?: number;
+  cause?: unknown;
+}
+
+/** The one error type the upstream layer throws. The schema layer maps it to a coded GraphQL error. */
+export class UpstreamError extends Error {
+  readonly upstream: UpstreamName;
+  readonly kind: UpstreamErrorKind;
+  readonly operation: string;
+  readonly status: number | undefined;
+  readonly body: ErrorBody | undefined;
+  readonly rpcError: JsonRpcErrorObject | undefined;
+  readonly retryAfter: number | undefined;
+  readonly attempts: number;
+
+  constructor(message: string, options: UpstreamErrorOptions) {
+    super(message, { cause: options.cause });
+    this.name = 'UpstreamError';
+    this.upstream = options.upstream;
+    this.kind = options.kind;
+    this.operation = options.operation;
+    this.status = options.status;
+    this.body = options.body;
+    this.rpcError = options.rpcError;
+    this.retryAfter = options.retryAfter;
+    this.attempts = options.attempts ?? 1;
+  }
+
+  /** True for a 404 from the Data API: a single lookup of something that does not exist. */
+  get isNotFound(): boolean {
+    return this.kind === 'http' && this.status === 404;
+  }
+}
+
+/** Joins the spec's `message: string | string[]` into one line. */
+export function errorBodyMessage(body: ErrorBody | undefined): string | undefined {
+  if (!body) return undefined;
+  return Array.isArray(body.message) ? body.message.join('; ') : body.message;
+}
