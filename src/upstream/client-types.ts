@@ -10,6 +10,26 @@ import type {
   ListVerticesResponse, Network, NftToken, NodeRpcMethod, NodeRpcMethods, PageParams, SignedMessage,
   SortOrder,
 } from './types.ts';
+import type { UpstreamErrorKind, UpstreamName } from './errors.ts';
+
+/** One attempt of one upstream call, as reported to an {@link UpstreamObserver}. */
+export interface UpstreamAttempt {
+  upstream: UpstreamName;
+  /** The route template or JSON-RPC method (`GET /v1/chains`, `info.peers`); never a URL or a key. */
+  operation: string;
+  /** 1 for the first try, 2 for the first retry, ... */
+  attempt: number;
+  /** The HTTP status, when the upstream answered. */
+  status?: number;
+  /** What failed, when the attempt did not get an answer (or got an error status). */
+  error?: UpstreamErrorKind;
+  durationMs: number;
+}
+
+/** Sees every attempt (retries included), e.g. to count upstream calls per GraphQL request. */
+export interface UpstreamObserver {
+  onAttempt(info: UpstreamAttempt): void;
+}
 
 /** Per-call options every client method takes. */
 export interface CallOptions {
@@ -19,6 +39,8 @@ export interface CallOptions {
   apiKey?: string;
   /** Overrides the client's per-call deadline (ms), which covers every attempt and backoff. */
   timeoutMs?: number;
+  /** Told about each attempt of this call, in addition to the client's own observer. */
+  observer?: UpstreamObserver;
 }
 
 /** One method per endpoint of the Chain Data REST API seed (E1-E19) plus the two referenced lookups. */

@@ -1,0 +1,44 @@
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import DirectivePlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
+import RelayPlugin from '@pothos/plugin-relay';
+import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
+import type { Context } from './context.ts';
+import { UInt256Scalar } from './schema/scalars.ts';
+
+/**
+ * The one schema builder. Types live in `src/schema/*`, one module per domain;
+ * this file only configures plugins and scalars.
+ */
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  Scalars: {
+    UInt256: { Input: string; Output: string | number | bigint };
+    JSON: { Input: unknown; Output: unknown };
+    JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+  };
+  DefaultEdgesNullability: { list: false; items: false };
+  DefaultNodeNullability: false;
+}>({
+  plugins: [DirectivePlugin, RelayPlugin, DataloaderPlugin, FederationPlugin],
+  relay: {
+    // `node`/`nodes` and the Node interface are ours (src/schema/relay-node.ts): global ids stay
+    // stable when a validator changes status, which the plugin's per-object ids would not.
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    edgesFieldOptions: { nullable: { list: false, items: false } },
+    nodeFieldOptions: { nullable: false },
+    pageInfoTypeOptions: { description: 'Where a page sits in its connection. Connections here are forward-only (`first`/`after`).' },
+  },
+});
+
+builder.addScalarType('UInt256', UInt256Scalar);
+builder.addScalarType('JSON', JSONResolver);
+builder.addScalarType('JSONObject', JSONObjectResolver);
+
+builder.queryType({ description: 'Everything chaingraph can read: primary-network data, EVM chains, ICM, exports and the configured nodes.' });
+builder.mutationType({ description: 'Signature aggregation, transaction exports and node administration.' });
+builder.subscriptionType({ description: 'Live updates, served over Server-Sent Events or WebSocket-free multipart.' });

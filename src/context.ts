@@ -1,0 +1,46 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { YogaInitialContext } from 'graphql-yoga';
+import type { LoaderContext, NodeDirectory } from './loaders/registry.ts';
+import type { CallOptions, DataApi } from './upstream/client-types.ts';
+
+/** Per-request context: loaders, the request's signal, the caller's key and admin rights. */
+export interface Context extends LoaderContext {
+  /** True when ADMIN_TOKEN is configured: admin mutations exist for this deployment. */
+  readonly adminConfigured: boolean;
+  /** True when the caller presented `authorization: Bearer <ADMIN_TOKEN>`. */
+  readonly isAdmin: boolean;
+}
+
+export interface ContextDeps {
+  dataApi: DataApi;
+  nodes: NodeDirectory;
+  adminToken?: string;
+  /** Header a caller may use to send their own Data API key (default `x-service-api-key`). */
+  apiKeyHeader: string;
+}
+
+export function createContext(deps: ContextDeps, initial: YogaInitialContext): Context {
+  const request = initial.request;
+  const callerKey = request.headers.get(deps.apiKeyHeader) ?? undefined;
+  const call: CallOptions = { signal: request.signal, ...(callerKey ? { apiKey: callerKey } : {}) };
+  return {
+    dataApi: deps.dataApi,
+    nodes: deps.nodes,
+    call,
+    loaders: new Map(),
+    adminConfigured: Boolean(deps.adminToken),
+    isAdmin: sameSecret(bearer(request.headers.get('authorization')), deps.adminToken),
+  };
+}
+
+function bearer(header: string | null): string | undefined {
+  const match = header?.match(/^Bearer\s+(.+)$/i);
+  return match?.[1]?.trim();
+}
+
+/** Constant-time comparison of the presented token with the configured one. */
+function sameSecret(presented: string | undefined, expected: string | undefined): boolean {
+  if (!presented || !expected) return false;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}

@@ -1,0 +1,88 @@
+import { GraphQLError } from 'graphql';
+import { errorBodyMessage, UpstreamError } from './upstream/errors.ts';
+
+/**
+ * Stable `extensions.code` values. Clients branch on these, never on messages.
+ */
+export const ErrorCode = {
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  QUERY_TOO_COSTLY: 'QUERY_TOO_COSTLY',
+  ADMIN_DISABLED: 'ADMIN_DISABLED',
+  FORBIDDEN: 'FORBIDDEN',
+  NODE_NOT_CONFIGURED: 'NODE_NOT_CONFIGURED',
+  NODE_METHOD_UNAVAILABLE: 'NODE_METHOD_UNAVAILABLE',
+  NODE_RPC_ERROR: 'NODE_RPC_ERROR',
+  UPSTREAM_BAD_REQUEST: 'UPSTREAM_BAD_REQUEST',
+  UPSTREAM_UNAUTHORIZED: 'UPSTREAM_UNAUTHORIZED',
+  UPSTREAM_FORBIDDEN: 'UPSTREAM_FORBIDDEN',
+  UPSTREAM_NOT_FOUND: 'UPSTREAM_NOT_FOUND',
+  UPSTREAM_RATE_LIMITED: 'UPSTREAM_RATE_LIMITED',
+  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+  UPSTREAM_PROTOCOL_ERROR: 'UPSTREAM_PROTOCOL_ERROR',
+  REQUEST_ABORTED: 'REQUEST_ABORTED',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** A caller mistake found before any upstream call; names the argument at fault. */
+export function badInput(argument: string, message: string): GraphQLError {
+  return new GraphQLError(`Invalid argument "${argument}": ${message}`, {
+    extensions: { code: ErrorCode.BAD_USER_INPUT, argumentName: argument },
+  });
+}
+
+export function codedError(code: ErrorCode, message: string, extra: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, ...extra } });
+}
+
+/**
+ * The one place upstream failures become GraphQL errors. Used by yoga's
+ * `maskedErrors.maskError`, so it sees the resolver's original error; anything it
+ * does not recognise stays masked.
+ */
+export function upstreamToGraphQLError(error: UpstreamError): GraphQLError {
+  const detail = errorBodyMessage(error.body) ?? error.rpcError?.message;
+  const isNode = error.upstream.startsWith('node:');
+  const extensions: Record<string, unknown> = {
+    code: codeFor(error, isNode),
+    upstream: error.upstream,
+    operation: error.operation,
+  };
+  if (error.status !== undefined) extensions['upstreamStatus'] = error.status;
+  if (error.retryAfter !== undefined) extensions['retryAfter'] = error.retryAfter;
+  if (error.rpcError) extensions['rpcCode'] = error.rpcError.code;
+  const where = isNode ? `Node "${error.upstream.slice(5)}"` : 'The Data API';
+  const message = detail ? `${where} failed on ${error.operation}: ${detail}` : `${where} failed on ${error.operation} (${error.kind}${error.status ? ` ${error.status}` : ''})`;
+  return new GraphQLError(message, { extensions });
+}
+
+function codeFor(error: UpstreamError, isNode: boolean): ErrorCode {
+  switch (error.kind) {
+    case 'timeout':
+      return ErrorCode.UPSTREAM_TIMEOUT;
+    case 'aborted':
+      return ErrorCode.REQUEST_ABORTED;
+    case 'network':
+      return ErrorCode.UPSTREAM_UNAVAILABLE;
+    case 'protocol':
+      return ErrorCode.UPSTREAM_PROTOCOL_ERROR;
+    case 'rpc':
+      return ErrorCode.NODE_RPC_ERROR;
+    case 'http':
+      break;
+  }
+  const status = error.status ?? 0;
+  // A node answers 404 for an API that is switched off (admin, by default) and for the public server's
+  // node-specific methods: the method is unavailable on that node, not a missing resource.
+  if (isNode && (status === 404 || status === 405)) return ErrorCode.NODE_METHOD_UNAVAILABLE;
+  if (status === 400 || status === 422) return ErrorCode.UPSTREAM_BAD_REQUEST;
+  if (status === 401) return ErrorCode.UPSTREAM_UNAUTHORIZED;
+  if (status === 403) return ErrorCode.UPSTREAM_FORBIDDEN;
+  if (status === 404) return ErrorCode.UPSTREAM_NOT_FOUND;
+  if (status === 429) return ErrorCode.UPSTREAM_RATE_LIMITED;
+  return ErrorCode.UPSTREAM_UNAVAILABLE;
+}
+
+export function isUpstreamError(error: unknown): error is UpstreamError {
+  return error instanceof UpstreamError;
+}

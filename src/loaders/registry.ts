@@ -1,0 +1,43 @@
+import type DataLoader from 'dataloader';
+import type { CallOptions, DataApi, NodeClient } from '../upstream/client-types.ts';
+
+/** The configured nodes, by name, in configuration order. */
+export interface NodeDirectory {
+  readonly list: readonly NodeClient[];
+  /** The named node, or the first one when `name` is omitted; undefined when unknown. */
+  get(name?: string | null): NodeClient | undefined;
+}
+
+/**
+ * What loaders need from the request: the upstream clients and the call options
+ * (abort signal, caller's key) every upstream call of this request carries.
+ * Loaders are created lazily, once per request, in `loaders`.
+ */
+export interface LoaderContext {
+  readonly dataApi: DataApi;
+  readonly nodes: NodeDirectory;
+  readonly call: CallOptions;
+  readonly loaders: Map<string, unknown>;
+}
+
+/**
+ * The request's loader for `key`, created on first use. Keys name the loader and
+ * whatever scopes it (`validatorByNodeId:mainnet`), so each batch function sees
+ * keys it can send in one upstream call.
+ */
+export function memoLoader<K, V, C = K>(ctx: LoaderContext, key: string, create: () => DataLoader<K, V, C>): DataLoader<K, V, C> {
+  let loader = ctx.loaders.get(key) as DataLoader<K, V, C> | undefined;
+  if (!loader) {
+    loader = create();
+    ctx.loaders.set(key, loader);
+  }
+  return loader;
+}
+
+export function createNodeDirectory(clients: readonly NodeClient[]): NodeDirectory {
+  const byName = new Map(clients.map((c) => [c.name, c]));
+  return {
+    list: clients,
+    get: (name) => (name == null ? clients[0] : byName.get(name)),
+  };
+}

@@ -1,0 +1,179 @@
+import DataLoader from 'dataloader';
+import {
+  PRIMARY_NETWORK_ID, type Delegator, type DelegationStatus, type HistoricalReward, type PendingReward,
+  type SortOrder, type Validator,
+} from '../upstream/types.ts';
+import { loadFirstPages, type PerParentKey } from './per-parent.ts';
+import { memoLoader, type LoaderContext } from './registry.ts';
+import type { NetworkId, UpstreamPageLike } from './types.ts';
+
+const MAX_PAGE = 100;
+
+/** Preference when a node has several primary-network validations: the current one first. */
+const STATUS_RANK: Record<string, number> = { active: 0, pending: 1, completed: 2, removed: 3 };
+
+function better(a: Validator, b: Validator): Validator {
+  const ra = STATUS_RANK[a.validationStatus] ?? 9;
+  const rb = STATUS_RANK[b.validationStatus] ?? 9;
+  if (ra !== rb) return ra < rb ? a : b;
+  return a.endTimestamp >= b.endTimestamp ? a : b;
+}
+
+/**
+ * A node's primary-network validation (active first, else pending, else the latest
+ * completed), for links from delegators, rewards, blocks and peers. Node ids are
+ * sent 100 at a time as a `nodeIds` comma list; the upstream matches substrings,
+ * so results are matched back exactly.
+ */
+export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataLoader<string, Validator | null> {
+  return memoLoader(ctx, `validatorByNodeId:${network}`, () =>
+    new DataLoader<string, Validator | null>(
+      async (nodeIds) => {
+        const chunks: string[][] = [];
+        for (let i = 0; i < nodeIds.length; i += MAX_PAGE) chunks.push(nodeIds.slice(i, i + MAX_PAGE));
+        const found = new Map<string, Validator>();
+        await Promise.all(
+          chunks.map(async (chunk) => {
+            const wanted = new Set(chunk);
+            let pageToken: string | undefined;
+            // A node can have several validations; follow pages until this chunk is complete.
+            for (let pages = 0; pages < 10; pages++) {
+              const page = await ctx.dataApi.listValidators(
+                network,
+                { nodeIds: chunk, subnetId: PRIMARY_NETWORK_ID, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) },
+                ctx.call,
+              );
+              for (const v of page.validators) {
+                if (!wanted.has(v.nodeId)) continue;
+                const current = found.get(v.nodeId);
+                found.set(v.nodeId, current ? better(current, v) : v);
+              }
+              pageToken = page.nextPageToken;
+              if (!pageToken) break;
+            }
+          }),
+        );
+        return nodeIds.map((id) => found.get(id) ?? null);
+      },
+      { maxBatchSize: 1000 },
+    ),
+  );
+}
+
+/** Arguments shared by a batch of per-validator list fields (everything but the parent). */
+export interface PerValidatorListArgs {
+  first: number;
+  sortOrder?: SortOrder | undefined;
+}
+
+export interface DelegatorListArgs extends PerValidatorListArgs {
+  delegationStatus?: DelegationStatus | undefined;
+}
+
+interface Keyed<A> {
+  nodeId: string;
+  args: A;
+  /** Hint from the parent: `delegatorCount` for delegators. */
+  expected?: number | undefined;
+}
+
+const keyOf = <A>(k: Keyed<A>): string => `${k.nodeId}|${JSON.stringify(k.args)}`;
+
+/** Groups keys by their list arguments, so each group can share upstream listings. */
+async function byArgs<A, T>(keys: readonly Keyed<A>[], load: (args: A, parents: PerParentKey[]) => Promise<UpstreamPageLike<T>[]>): Promise<UpstreamPageLike<T>[]> {
+  const groups = new Map<string, number[]>();
+  keys.forEach((k, i) => {
+    const g = JSON.stringify(k.args);
+    const list = groups.get(g);
+    if (list) list.push(i);
+    else groups.set(g, [i]);
+  });
+  const out = new Array<UpstreamPageLike<T>>(keys.length);
+  await Promise.all(
+    [...groups.values()].map(async (indexes) => {
+      const first = keys[indexes[0] as number] as Keyed<A>;
+      const pages = await load(
+        first.args,
+        indexes.map((i) => {
+          const k = keys[i] as Keyed<A>;
+          return { parentId: k.nodeId, first: (k.args as PerValidatorListArgs).first, expected: k.expected };
+        }),
+      );
+      indexes.forEach((i, j) => (out[i] = pages[j] as UpstreamPageLike<T>));
+    }),
+  );
+  return out;
+}
+
+/** First page of `Validator.delegators` for many validators (E13 with `nodeIds`, packed by `delegatorCount`). */
+export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<DelegatorListArgs>, UpstreamPageLike<Delegator>, string> {
+  return memoLoader(ctx, `delegatorsFirstPage:${network}`, () =>
+    new DataLoader<Keyed<DelegatorListArgs>, UpstreamPageLike<Delegator>, string>(
+      (keys) =>
+        byArgs(keys, (args, parents) =>
+          loadFirstPages(parents, {
+            maxPageSize: MAX_PAGE,
+            parentOf: (d: Delegator) => d.nodeId,
+            fetch: async (nodeIds, pageSize) => {
+              const page = await ctx.dataApi.listDelegators(
+                network,
+                { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}), ...(args.delegationStatus ? { delegationStatus: args.delegationStatus } : {}) },
+                ctx.call,
+              );
+              return { items: page.delegators, nextPageToken: page.nextPageToken };
+            },
+          }),
+        ),
+      { cacheKeyFn: keyOf },
+    ),
+  );
+}
+
+/** First page of `Validator.pendingRewards` for many validators (E12 with `nodeIds`). */
+export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<PerValidatorListArgs>, UpstreamPageLike<PendingReward>, string> {
+  return memoLoader(ctx, `pendingRewardsFirstPage:${network}`, () =>
+    new DataLoader<Keyed<PerValidatorListArgs>, UpstreamPageLike<PendingReward>, string>(
+      (keys) =>
+        byArgs(keys, (args, parents) =>
+          loadFirstPages(parents, {
+            maxPageSize: MAX_PAGE,
+            parentOf: (r: PendingReward) => r.nodeId,
+            fetch: async (nodeIds, pageSize) => {
+              const page = await ctx.dataApi.listPendingRewards(network, { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}) }, ctx.call);
+              return { items: page.pendingRewards, nextPageToken: page.nextPageToken };
+            },
+          }),
+        ),
+      { cacheKeyFn: keyOf },
+    ),
+  );
+}
+
+/** First page of `Validator.historicalRewards` for many validators (E11 with `nodeIds`). */
+export function historicalRewardsFirstPage(
+  ctx: LoaderContext,
+  network: NetworkId,
+): DataLoader<Keyed<PerValidatorListArgs & { currency?: string | undefined }>, UpstreamPageLike<HistoricalReward>, string> {
+  return memoLoader(ctx, `historicalRewardsFirstPage:${network}`, () =>
+    new DataLoader<Keyed<PerValidatorListArgs & { currency?: string | undefined }>, UpstreamPageLike<HistoricalReward>, string>(
+      (keys) =>
+        byArgs(keys, (args, parents) =>
+          loadFirstPages(parents, {
+            maxPageSize: MAX_PAGE,
+            parentOf: (r: HistoricalReward) => r.nodeId,
+            fetch: async (nodeIds, pageSize) => {
+              const page = await ctx.dataApi.listHistoricalRewards(
+                network,
+                { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}), ...(args.currency ? { currency: args.currency as never } : {}) },
+                ctx.call,
+              );
+              return { items: page.historicalRewards, nextPageToken: page.nextPageToken };
+            },
+          }),
+        ),
+      { cacheKeyFn: keyOf },
+    ),
+  );
+}
+
+export type { Keyed as PerValidatorKey };

@@ -1,0 +1,95 @@
+import {
+  getArgumentValues,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type ASTNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLFieldExtensions,
+  type GraphQLSchema,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * A field's argument check: throws (or returns) GraphQL errors for bad input.
+ * Declared on a field as `extensions: { validateArgs }` (see `src/schema/validation.ts`).
+ */
+export type ArgsValidator = (args: Record<string, unknown>) => void;
+
+declare module 'graphql' {
+  interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
+    validateArgs?: ArgsValidator;
+  }
+}
+
+/**
+ * Checks every field's arguments against its declared bounds before execution
+ * starts, so a bad page size or filter deep in a query fails the request with
+ * BAD_USER_INPUT before a single upstream call is made. Fields without a
+ * `validateArgs` extension cost nothing here.
+ */
+export function useInputValidation(): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const errors = collectInputErrors(args.schema, args.document, args.variableValues ?? {}, args.operationName ?? undefined);
+      if (errors.length > 0) setResultAndStopExecution({ errors });
+    },
+  };
+}
+
+export function collectInputErrors(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  rawVariables: Record<string, unknown>,
+  operationName?: string,
+): GraphQLError[] {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return [];
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
+  // Variable coercion errors are reported by execution itself; nothing to add here.
+  if (coerced.errors) return [];
+  const variables = coerced.coerced;
+
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+
+  const errors: GraphQLError[] = [];
+  const seen = new Set<string>();
+  const visitNode = (root: ASTNode): void => {
+    const typeInfo = new TypeInfo(schema);
+    visit(
+      root,
+      visitWithTypeInfo(typeInfo, {
+        Field(node) {
+          const fieldDef = typeInfo.getFieldDef();
+          const validate = (fieldDef?.extensions as GraphQLFieldExtensions<unknown, unknown> | undefined)?.validateArgs;
+          if (!fieldDef || !validate) return;
+          try {
+            validate(getArgumentValues(fieldDef, node, variables));
+          } catch (error) {
+            const list = error instanceof AggregateError ? error.errors : [error];
+            for (const e of list) {
+              if (e instanceof GraphQLError) errors.push(new GraphQLError(e.message, { nodes: node, extensions: e.extensions }));
+              else throw e;
+            }
+          }
+        },
+        FragmentSpread(node) {
+          const name = node.name.value;
+          const fragment = fragments.get(name);
+          if (fragment && !seen.has(name)) {
+            seen.add(name);
+            visitNode(fragment);
+          }
+        },
+      }),
+    );
+  };
+  visitNode(operation);
+  return errors;
+}

@@ -1,0 +1,101 @@
+import { badInput } from '../errors.ts';
+import {
+  argsHash, checkFirst, decodeCursor, encodeCursor, filterArgs, parentHash, type PageSpec,
+} from './pagination.ts';
+
+/** One upstream page, in the shape every listing endpoint shares. */
+export interface UpstreamPage<T> {
+  items: T[];
+  nextPageToken?: string | undefined;
+  /**
+   * Set by loaders that cut a parent's first page out of a batched listing: there is
+   * no token for "the rest of this parent's list", but the loader knows it exists.
+   */
+  hasMore?: boolean;
+}
+
+export type FetchPage<T> = (pageToken: string | undefined, pageSize: number) => Promise<UpstreamPage<T>>;
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
+}
+
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+}
+
+export interface ConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  [filter: string]: unknown;
+}
+
+export interface PageConnectionOptions<T> {
+  page: PageSpec;
+  args: ConnectionArgs;
+  /** Identity of the parent for nested connections (e.g. `{ network, nodeId }`), bound into cursors. */
+  parent?: unknown;
+  fetchPage: FetchPage<T>;
+  /**
+   * The first page when a loader already fetched it (read with `pageSize = first`), so
+   * the connection costs no call of its own. Only used without `after`.
+   */
+  firstPage?: () => Promise<UpstreamPage<T>>;
+}
+
+// Upstreams that answer empty pages with a token would otherwise loop forever.
+const MAX_TOP_UPS = 8;
+
+/**
+ * A Relay connection over a `pageToken` listing. The first page is read with
+ * `pageSize = first`, so `hasNextPage` is exactly "the upstream has a next page".
+ * `after` re-reads the cursor's page with the cursor's page size, skips past its
+ * index and tops up from `nextPageToken` with exactly the number still missing.
+ */
+export async function resolvePageConnection<T>(options: PageConnectionOptions<T>): Promise<Connection<T>> {
+  const { page, args } = options;
+  const first = checkFirst(args.first, page);
+  const hash = argsHash(page, filterArgs(args));
+  const parent = options.parent === undefined ? undefined : parentHash(options.parent);
+
+  let token: string | undefined;
+  let size = first;
+  let index = 0;
+  let current: UpstreamPage<T>;
+  if (args.after) {
+    const cursor = decodeCursor(args.after, page, hash);
+    if (cursor.p !== parent) throw badInput('after', 'this cursor belongs to another parent object');
+    token = cursor.t;
+    size = cursor.s;
+    index = cursor.i + 1;
+    current = await options.fetchPage(token, size);
+  } else {
+    current = options.firstPage ? await options.firstPage() : await options.fetchPage(undefined, size);
+  }
+
+  const edges: Edge<T>[] = [];
+  for (let topUps = 0; ; topUps++) {
+    while (edges.length < first && index < current.items.length) {
+      edges.push({ cursor: encodeCursor({ t: token, s: size, i: index, h: hash, p: parent }), node: current.items[index] as T });
+      index++;
+    }
+    if (edges.length >= first || !current.nextPageToken || topUps >= MAX_TOP_UPS) break;
+    token = current.nextPageToken;
+    size = Math.min(first - edges.length, page.maxSize);
+    index = 0;
+    current = await options.fetchPage(token, size);
+  }
+
+  const hasNextPage = index < current.items.length || Boolean(current.nextPageToken) || Boolean(current.hasMore);
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage: false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { builder } from '../builder.ts';
+import { badInput } from '../errors.ts';
+
+/** Internal value of the `UNKNOWN` member every upstream-backed enum carries. */
+export const UNKNOWN_ENUM_VALUE = '__unknown__';
+
+export interface UpstreamEnum<V extends string> {
+  ref: ReturnType<typeof builder.enumType>;
+  /** Upstream value for output: unknown upstream values become `UNKNOWN` instead of failing the field. */
+  out(value: string | undefined | null): V | typeof UNKNOWN_ENUM_VALUE | null;
+  /** Throws BAD_USER_INPUT when a caller passes `UNKNOWN` as input. */
+  checkInput(argument: string, value: unknown): void;
+}
+
+/**
+ * A GraphQL enum over an upstream value set: members are UPPER_SNAKE, their
+ * internal values the upstream strings, so mapping is done by graphql-js both ways.
+ * `UNKNOWN` stands for a value the upstream added after this gateway was built:
+ * the field still resolves and the raw value is available where the type offers it.
+ */
+export function upstreamEnum<const V extends string>(
+  name: string,
+  description: string,
+  values: Record<string, { value: V; description: string }>,
+): UpstreamEnum<V> {
+  const known = new Set<string>(Object.values(values).map((v) => v.value));
+  const ref = builder.enumType(name, {
+    description,
+    values: {
+      ...values,
+      UNKNOWN: { value: UNKNOWN_ENUM_VALUE, description: 'A value this version of chaingraph does not know yet (output only).' },
+    },
+  });
+  return {
+    ref,
+    out: (value) => (value == null ? null : known.has(value) ? (value as V) : UNKNOWN_ENUM_VALUE),
+    checkInput: (argument, value) => {
+      if (value === UNKNOWN_ENUM_VALUE || (Array.isArray(value) && value.includes(UNKNOWN_ENUM_VALUE))) {
+        throw badInput(argument, 'UNKNOWN is an output-only value');
+      }
+    },
+  };
+}
+
+export const SortOrderEnum = builder.enumType('SortOrder', {
+  description: 'Sort direction.',
+  values: {
+    ASC: { value: 'asc', description: 'Ascending.' },
+    DESC: { value: 'desc', description: 'Descending.' },
+  } as const,
+});
+
+export const CurrencyCodeEnum = builder.enumType('CurrencyCode', {
+  description: 'Currency in which prices are given.',
+  values: Object.fromEntries(
+    (['usd', 'eur', 'aud', 'cad', 'chf', 'clp', 'cny', 'czk', 'dkk', 'gbp', 'hkd', 'huf', 'jpy', 'nzd'] as const).map((c) => [
+      c.toUpperCase(),
+      { value: c, description: c.toUpperCase() },
+    ]),
+  ) as Record<string, { value: string; description: string }>,
+});

@@ -1,0 +1,18 @@
+import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { builder } from '../builder.ts';
+import './relay-node.ts';
+import './network.ts';
+import './validators.ts';
+
+let schema: GraphQLSchema | undefined;
+
+/** The federation v2 subgraph schema, built once (types register on import). */
+export function getSchema(): GraphQLSchema {
+  schema ??= lexicographicSortSchema(
+    builder.toSubGraphSchema({
+      linkUrl: 'https://specs.apollo.dev/federation/v2.6',
+      federationDirectives: ['@key', '@shareable', '@external', '@requires', '@provides', '@tag', '@inaccessible'],
+    }),
+  );
+  return schema;
+}

@@ -1,0 +1,304 @@
+import { builder } from '../builder.ts';
+import type { Context } from '../context.ts';
+import { badInput } from '../errors.ts';
+import type { NetworkId } from '../loaders/types.ts';
+import { validatorByNodeId } from '../loaders/validators.ts';
+import {
+  PRIMARY_NETWORK_ID, type ListValidatorsParams, type Validator, type ValidatorRewards,
+} from '../upstream/types.ts';
+import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { SortOrderEnum, upstreamEnum } from './enums.ts';
+import { NetworkRef } from './network.ts';
+import { PAGES, checkFirst } from './pagination.ts';
+import { brandNode, encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+
+/** A validation as the upstream returns it, plus the network it was read from. */
+export type ValidatorShape = Validator & { network: NetworkId };
+
+export const withNetwork = <T extends object>(network: NetworkId, item: T): T & { network: NetworkId } => ({ ...item, network });
+
+export const ValidationStatus = upstreamEnum('ValidationStatus', 'Status of a validation.', {
+  ACTIVE: { value: 'active', description: 'Validating now.' },
+  PENDING: { value: 'pending', description: 'Registered; its validation period has not started.' },
+  COMPLETED: { value: 'completed', description: 'Its validation period ended and rewards were paid.' },
+  REMOVED: { value: 'removed', description: 'Removed before its end time (permissioned subnet validators).' },
+});
+
+export const ValidatorSortByEnum = builder.enumType('ValidatorSortBy', {
+  description: 'Sort key of a validator listing.',
+  values: {
+    BLOCK_INDEX: { value: 'blockIndex', description: 'Block index of the validation tx (default).' },
+    DELEGATION_CAPACITY: { value: 'delegationCapacity', description: 'Remaining delegation capacity.' },
+    TIME_REMAINING: { value: 'timeRemaining', description: 'Time until the validation ends.' },
+    DELEGATION_FEE: { value: 'delegationFee', description: 'Delegation fee. Only on MAINNET with `subnetId` set to the primary network.' },
+    UPTIME_PERFORMANCE: { value: 'uptimePerformance', description: 'Observed uptime.' },
+  } as const,
+});
+
+const BlsCredentialsRef = builder
+  .objectRef<NonNullable<Validator['blsCredentials']>>('BlsCredentials')
+  .implement({
+    description: 'BLS key of a validator (present for AddPermissionlessValidatorTx).',
+    fields: (t) => ({
+      publicKey: t.exposeString('publicKey', { description: '48-byte compressed BLS public key, hex.' }),
+      proofOfPossession: t.exposeString('proofOfPossession', { description: '96-byte BLS proof of possession, hex.' }),
+    }),
+  });
+
+export const ValidatorRewardsRef = builder.objectRef<ValidatorRewards>('ValidatorRewards').implement({
+  description: 'Rewards of a validation: paid (completed) or potential (active).',
+  fields: (t) => ({
+    validationRewardAmount: t.field({ type: 'UInt256', description: 'Reward for validating, nano-AVAX.', resolve: (r) => r.validationRewardAmount }),
+    delegationRewardAmount: t.field({ type: 'UInt256', description: 'Reward from delegation fees, nano-AVAX.', resolve: (r) => r.delegationRewardAmount }),
+    rewardAddresses: t.exposeStringList('rewardAddresses', { nullable: true, description: 'Addresses the rewards go to.' }),
+    rewardTxHash: t.exposeString('rewardTxHash', { nullable: true, description: 'The RewardValidatorTx that paid them.' }),
+  }),
+});
+
+const ValidatorHealthRef = builder.objectRef<NonNullable<Validator['validatorHealth']>>('ValidatorHealth').implement({
+  description: 'Health of an active validator as the indexer last polled it.',
+  fields: (t) => ({
+    reachabilityPercent: t.exposeFloat('reachabilityPercent', { description: 'Percent of requests answered in the last polling.' }),
+    benchedPChainRequestsPercent: t.exposeFloat('benchedPChainRequestsPercent', { description: 'Percent of requests benched on the P-chain.' }),
+    benchedXChainRequestsPercent: t.exposeFloat('benchedXChainRequestsPercent', { description: 'Percent of requests benched on the X-chain.' }),
+    benchedCChainRequestsPercent: t.exposeFloat('benchedCChainRequestsPercent', { description: 'Percent of requests benched on the C-chain.' }),
+  }),
+});
+
+const GeolocationRef = builder.objectRef<NonNullable<Validator['geolocation']>>('Geolocation').implement({
+  description: 'Where an active validator appears to run.',
+  fields: (t) => ({
+    city: t.exposeString('city', { description: 'City.' }),
+    country: t.exposeString('country', { description: 'Country.' }),
+    countryCode: t.exposeString('countryCode', { description: 'ISO country code.' }),
+    latitude: t.exposeFloat('latitude', { description: 'Latitude.' }),
+    longitude: t.exposeFloat('longitude', { description: 'Longitude.' }),
+  }),
+});
+
+const CONCRETE: Record<string, string> = {
+  active: 'ActiveValidator',
+  pending: 'PendingValidator',
+  completed: 'CompletedValidator',
+  removed: 'RemovedValidator',
+};
+/** Unknown statuses still resolve, as the type with no status-specific fields. */
+export const validatorTypeOf = (v: Validator): string => CONCRETE[v.validationStatus] ?? 'PendingValidator';
+
+/** Local id parts of a validation: it is one staking tx of one node on one subnet. */
+const validatorIdParts = (v: ValidatorShape): string[] => [v.network, v.nodeId, v.subnetId, v.txHash];
+
+export const ValidatorInterface = builder.interfaceRef<ValidatorShape>('Validator').implement({
+  description:
+    'One validation: a node staking on the primary network or a subnet for a period. Comes in four statuses, each its own type: ActiveValidator (adds uptime, stake share, health, geolocation, capacity, potential rewards), CompletedValidator (paid `rewards`), PendingValidator (not started) and RemovedValidator (removal tx). Select status-specific fields with `... on ActiveValidator { ... }`.',
+  interfaces: [NodeInterface],
+  resolveType: (v) => validatorTypeOf(v),
+  fields: (t) => ({
+    id: t.id({ description: 'Global id (stable across status changes).', resolve: (v) => encodeGlobalId('Validator', validatorIdParts(v)) }),
+    network: t.field({ type: 'String', description: 'Network the validation was read from (mainnet or fuji).', resolve: (v) => v.network }),
+    txHash: t.exposeString('txHash', { description: 'The staking transaction.' }),
+    nodeId: t.exposeString('nodeId', { description: 'The validating node, `NodeID-...`.' }),
+    subnetId: t.exposeString('subnetId', { description: `Subnet validated; ${PRIMARY_NETWORK_ID} is the primary network.` }),
+    amountStaked: t.field({ type: 'UInt256', description: 'Stake, nano-AVAX (or the subnet token).', resolve: (v) => v.amountStaked }),
+    delegationFee: t.exposeString('delegationFee', { nullable: true, description: 'Delegation fee percentage, a decimal string (null for subnet validations).' }),
+    amountDelegated: t.field({ type: 'UInt256', nullable: true, description: 'Total delegated to this validation, nano-AVAX.', resolve: (v) => v.amountDelegated ?? null }),
+    startTimestamp: t.exposeInt('startTimestamp', { description: 'Start of the validation period, unix seconds.' }),
+    endTimestamp: t.exposeInt('endTimestamp', { description: 'End of the validation period, unix seconds.' }),
+    blsCredentials: t.field({ type: BlsCredentialsRef, nullable: true, description: 'BLS key, when registered.', resolve: (v) => v.blsCredentials ?? null }),
+    delegatorCount: t.exposeInt('delegatorCount', { nullable: true, description: 'Number of delegations to this validation (active and completed validations).' }),
+    rewards: t.field({
+      type: ValidatorRewardsRef,
+      nullable: true,
+      description: 'Rewards: paid for completed validations; potential for active ones (same as `potentialRewards`).',
+      resolve: (v) => v.rewards ?? v.potentialRewards ?? null,
+    }),
+    validationStatus: t.field({ type: ValidationStatus.ref, description: 'Status; also told by the concrete type.', resolve: (v) => ValidationStatus.out(v.validationStatus) ?? 'pending' }),
+    validationStatusRaw: t.string({ description: 'The status exactly as the upstream sent it (useful when `validationStatus` is UNKNOWN).', resolve: (v) => String(v.validationStatus) }),
+  }),
+});
+
+const objectOptions = (name: string, description: string) => ({
+  description,
+  interfaces: [NodeInterface, ValidatorInterface],
+  isTypeOf: (v: ValidatorShape) => validatorTypeOf(v) === name,
+});
+
+builder.objectRef<ValidatorShape>('ActiveValidator').implement({
+  ...objectOptions('ActiveValidator', 'A validation that is running now.'),
+  fields: (t) => ({
+    stakePercentage: t.exposeFloat('stakePercentage', { nullable: true, description: "This validator's share of the total active stake, percent." }),
+    uptimePerformance: t.exposeFloat('uptimePerformance', { nullable: true, description: 'Observed uptime, percent.' }),
+    potentialRewards: t.field({ type: ValidatorRewardsRef, nullable: true, description: 'Rewards if the validation completes as it goes.', resolve: (v) => v.potentialRewards ?? v.rewards ?? null }),
+    validatorHealth: t.field({ type: ValidatorHealthRef, nullable: true, description: 'Health as last polled.', resolve: (v) => v.validatorHealth ?? null }),
+    geolocation: t.field({ type: GeolocationRef, nullable: true, description: 'Where the node appears to run, when known.', resolve: (v) => v.geolocation ?? null }),
+    avalancheGoVersion: t.exposeString('avalancheGoVersion', { nullable: true, description: 'Node software version, as seen by the indexer.' }),
+    delegationCapacity: t.field({ type: 'UInt256', nullable: true, description: 'How much more can be delegated, nano-AVAX.', resolve: (v) => v.delegationCapacity ?? null }),
+  }),
+});
+
+builder.objectRef<ValidatorShape>('CompletedValidator').implement({
+  ...objectOptions('CompletedValidator', 'A validation whose period ended; `rewards` holds what was paid.'),
+  fields: () => ({}),
+});
+
+builder.objectRef<ValidatorShape>('PendingValidator').implement({
+  ...objectOptions('PendingValidator', 'A validation that has not started yet.'),
+  fields: () => ({}),
+});
+
+builder.objectRef<ValidatorShape>('RemovedValidator').implement({
+  ...objectOptions('RemovedValidator', 'A (permissioned subnet) validation removed before its end time.'),
+  fields: (t) => ({
+    removeTxHash: t.exposeString('removeTxHash', { nullable: true, description: 'The removal transaction.' }),
+    removeTimestamp: t.exposeInt('removeTimestamp', { nullable: true, description: 'When it was removed, unix seconds.' }),
+  }),
+});
+
+export const ValidatorConnection = builder.connectionObject(
+  { type: ValidatorInterface, name: 'ValidatorConnection', description: 'A page of validators.' },
+  { name: 'ValidatorEdge', description: 'A validator and its cursor.' },
+);
+
+export const ValidatorFilter = builder.inputType('ValidatorFilter', {
+  description: 'Filters of a validator listing; names are the upstream query parameters.',
+  fields: (t) => ({
+    nodeIds: t.stringList({ description: 'Node ids (the upstream matches substrings, e.g. a prefix).' }),
+    validationStatus: t.field({ type: ValidationStatus.ref, description: 'Only this status.' }),
+    subnetId: t.string({ description: 'Only validations of this subnet; all subnets when omitted.' }),
+    minDelegationCapacity: t.field({ type: 'UInt256', description: 'Nano-AVAX, 0 to 720000000000000000.' }),
+    maxDelegationCapacity: t.field({ type: 'UInt256', description: 'Nano-AVAX, 0 to 720000000000000000.' }),
+    minTimeRemaining: t.int({ description: 'Seconds, 0 to 2147483647.' }),
+    maxTimeRemaining: t.int({ description: 'Seconds, 0 to 2147483647.' }),
+    minFeePercentage: t.float({ description: '2 to 100. Setting a fee filter excludes subnet validations.' }),
+    maxFeePercentage: t.float({ description: '2 to 100. Setting a fee filter excludes subnet validations.' }),
+    minUptimePerformance: t.float({ description: '0 to 100.' }),
+    maxUptimePerformance: t.float({ description: '0 to 100.' }),
+  }),
+});
+
+export interface ValidatorListArgs extends ConnectionArgs {
+  filter?: {
+    nodeIds?: string[] | null;
+    validationStatus?: string | null;
+    subnetId?: string | null;
+    minDelegationCapacity?: string | null;
+    maxDelegationCapacity?: string | null;
+    minTimeRemaining?: number | null;
+    maxTimeRemaining?: number | null;
+    minFeePercentage?: number | null;
+    maxFeePercentage?: number | null;
+    minUptimePerformance?: number | null;
+    maxUptimePerformance?: number | null;
+  } | null;
+  sortBy?: string | null;
+  sortOrder?: string | null;
+}
+
+const MAX_CAPACITY = 720000000000000000n;
+const MAX_TIME = 2147483647;
+
+function inRange(name: string, value: number | null | undefined, min: number, max: number): void {
+  if (value == null) return;
+  if (!Number.isFinite(value) || value < min || value > max) throw badInput(name, `must be between ${min} and ${max}`);
+}
+
+/** Every bound of E8, checked before any upstream call. `network` is known only for Network.validators. */
+export function checkValidatorArgs(args: ValidatorListArgs, network?: NetworkId): void {
+  checkFirst(args.first, PAGES.validators);
+  const f = args.filter ?? {};
+  ValidationStatus.checkInput('filter.validationStatus', f.validationStatus);
+  for (const key of ['minDelegationCapacity', 'maxDelegationCapacity'] as const) {
+    const v = f[key];
+    if (v != null && BigInt(v) > MAX_CAPACITY) throw badInput(`filter.${key}`, `must be between 0 and ${MAX_CAPACITY}`);
+  }
+  inRange('filter.minTimeRemaining', f.minTimeRemaining, 0, MAX_TIME);
+  inRange('filter.maxTimeRemaining', f.maxTimeRemaining, 0, MAX_TIME);
+  inRange('filter.minFeePercentage', f.minFeePercentage, 2, 100);
+  inRange('filter.maxFeePercentage', f.maxFeePercentage, 2, 100);
+  inRange('filter.minUptimePerformance', f.minUptimePerformance, 0, 100);
+  inRange('filter.maxUptimePerformance', f.maxUptimePerformance, 0, 100);
+  if (f.nodeIds && f.nodeIds.some((id) => !id.trim())) throw badInput('filter.nodeIds', 'must not contain empty ids');
+  if (args.sortBy === 'delegationFee') {
+    if (f.subnetId !== PRIMARY_NETWORK_ID) throw badInput('sortBy', `DELEGATION_FEE needs filter.subnetId = "${PRIMARY_NETWORK_ID}" (primary-network validators)`);
+    if (network && network !== 'mainnet') throw badInput('sortBy', 'DELEGATION_FEE is only offered on MAINNET');
+  }
+}
+
+function toParams(args: ValidatorListArgs, subnetId?: string): ListValidatorsParams {
+  const f = args.filter ?? {};
+  const params: ListValidatorsParams = {};
+  if (f.nodeIds?.length) params.nodeIds = f.nodeIds;
+  if (f.validationStatus) params.validationStatus = f.validationStatus as ListValidatorsParams['validationStatus'];
+  const subnet = subnetId ?? f.subnetId;
+  if (subnet) params.subnetId = subnet;
+  for (const key of [
+    'minDelegationCapacity', 'maxDelegationCapacity',
+  ] as const) if (f[key] != null) params[key] = String(f[key]);
+  for (const key of [
+    'minTimeRemaining', 'maxTimeRemaining', 'minFeePercentage', 'maxFeePercentage', 'minUptimePerformance', 'maxUptimePerformance',
+  ] as const) if (f[key] != null) params[key] = f[key] as number;
+  if (args.sortBy) params.sortBy = args.sortBy as ListValidatorsParams['sortBy'];
+  if (args.sortOrder) params.sortOrder = args.sortOrder as ListValidatorsParams['sortOrder'];
+  return params;
+}
+
+/** E8 as a connection; `subnetId` pins the subnet for `Subnet.validators`. */
+export function resolveValidators(ctx: Context, network: NetworkId, args: ValidatorListArgs, subnetId?: string) {
+  const params = toParams(args, subnetId);
+  return resolvePageConnection<ValidatorShape>({
+    page: PAGES.validators,
+    args,
+    parent: subnetId === undefined ? { network } : { network, subnetId },
+    fetchPage: async (pageToken, pageSize) => {
+      const page = await ctx.dataApi.listValidators(network, { ...params, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+      return { items: page.validators.map((v) => withNetwork(network, v)), nextPageToken: page.nextPageToken };
+    },
+  });
+}
+
+registerNodeFamily('Validator', {
+  load: async (ctx, [network, nodeId, subnetId, txHash]) => {
+    if ((network !== 'mainnet' && network !== 'fuji') || !nodeId || !subnetId || !txHash) return null;
+    const page = await ctx.dataApi.listValidators(network, { nodeIds: [nodeId], subnetId, pageSize: 100 }, ctx.call);
+    const found = page.validators.find((v) => v.nodeId === nodeId && v.txHash === txHash);
+    return found ? withNetwork(network, found) : null;
+  },
+  typeOf: (v) => validatorTypeOf(v as Validator),
+});
+
+/** A node's primary-network validation through the batching loader (links from delegators, rewards, peers, blocks). */
+export async function loadValidator(ctx: Context, network: NetworkId, nodeId: string): Promise<ValidatorShape | null> {
+  const v = await validatorByNodeId(ctx, network).load(nodeId);
+  return v ? brandNode(withNetwork(network, v), validatorTypeOf(v)) : null;
+}
+
+builder.objectFields(NetworkRef, (t) => ({
+  validators: t.field({
+    type: ValidatorConnection,
+    description: 'Validations on this network (E8), newest first by default. Page size 1-100, default 10.',
+    args: {
+      first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
+      after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+      filter: t.arg({ type: ValidatorFilter, description: 'Filters.' }),
+      sortBy: t.arg({ type: ValidatorSortByEnum, description: 'Sort key.' }),
+      sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
+    },
+    extensions: { validateArgs: (args) => checkValidatorArgs(args as ValidatorListArgs) },
+    resolve: (n, args, ctx) => {
+      checkValidatorArgs(args as ValidatorListArgs, n.network);
+      return resolveValidators(ctx, n.network, args as ValidatorListArgs);
+    },
+  }),
+  validator: t.field({
+    type: ValidatorInterface,
+    nullable: true,
+    description: "A node's primary-network validation: the active one, else pending, else the latest completed. Null when the node never validated.",
+    args: { nodeId: t.arg.string({ required: true, description: 'Node id, `NodeID-...`.' }) },
+    extensions: {
+      validateArgs: (args) => {
+        if (!String(args['nodeId']).startsWith('NodeID-')) throw badInput('nodeId', 'must look like NodeID-...');
+      },
+    },
+    resolve: (n, args, ctx) => loadValidator(ctx, n.network, args.nodeId),
+  }),
+}));

@@ -1,0 +1,398 @@
+/**
+ * The one HTTP policy both upstream clients use: a keep-alive undici pool per
+ * origin with explicit connect/headers/body timeouts, a per-call deadline that
+ * covers every attempt and backoff and is joined with the caller's signal, and
+ * retries with capped, fully jittered exponential backoff for idempotent calls
+ * only, honouring `Retry-After`.
+ *
+ * The loop is written here rather than with undici's retry interceptor because
+ * the policy needs things the interceptor does not offer per call: one deadline
+ * across attempts, failing fast when `Retry-After` exceeds what is left of it,
+ * an idempotency decision made by the caller (a JSON-RPC read is a POST), and an
+ * observer that sees every attempt.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { Pool, type Dispatcher } from 'undici';
+import type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
+import { errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamName } from './errors.ts';
+import { normalizeErrorBody, statusText } from './normalize.ts';
+import type { ErrorBody } from './types.ts';
+
+export type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
+
+/** Options of {@link createHttpUpstream}. Every timeout is in milliseconds. */
+export interface HttpUpstreamOptions {
+  /**
+   * Used for every origin instead of the pool per origin this module builds
+   * (tests inject a `MockAgent` or an `Agent`). Not closed by `close()`.
+   */
+  dispatcher?: Dispatcher;
+  /** TCP (and TLS) connect timeout. Default 3000. */
+  connectTimeoutMs?: number;
+  /** Time allowed until the response headers arrive, per attempt. Default 10000 (undici's own is 300 s). */
+  headersTimeoutMs?: number;
+  /** Longest pause between two body chunks, per attempt. Default 10000 (undici's own is 300 s). */
+  bodyTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept (a server's keep-alive hint may lower it). Default 10000. */
+  keepAliveTimeoutMs?: number;
+  /** Connections per origin. Default 64. */
+  connections?: number;
+  /** Per-call deadline covering all attempts and backoff; a call may override it. Default 15000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for idempotent calls only. Default 2. */
+  retries?: number;
+  /** Backoff base: the n-th retry waits a random time in [0, min(cap, base * 2^(n-1))). Default 100. */
+  retryBaseDelayMs?: number;
+  /** Backoff cap. Default 2000. */
+  retryMaxDelayMs?: number;
+  /** Largest response body accepted; a larger one is a protocol error. Default 32 MiB. */
+  maxResponseBytes?: number;
+  /** Told about every attempt of every call. */
+  observer?: UpstreamObserver;
+  /** Random source for the jitter, in [0, 1). Default `Math.random`. */
+  random?: () => number;
+}
+
+/** One logical call; the policy may make several attempts. */
+export interface HttpCall {
+  upstream: UpstreamName;
+  /** Route template or JSON-RPC method, for errors and observers. Never a URL (it may carry secrets). */
+  operation: string;
+  method: 'GET' | 'POST';
+  url: URL;
+  headers?: Record<string, string>;
+  /** Serialized as the JSON request body, with `content-type: application/json`. */
+  json?: unknown;
+  /** Whether the call may be repeated safely (GETs, read-only RPC methods). Only these are retried. */
+  idempotent: boolean;
+  /** The caller's signal (the GraphQL request's). */
+  signal?: AbortSignal | undefined;
+  /** Overrides the per-call deadline. */
+  timeoutMs?: number | undefined;
+  /** Told about each attempt of this call, after the upstream's own observer. */
+  observer?: UpstreamObserver | undefined;
+  /**
+   * Whether a non-2xx answer is nevertheless the answer (the node's health GETs
+   * answer 503 with a report). Such answers are returned, never retried.
+   */
+  isAnswer?: (status: number, body: unknown) => boolean;
+}
+
+export interface HttpResult {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body. */
+  body: unknown;
+}
+
+export interface HttpUpstream {
+  request(call: HttpCall): Promise<HttpResult>;
+  /** Closes the pools this upstream created. */
+  close(): Promise<void>;
+}
+
+export const HTTP_DEFAULTS = {
+  connectTimeoutMs: 3_000,
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 10_000,
+  connections: 64,
+  timeoutMs: 15_000,
+  retries: 2,
+  retryBaseDelayMs: 100,
+  retryMaxDelayMs: 2_000,
+  maxResponseBytes: 32 * 1024 * 1024,
+} as const;
+
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/** Connection failures worth another attempt of an idempotent call. */
+const RETRY_NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN',
+  'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN', 'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+]);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+]);
+const PROTOCOL_CODES: ReadonlySet<string> = new Set([
+  'HPE_INVALID_CONSTANT', 'HPE_INVALID_CHUNK_SIZE', 'HPE_INVALID_STATUS', 'HPE_INVALID_HEADER_TOKEN',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_HEADERS_OVERFLOW', 'UND_ERR_RES_EXCEEDED_MAX_SIZE',
+]);
+
+/** Thrown inside one attempt; carries the retry decision with the error. */
+interface AttemptFailure {
+  error: UpstreamError;
+  retryable: boolean;
+  /** Wait asked for by `Retry-After`, ms. */
+  retryAfterMs?: number;
+}
+
+export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstream {
+  const settings = { ...HTTP_DEFAULTS, ...definedOnly(options) };
+  const random = options.random ?? Math.random;
+  const pools = new Map<string, Pool>();
+
+  const dispatcherFor = (origin: string): Dispatcher => {
+    if (options.dispatcher) return options.dispatcher;
+    let pool = pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: settings.connections,
+        connectTimeout: settings.connectTimeoutMs,
+        headersTimeout: settings.headersTimeoutMs,
+        bodyTimeout: settings.bodyTimeoutMs,
+        keepAliveTimeout: settings.keepAliveTimeoutMs,
+      });
+      pools.set(origin, pool);
+    }
+    return pool;
+  };
+
+  const notify = (call: HttpCall, info: UpstreamAttempt): void => {
+    // A failing counter must not fail the call it counts.
+    for (const observer of [options.observer, call.observer]) {
+      try {
+        observer?.onAttempt(info);
+      } catch {
+        /* ignored on purpose */
+      }
+    }
+  };
+
+  async function attemptOnce(call: HttpCall, signal: AbortSignal, attempt: number): Promise<HttpResult> {
+    const dispatcher = dispatcherFor(call.url.origin);
+    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+    let body: string | undefined;
+    if (call.json !== undefined) {
+      body = JSON.stringify(call.json);
+      headers['content-type'] = 'application/json';
+    }
+    const started = performance.now();
+    let status: number | undefined;
+    try {
+      const res = await dispatcher.request({
+        origin: call.url.origin,
+        path: `${call.url.pathname}${call.url.search}`,
+        method: call.method,
+        headers,
+        body: body ?? null,
+        signal,
+        idempotent: call.idempotent,
+        headersTimeout: settings.headersTimeoutMs,
+        bodyTimeout: settings.bodyTimeoutMs,
+      });
+      status = res.statusCode;
+      const text = await readText(res.body, settings.maxResponseBytes);
+      const result = interpret(call, res.statusCode, res.headers, text, attempt);
+      notify(call, { upstream: call.upstream, operation: call.operation, attempt, status, durationMs: performance.now() - started });
+      return result;
+    } catch (thrown) {
+      const failure = isAttemptFailure(thrown) ? thrown : { error: transportError(call, thrown, signal, attempt), retryable: isRetryableTransport(thrown, signal) };
+      const info: UpstreamAttempt = {
+        upstream: call.upstream,
+        operation: call.operation,
+        attempt,
+        error: failure.error.kind,
+        durationMs: performance.now() - started,
+      };
+      if (status !== undefined) info.status = status;
+      notify(call, info);
+      throw failure;
+    }
+  }
+
+  async function request(call: HttpCall): Promise<HttpResult> {
+    const timeoutMs = call.timeoutMs ?? settings.timeoutMs;
+    const started = performance.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded(timeoutMs)), timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, deadline.signal]) : deadline.signal;
+    const maxAttempts = call.idempotent ? settings.retries + 1 : 1;
+    let attempt = 0;
+    try {
+      for (;;) {
+        if (signal.aborted) throw abortError(call, signal, attempt);
+        attempt += 1;
+        let failure: AttemptFailure;
+        try {
+          return await attemptOnce(call, signal, attempt);
+        } catch (thrown) {
+          if (!isAttemptFailure(thrown)) throw thrown;
+          failure = thrown;
+        }
+        if (!failure.retryable || attempt >= maxAttempts) throw failure.error;
+        const backoff = random() * Math.min(settings.retryMaxDelayMs, settings.retryBaseDelayMs * 2 ** (attempt - 1));
+        const delay = failure.retryAfterMs ?? backoff;
+        const remaining = timeoutMs - (performance.now() - started);
+        // Waiting past the deadline only to time out would hide the upstream's own answer.
+        if (delay >= remaining) throw failure.error;
+        await sleep(delay, signal).catch(() => {
+          throw abortError(call, signal, attempt);
+        });
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    request,
+    close: async () => {
+      const closing = [...pools.values()].map((pool) => pool.close());
+      pools.clear();
+      await Promise.all(closing);
+    },
+  };
+}
+
+/** Turns one complete response into a result, or throws an {@link AttemptFailure}. */
+function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders, text: string, attempt: number): HttpResult {
+  let parsed: unknown;
+  let parseError: unknown;
+  if (text.trim() !== '') {
+    try {
+      parsed = JSON.parse(text) as unknown;
+    } catch (error) {
+      parseError = error;
+    }
+  }
+  const ok = status >= 200 && status < 300;
+  if (ok || (parseError === undefined && call.isAnswer?.(status, parsed))) {
+    if (parseError !== undefined || text.trim() === '') {
+      const what = parseError !== undefined ? 'a body that is not JSON' : 'an empty body';
+      throw {
+        error: new UpstreamError(`${call.upstream} ${call.operation}: HTTP ${status} with ${what}`, {
+          upstream: call.upstream, kind: 'protocol', operation: call.operation, status, attempts: attempt, cause: parseError,
+        }),
+        retryable: false,
+      } satisfies AttemptFailure;
+    }
+    return { status, headers, body: parsed };
+  }
+
+  const body: ErrorBody | undefined = normalizeErrorBody(parsed, status);
+  const retryAfter = parseRetryAfter(headers['retry-after']);
+  const detail = errorBodyMessage(body) ?? snippet(text);
+  const message = `${call.upstream} ${call.operation}: HTTP ${status} ${statusText(status)}${detail ? `: ${detail}` : ''}`;
+  const failure: AttemptFailure = {
+    error: new UpstreamError(message, {
+      upstream: call.upstream,
+      kind: 'http',
+      operation: call.operation,
+      status,
+      ...(body ? { body } : {}),
+      ...(retryAfter !== undefined ? { retryAfter: retryAfter / 1000 } : {}),
+      attempts: attempt,
+    }),
+    retryable: RETRY_STATUSES.has(status),
+  };
+  if (retryAfter !== undefined) failure.retryAfterMs = retryAfter;
+  throw failure;
+}
+
+/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const text = raw.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+class DeadlineExceeded extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`deadline of ${timeoutMs} ms exceeded`);
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+function abortError(call: HttpCall, signal: AbortSignal, attempts: number): UpstreamError {
+  if (call.signal?.aborted) {
+    return new UpstreamError(`${call.upstream} ${call.operation}: aborted by the caller`, {
+      upstream: call.upstream, kind: 'aborted', operation: call.operation, attempts, cause: call.signal?.reason,
+    });
+  }
+  const reason: unknown = signal.reason;
+  const ms = reason instanceof DeadlineExceeded ? reason.timeoutMs : undefined;
+  return new UpstreamError(`${call.upstream} ${call.operation}: no answer within ${ms ?? '?'} ms`, {
+    upstream: call.upstream, kind: 'timeout', operation: call.operation, attempts, cause: reason,
+  });
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  // Node's happy-eyeballs connect reports an AggregateError whose parts carry the code.
+  const parts = (error as { errors?: unknown }).errors;
+  if (Array.isArray(parts)) return errorCode(parts[0]);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== error ? errorCode(cause) : undefined;
+}
+
+function transportError(call: HttpCall, error: unknown, signal: AbortSignal, attempts: number): UpstreamError {
+  if (signal.aborted) return abortError(call, signal, attempts);
+  const code = errorCode(error);
+  let kind: UpstreamErrorKind = 'network';
+  if (code !== undefined && TIMEOUT_CODES.has(code)) kind = 'timeout';
+  else if (code !== undefined && (PROTOCOL_CODES.has(code) || code.startsWith('HPE_'))) kind = 'protocol';
+  const what = error instanceof Error ? error.message : String(error);
+  return new UpstreamError(`${call.upstream} ${call.operation}: ${kind} error${code ? ` ${code}` : ''}: ${what}`, {
+    upstream: call.upstream, kind, operation: call.operation, attempts, cause: error,
+  });
+}
+
+function isRetryableTransport(error: unknown, signal: AbortSignal): boolean {
+  if (signal.aborted) return false;
+  const code = errorCode(error);
+  return code !== undefined && (RETRY_NETWORK_CODES.has(code) || TIMEOUT_CODES.has(code));
+}
+
+function isAttemptFailure(value: unknown): value is AttemptFailure {
+  return typeof value === 'object' && value !== null && (value as { error?: unknown }).error instanceof UpstreamError
+    && typeof (value as { retryable?: unknown }).retryable === 'boolean';
+}
+
+async function readText(body: AsyncIterable<unknown> & { destroy?: (error?: Error) => unknown }, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > maxBytes) {
+      const error = Object.assign(new Error(`response body larger than ${maxBytes} bytes`), { code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
+      body.destroy?.(error);
+      throw error;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function snippet(text: string): string | undefined {
+  const line = text.trim().replace(/\s+/g, ' ');
+  if (!line) return undefined;
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,189 @@
+import type { CallOptions, HealthGetResult, NodeClient } from './client-types.ts';
+import { UpstreamError, type JsonRpcErrorObject, type UpstreamName } from './errors.ts';
+import { createHttpUpstream, type HttpUpstream } from './http.ts';
+import { isHealthReport, isObject, normalizeNodeResult } from './normalize.ts';
+import {
+  nodeApiOf, READ_ONLY_NODE_METHODS, type HealthPath, type NodeRpcMethod, type NodeRpcMethods,
+} from './types.ts';
+
+/** Options of {@link createNodeClient}. */
+export interface NodeClientOptions {
+  /** The node's name in `NODE_URLS`; errors name the upstream `node:<name>`. */
+  name: string;
+  /**
+   * The node's base URL; it may carry a path prefix (`http://127.0.0.1:9650/nodes/fuji`
+   * posts to `/nodes/fuji/ext/info`). User info in the URL is sent as basic auth
+   * and never shown.
+   */
+  url: string;
+  /** The HTTP policy (pools, timeouts, retries). Default: a new {@link createHttpUpstream}() owned by the client. */
+  http?: HttpUpstream;
+  /** Per-call deadline, ms, when the call gives none. Default: the HTTP policy's (15 s). */
+  timeoutMs?: number;
+}
+
+/** The node client plus `close()`, which releases the pools when the client created its own. */
+export interface NodeClientHandle extends NodeClient {
+  close(): Promise<void>;
+}
+
+const HEALTH_PATHS: Record<HealthPath, string> = {
+  health: '/ext/health',
+  readiness: '/ext/health/readiness',
+  liveness: '/ext/health/liveness',
+};
+
+export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
+  const base = parseHttpUrl(options.url, `node "${options.name}"`);
+  const headers: Record<string, string> = {};
+  if (base.username || base.password) {
+    const user = decodeURIComponent(base.username);
+    const password = decodeURIComponent(base.password);
+    headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    base.username = '';
+    base.password = '';
+  }
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const displayUrl = `${base.origin}${basePath}`;
+  const upstream: UpstreamName = `node:${options.name}`;
+  const ownsHttp = options.http === undefined;
+  const http = options.http ?? createHttpUpstream();
+  // gorilla/rpc writes no body for a null or absent id, so every request gets its own integer.
+  let nextId = 1;
+
+  const urlFor = (path: string): URL => new URL(`${displayUrl}${path}`);
+
+  async function call<M extends NodeRpcMethod>(
+    method: M,
+    params?: NodeRpcMethods[M]['params'],
+    opts?: CallOptions,
+  ): Promise<NodeRpcMethods[M]['result']> {
+    const id = nextId++;
+    const result = await http.request({
+      upstream,
+      operation: method,
+      method: 'POST',
+      url: urlFor(`/ext/${nodeApiOf(method)}`),
+      headers,
+      json: { jsonrpc: '2.0', id, method, params: params ?? {} },
+      idempotent: READ_ONLY_NODE_METHODS.has(method),
+      signal: opts?.signal,
+      timeoutMs: opts?.timeoutMs ?? options.timeoutMs,
+      observer: opts?.observer,
+    });
+    const body = result.body;
+    const protocolError = (what: string): UpstreamError =>
+      new UpstreamError(`${upstream} ${method}: ${what}`, {
+        upstream, kind: 'protocol', operation: method, status: result.status,
+      });
+    if (!isObject(body)) throw protocolError('the answer is not a JSON-RPC object');
+    if (body.error !== undefined && body.error !== null) {
+      const rpcError = toRpcError(body.error);
+      if (!rpcError) throw protocolError('the answer carries a malformed JSON-RPC error');
+      throw new UpstreamError(`${upstream} ${method}: JSON-RPC error ${rpcError.code}: ${rpcError.message}`, {
+        upstream, kind: 'rpc', operation: method, status: result.status, rpcError,
+      });
+    }
+    if (body.id !== id) throw protocolError(`the answer's id ${JSON.stringify(body.id)} is not the request's id ${id}`);
+    if (!('result' in body)) throw protocolError('the answer has neither a result nor an error');
+    return normalizeNodeResult(method, body.result);
+  }
+
+  async function healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
+    const url = urlFor(HEALTH_PATHS[path]);
+    for (const tag of tags ?? []) url.searchParams.append('tag', tag);
+    const operation = `GET ${HEALTH_PATHS[path]}`;
+    const result = await http.request({
+      upstream,
+      operation,
+      method: 'GET',
+      url,
+      headers,
+      idempotent: true,
+      signal: opts?.signal,
+      timeoutMs: opts?.timeoutMs ?? options.timeoutMs,
+      observer: opts?.observer,
+      // 503 with a report means "unhealthy", an answer; a 503 without one is a failure like any other.
+      isAnswer: (status, body) => status === 503 && isHealthReport(body),
+    });
+    if (!isHealthReport(result.body)) {
+      throw new UpstreamError(`${upstream} ${operation}: HTTP ${result.status} without a health report`, {
+        upstream, kind: 'protocol', operation, status: result.status,
+      });
+    }
+    return { status: result.status, report: result.body };
+  }
+
+  return {
+    name: options.name,
+    url: displayUrl,
+    call,
+    healthGet,
+    close: async () => {
+      if (ownsHttp) await http.close();
+    },
+  };
+}
+
+function toRpcError(value: unknown): JsonRpcErrorObject | undefined {
+  if (!isObject(value) || typeof value.code !== 'number') return undefined;
+  const error: JsonRpcErrorObject = {
+    code: value.code,
+    message: typeof value.message === 'string' ? value.message : String(value.message),
+  };
+  if (value.data !== undefined && value.data !== null) error.data = value.data;
+  return error;
+}
+
+/** Hides user info (`//user:secret@`) when a URL is echoed in a message. */
+function redact(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/, '//***@');
+}
+
+function parseHttpUrl(text: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`${what}: "${redact(text)}" is not a valid URL (expected e.g. http://127.0.0.1:9650)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${what}: "${redact(text)}" must use http or https, not ${url.protocol}`);
+  }
+  if (url.search || url.hash) {
+    throw new Error(`${what}: "${redact(text)}" must not carry a query or a fragment`);
+  }
+  return url;
+}
+
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/**
+ * Parses `NODE_URLS`: comma-separated `name=url` pairs, where a bare URL is
+ * named `default`. Names must be unique; every URL must be http(s). An empty
+ * or blank value gives no nodes.
+ */
+export function parseNodeUrls(env: string): { name: string; url: string }[] {
+  const nodes: { name: string; url: string }[] = [];
+  const seen = new Set<string>();
+  const entries = env.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  entries.forEach((entry, index) => {
+    const eq = entry.indexOf('=');
+    const scheme = entry.indexOf('://');
+    // An `=` after the scheme belongs to the URL (a query), not to a name.
+    const named = eq > 0 && (scheme === -1 || eq < scheme);
+    const name = named ? entry.slice(0, eq).trim() : 'default';
+    const url = named ? entry.slice(eq + 1).trim() : entry;
+    const where = `NODE_URLS entry ${index + 1}`;
+    if (!NAME_PATTERN.test(name)) {
+      throw new Error(`${where}: node name "${name}" must be letters, digits, "_", "." or "-"`);
+    }
+    if (seen.has(name)) {
+      throw new Error(`${where}: node name "${name}" is used twice${named ? '' : ' (a bare URL is named "default")'}`);
+    }
+    seen.add(name);
+    const parsed = parseHttpUrl(url, `${where} (${name})`);
+    nodes.push({ name, url: parsed.href.replace(/\/+$/, '') });
+  });
+  return nodes;
+}

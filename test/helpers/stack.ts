@@ -1,0 +1,45 @@
+import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/server.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway.ts';
+import { createDataApiClient } from '../../src/upstream/data-api.ts';
+import { createNodeClient } from '../../src/upstream/node-client.ts';
+
+export interface GraphQLResponse<D = Record<string, unknown>> {
+  data?: D | null;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  extensions?: Record<string, unknown>;
+}
+
+export interface TestStack {
+  devnet: Devnet;
+  gateway: Gateway;
+  /** Runs one operation through `gateway.fetch` (in process; upstream calls go over real HTTP to the devnet). */
+  query<D = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<D>>;
+  /** Upstream requests the devnet has served since the last reset. */
+  upstreamRequests(): number;
+  close(): Promise<void>;
+}
+
+/** A devnet on an ephemeral port and a gateway in front of it (mainnet and fuji nodes configured). */
+export async function startStack(options: { devnet?: DevnetOptions; gateway?: GatewayOptions } = {}): Promise<TestStack> {
+  const devnet = await startDevnet({ validators: 300, ...options.devnet });
+  const dataApi = createDataApiClient({ baseUrl: devnet.url, apiKey: 'test-server-key' });
+  const nodes = Object.entries(devnet.nodeUrls).map(([name, url]) => createNodeClient({ name, url }));
+  const gateway = createGateway({ graphiql: false, ...options.gateway }, { dataApi, nodes });
+  return {
+    devnet,
+    gateway,
+    async query(query, variables, headers) {
+      const response = await gateway.fetch('http://chaingraph.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as GraphQLResponse<never>;
+    },
+    upstreamRequests: () => devnet.stats().requests,
+    close: async () => {
+      await gateway.dispose();
+      await devnet.close();
+    },
+  };
+}
