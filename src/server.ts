@@ -1,0 +1,72 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import type { GatewayConfig } from './config.ts';
+import { startDevnet, type Devnet } from './devnet/server.ts';
+import { createGateway, type Gateway } from './gateway.ts';
+import { createDataApiClient } from './upstream/data-api.ts';
+import { createNodeClient } from './upstream/node-client.ts';
+
+export interface RunningServer {
+  url: string;
+  gateway: Gateway;
+  /** Present when no upstream was configured and the built-in devnet serves both APIs. */
+  devnet?: Devnet;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the gateway on a socket. With no DATA_API_URL and no NODE_URLS it first
+ * starts the devnet in-process and points both clients at it, so `npm start`
+ * works on a machine with no network and no keys.
+ */
+export async function startServer(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+  let devnet: Devnet | undefined;
+  let dataApiUrl = config.dataApiUrl;
+  let nodes = config.nodes;
+  if (!dataApiUrl && nodes.length === 0) {
+    devnet = await startDevnet({});
+    dataApiUrl = devnet.url;
+    nodes = Object.entries(devnet.nodeUrls).map(([name, url]) => ({ name, url }));
+    logger.info({ devnet: devnet.url }, 'no DATA_API_URL or NODE_URLS configured: serving the built-in devnet (simulated data)');
+  } else if (!dataApiUrl) {
+    throw new Error('NODE_URLS is set but DATA_API_URL is not: set both, or neither to use the built-in devnet');
+  }
+
+  const dataApi = createDataApiClient({
+    baseUrl: dataApiUrl,
+    ...(config.dataApiKey ? { apiKey: config.dataApiKey } : {}),
+    apiKeyHeader: config.dataApiKeyHeader,
+  });
+  const nodeClients = nodes.map((n) => createNodeClient(n));
+  const gateway = createGateway(
+    { apiKeyHeader: config.dataApiKeyHeader, ...(config.adminToken ? { adminToken: config.adminToken } : {}) },
+    { dataApi, nodes: nodeClients },
+  );
+
+  const server: Server = createServer(gateway);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host}:${port}/graphql`;
+  logger.info(
+    { url, nodes: nodeClients.map((n) => n.name), admin: Boolean(config.adminToken), cache: config.redisUrl ? 'redis' : 'memory' },
+    `chaingraph ready: GraphiQL at ${url}`,
+  );
+
+  return {
+    url,
+    gateway,
+    ...(devnet ? { devnet } : {}),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await gateway.dispose();
+      await devnet?.close();
+    },
+  };
+}
