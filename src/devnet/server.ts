@@ -47,6 +47,13 @@ export interface DevnetStats {
   byRoute: Record<string, number>;
 }
 
+/** One served request; times are ms on the devnet's monotonic clock. */
+export interface RequestLogEntry {
+  route: string;
+  start: number;
+  end: number;
+}
+
 export interface Devnet {
   readonly url: string;
   readonly port: number;
@@ -54,6 +61,8 @@ export interface Devnet {
   /** Node URLs in `NODE_URLS` form: the mainnet node at the root, the fuji node under `/nodes/fuji`. */
   readonly nodeUrls: Record<string, string>;
   stats(): DevnetStats;
+  /** The most recent requests (up to 2000), oldest first. */
+  requestLog(): RequestLogEntry[];
   resetStats(): void;
   setChaos(settings: Partial<ChaosSettings>): void;
   close(): Promise<void>;
@@ -83,6 +92,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   };
   let chaos: ChaosSettings = { ...startup };
   let stats: DevnetStats = { requests: 0, byRoute: {} };
+  // The last requests with their start and end times: benchmarks count sequential rounds from it.
+  const LOG_SIZE = 2000;
+  let log: RequestLogEntry[] = [];
   // Fault injection draws from its own deterministic stream so runs are repeatable.
   let faultState = (options.seed ?? 1) * 2654435761;
   const nextRandom = (): number => {
@@ -92,8 +104,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 
   const control = (method: string, path: string, body: string): DevnetResponse | undefined => {
     if (path === '/__devnet/stats' && method === 'GET') return { status: 200, body: stats, route: '' };
+    if (path === '/__devnet/log' && method === 'GET') return { status: 200, body: log, route: '' };
     if (path === '/__devnet/stats/reset' && method === 'POST') {
       stats = { requests: 0, byRoute: {} };
+      log = [];
       return { status: 200, body: stats, route: '' };
     }
     if (path === '/__devnet/fixtures' && method === 'GET') return { status: 200, body: dataset.fixtures(), route: '' };
@@ -132,9 +146,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const target = route(url.pathname);
     if (!target) return send(res, errorResponse(404, `Cannot ${method} ${url.pathname}`, ''), 0);
 
+    const start = performance.now();
     const answer = await target.handler({ method, path: target.path, query: url.searchParams, headers: req.headers, body });
     stats.requests += 1;
     stats.byRoute[answer.route] = (stats.byRoute[answer.route] ?? 0) + 1;
+    const entry: RequestLogEntry = { route: answer.route, start, end: start };
+    if (log.length >= LOG_SIZE) log.shift();
+    log.push(entry);
+    res.once('finish', () => {
+      entry.end = performance.now();
+    });
 
     const affected = !chaos.routeFilter || answer.route.includes(chaos.routeFilter);
     if (affected && chaos.latencyMs > 0) await sleep(chaos.latencyMs);
@@ -161,8 +182,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     dataset,
     nodeUrls: { mainnet: url, fuji: `${url}/nodes/fuji` },
     stats: () => structuredClone(stats),
+    requestLog: () => log.map((e) => ({ ...e })),
     resetStats: () => {
       stats = { requests: 0, byRoute: {} };
+      log = [];
     },
     setChaos: (settings) => {
       chaos = { ...chaos, ...settings };

@@ -1,0 +1,251 @@
+/**
+ * `npm run bench`: the gateway against the devnet on loopback, each in its own
+ * process (so the gateway's RSS is its own), at 0 ms and 20 ms added upstream
+ * latency. Prints a table and writes JSON to bench/results/.
+ *
+ * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 16),
+ * BENCH_LATENCIES (default "0,20").
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { countRounds, percentile } from './stats.ts';
+import { buildScenarios, type Fixtures, type Scenario } from './scenarios.ts';
+import { directS1, directS2 } from './direct.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
+const LATENCIES = (process.env['BENCH_LATENCIES'] ?? '0,20').split(',').map(Number);
+
+interface Proc {
+  child: ChildProcess;
+  url: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${url}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function startProcess(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+async function startDevnetProcess(latencyMs: number): Promise<Proc> {
+  const port = await freePort();
+  const child = startProcess('src/devnet/cli.ts', { DEVNET_PORT: String(port), DEVNET_LATENCY_MS: String(latencyMs) });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/__devnet/stats`);
+  return { child, url };
+}
+
+async function startGatewayProcess(devnetUrl: string, cache: 'off' | 'memory'): Promise<Proc> {
+  const port = await freePort();
+  const child = startProcess('src/cli.ts', {
+    PORT: String(port),
+    DATA_API_URL: devnetUrl,
+    NODE_URLS: `mainnet=${devnetUrl},fuji=${devnetUrl}/nodes/fuji`,
+    CACHE: cache,
+  });
+  const url = `http://127.0.0.1:${port}/graphql`;
+  await waitFor(`${url}?query=%7B__typename%7D`);
+  return { child, url };
+}
+
+function rssMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+async function gql(url: string, query: string): Promise<{ errors?: unknown[]; extensions?: Record<string, unknown> }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  return (await res.json()) as { errors?: unknown[] };
+}
+
+async function devnetCall(devnet: string, path: string, method = 'GET'): Promise<unknown> {
+  const res = await fetch(`${devnet}${path}`, { method });
+  return res.json();
+}
+
+interface LoadResult {
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+}
+
+async function load(url: string, body: string | undefined, method: 'GET' | 'POST'): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    method,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
+  });
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/** A plain client doing the same work with its own loop: latency percentiles and throughput. */
+async function loadFunction(fn: () => Promise<void>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = Date.now() + DURATION * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        try {
+          await fn();
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: latencies.length / DURATION, errors };
+}
+
+interface Row {
+  scenario: string;
+  latencyMs: number;
+  cache: string;
+  upstreamPerQuery: number;
+  rounds: number;
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  peakRssMb: number;
+  note?: string;
+}
+
+async function measureScenario(s: Scenario, gateway: Proc, devnet: string, latencyMs: number, cache: string): Promise<Row> {
+  await gql(gateway.url, s.query); // warm-up (and, with the cache on, fills it)
+  await devnetCall(devnet, '/__devnet/stats/reset', 'POST');
+  const single = await gql(gateway.url, s.query);
+  if (single.errors) throw new Error(`${s.id} failed: ${JSON.stringify(single.errors).slice(0, 500)}`);
+  const stats = (await devnetCall(devnet, '/__devnet/stats')) as { requests: number };
+  const log = (await devnetCall(devnet, '/__devnet/log')) as { start: number; end: number }[];
+
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb(gateway.child.pid as number).rss);
+  }, 250);
+  let loadResult: LoadResult;
+  if (s.concurrent) {
+    // S5: N identical queries at once; total upstream requests for all of them.
+    await devnetCall(devnet, '/__devnet/stats/reset', 'POST');
+    await Promise.all(Array.from({ length: s.concurrent }, () => gql(gateway.url, s.query)));
+    const total = ((await devnetCall(devnet, '/__devnet/stats')) as { requests: number }).requests;
+    loadResult = await load(gateway.url, JSON.stringify({ query: s.query }), 'POST');
+    clearInterval(sampler);
+    return { scenario: s.id, latencyMs, cache, upstreamPerQuery: total, rounds: countRounds(log), ...loadResult, peakRssMb: round(peak), note: `total upstream requests for ${s.concurrent} concurrent queries` };
+  }
+  loadResult = await load(gateway.url, JSON.stringify({ query: s.query }), 'POST');
+  clearInterval(sampler);
+  return { scenario: s.id, latencyMs, cache, upstreamPerQuery: stats.requests, rounds: countRounds(log), ...loadResult, peakRssMb: round(peak) };
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  for (const latencyMs of LATENCIES) {
+    const devnet = await startDevnetProcess(latencyMs);
+    const fixtures = ((await devnetCall(devnet.url, '/__devnet/fixtures')) as { mainnet: Fixtures }).mainnet;
+    const SCENARIOS = buildScenarios(fixtures);
+    try {
+      for (const cache of ['off', 'memory'] as const) {
+        const gateway = await startGatewayProcess(devnet.url, cache);
+        try {
+          for (const s of SCENARIOS) {
+            if (cache === 'memory' && !s.cached) continue;
+            const row = await measureScenario(s, gateway, devnet.url, latencyMs, cache);
+            rows.push(row);
+            console.error(`${row.scenario} latency=${latencyMs}ms cache=${cache}: ${row.upstreamPerQuery} upstream, ${row.rounds} rounds, p50 ${row.p50} ms, ${Math.round(row.rps)} req/s`);
+          }
+          if (cache === 'memory') {
+            // A repeated S2 inside the TTL must cost nothing upstream.
+            const s2 = SCENARIOS.find((x) => x.id === 'S2') as Scenario;
+            await gql(gateway.url, s2.query);
+            await devnetCall(devnet.url, '/__devnet/stats/reset', 'POST');
+            await gql(gateway.url, s2.query);
+            const again = ((await devnetCall(devnet.url, '/__devnet/stats')) as { requests: number }).requests;
+            rows.push({ scenario: 'S2 repeated', latencyMs, cache, upstreamPerQuery: again, rounds: 0, p50: 0, p99: 0, rps: 0, errors: 0, peakRssMb: round(rssMb(gateway.child.pid as number).peak), note: 'second identical S2 within the TTL' });
+          }
+          rows.push({ scenario: 'gateway peak RSS', latencyMs, cache, upstreamPerQuery: 0, rounds: 0, p50: 0, p99: 0, rps: 0, errors: 0, peakRssMb: round(rssMb(gateway.child.pid as number).peak), note: 'VmHWM after the scenarios' });
+        } finally {
+          gateway.child.kill('SIGTERM');
+        }
+      }
+      // The floor: the same data straight from the REST/RPC endpoints.
+      const s1 = await load(`${devnet.url}/v1/networks/mainnet/validators?pageSize=10`, undefined, 'GET');
+      rows.push({ scenario: 'S1 direct REST', latencyMs, cache: '-', upstreamPerQuery: 1, rounds: 1, ...s1, peakRssMb: 0 });
+      await directS1(devnet.url);
+      await devnetCall(devnet.url, '/__devnet/stats/reset', 'POST');
+      await directS2(devnet.url);
+      const s2Calls = ((await devnetCall(devnet.url, '/__devnet/stats')) as { requests: number }).requests;
+      const s2Rounds = countRounds((await devnetCall(devnet.url, '/__devnet/log')) as { start: number; end: number }[]);
+      const s2 = await loadFunction(() => directS2(devnet.url));
+      rows.push({ scenario: 'S2 direct REST/RPC', latencyMs, cache: '-', upstreamPerQuery: s2Calls, rounds: s2Rounds, ...s2, peakRssMb: 0 });
+    } finally {
+      devnet.child.kill('SIGTERM');
+    }
+  }
+
+  const table = formatTable(rows);
+  console.log(table);
+  mkdirSync(`${root}/bench/results`, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const payload = { date: new Date().toISOString(), node: process.version, durationS: DURATION, connections: CONNECTIONS, rows };
+  writeFileSync(`${root}/bench/results/bench-${stamp}.json`, `${JSON.stringify(payload, null, 2)}\n`);
+  writeFileSync(`${root}/bench/results/latest.json`, `${JSON.stringify(payload, null, 2)}\n`);
+  writeFileSync(`${root}/bench/results/latest.md`, `${table}\n`);
+}
+
+function formatTable(rows: Row[]): string {
+  const header = '| Scenario | Upstream latency | Cache | Upstream req/query | Rounds | p50 ms | p99 ms | req/s | Errors | Peak RSS MB |';
+  const sep = '|---|---|---|---|---|---|---|---|---|---|';
+  const lines = rows.map((r) =>
+    `| ${r.scenario}${r.note ? ` (${r.note})` : ''} | ${r.latencyMs} ms | ${r.cache} | ${r.upstreamPerQuery} | ${r.rounds || '-'} | ${r.p50 || '-'} | ${r.p99 || '-'} | ${r.rps ? Math.round(r.rps) : '-'} | ${r.errors} | ${r.peakRssMb || '-'} |`,
+  );
+  return [header, sep, ...lines].join('\n');
+}
+
+await main();
