@@ -59,6 +59,14 @@ export interface EvmFixtures {
   txHash: string;
   icmAddress: string;
   operationId: string;
+  /** The C-chain's blockchain id (an alias of `evmChainId` in `/v1/chains/{chainId}`). */
+  blockchainId: string;
+  /** An ERC-1155 collection and a token of it that `address` holds. */
+  erc1155Contract: string;
+  erc1155TokenId: string;
+  /** The deployment transaction of `contractAddress` (sent by `address`). */
+  deploymentTxHash: string;
+  /** Also, when the network has them: `icmSourceTxHash` + `icmSourceEvmChainId`, `subnetEvmChainId`. */
   [k: string]: string;
 }
 
@@ -145,7 +153,7 @@ const USD_RATES: Record<CurrencyCode, number> = {
   czk: 23.1, dkk: 6.87, gbp: 0.79, hkd: 7.8, huf: 365, jpy: 150, nzd: 1.66,
 };
 
-const COLLECTION_STEMS = ['Apes', 'Punks', 'Kittens', 'Knights', 'Lands', 'Relics', 'Voyagers', 'Sprites'];
+const COLLECTION_STEMS = ['Punks', 'Kittens', 'Knights', 'Lands', 'Relics', 'Voyagers', 'Sprites'];
 const ITEM_STEMS = ['Items', 'Badges', 'Potions', 'Tickets', 'Cards'];
 const TRAITS: Record<string, string[]> = {
   Background: ['Red', 'Blue', 'Snow', 'Night', 'Gold'],
@@ -548,12 +556,9 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
   function info(ctx: ChainCtx, address: string): AddressInfo {
     const def = ctx.contracts.get(address);
     if (!def) return { address };
-    const out: AddressInfo = { name: def.name, symbol: def.symbol, decimals: def.decimals, logoUri: def.logoUri, address };
-    if (def.kind === 'router' || def.kind === 'staking') {
-      delete out.symbol;
-      delete out.decimals;
-    }
-    return out;
+    // Plain contracts have a name and logo but no token symbol or decimals.
+    if (def.kind === 'router' || def.kind === 'staking') return { name: def.name, logoUri: def.logoUri, address };
+    return { name: def.name, symbol: def.symbol, decimals: def.decimals, logoUri: def.logoUri, address };
   }
 
   function erc20Token(def: ContractDef): Erc20Token {
@@ -911,7 +916,7 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
       const dst = rng.pick(chains.filter((c) => c !== src));
       const counterpartyAddr = rng.evmAddress();
       const outgoing = rng.bool();
-      const sourceTs = anchor - rng.int(0, 60 * DAY);
+      const sourceTs = anchor - rng.int(60, 60 * DAY);
       const sourceBlock = blockAt(src, sourceTs);
       const delivered = sourceTs < anchor - DAY ? rng.bool(0.85) : rng.bool(0.3);
       const fee = rng.pick(src.erc20);
@@ -1086,7 +1091,7 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
       erc1155TokenId: String(erc1155?.tokenId ?? 1),
       deploymentTxHash: records[deployed.deployIndex]?.native.txHash ?? '',
       ...(icmSource ? { icmSourceTxHash: icmSource.txHash, icmSourceEvmChainId: icm(fixtureAddress)[0]?.message.sourceEvmChainId ?? '' } : {}),
-      ...(subnet ? { subnetEvmChainId: subnet.evmChainId, subnetBlockchainId: subnet.seed.blockchainId } : {}),
+      ...(subnet ? { subnetEvmChainId: subnet.evmChainId } : {}),
     };
     return fixtureCache;
   }
