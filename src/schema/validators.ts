@@ -120,7 +120,7 @@ export const ValidatorInterface = builder.interfaceRef<ValidatorShape>('Validato
 const objectOptions = (name: string, description: string) => ({
   description,
   interfaces: [NodeInterface, ValidatorInterface],
-  isTypeOf: (v: ValidatorShape) => validatorTypeOf(v) === name,
+  isTypeOf: (v: unknown) => typeof v === 'object' && v !== null && 'validationStatus' in v && validatorTypeOf(v as Validator) === name,
 });
 
 builder.objectRef<ValidatorShape>('ActiveValidator').implement({

@@ -266,7 +266,8 @@ export interface Utxo {
   utxoBytes?: string;
   amount: string;
   assetId: string;
-  blockNumber: string;
+  /** Absent in the public spec's X/C-chain UTXO shape. */
+  blockNumber?: string;
   consumingBlockNumber?: string;
   blockTimestamp: number;
   consumingBlockTimestamp?: number;

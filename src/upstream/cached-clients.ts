@@ -1,0 +1,304 @@
+/**
+ * Decorators that put a {@link ResponseCache} in front of the upstream clients.
+ *
+ * Reads are cached for a TTL that depends on how fast the resource changes
+ * ({@link DEFAULT_CACHE_TTLS}); mutations, admin reads and export-operation status
+ * are never cached. The cache key is the method and the canonical JSON of its
+ * arguments (plus the node's name for node calls): never the caller's API key,
+ * never the signal. Identical concurrent reads share one in-flight upstream call.
+ *
+ * Sharing and cancellation: the shared call runs without any one caller's signal
+ * (the client's own deadline still bounds it), and each caller stops waiting on
+ * its own abort. Only when every waiter has gone is the shared call cancelled.
+ * The shared call carries the first caller's per-call observer, so a request's
+ * upstream-call count grows only for calls that really went upstream (a miss it
+ * started); a cache hit or a joined call counts nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client-types.ts';
+import type { ResponseCache } from './cache.ts';
+import { UpstreamError, type UpstreamName } from './errors.ts';
+import type { HealthPath, NodeRpcMethod, NodeRpcMethods } from './types.ts';
+
+/** How fast a kind of resource changes; each class has its own TTL. */
+export type CacheClass =
+  | 'chains'
+  | 'subnets'
+  | 'nodeFacts'
+  | 'nodeStatus'
+  | 'bootstrapped'
+  | 'staking'
+  | 'activity'
+  | 'blocks'
+  | 'health';
+
+/**
+ * Default TTLs, ms:
+ * - `chains` 5 min: EVM chain list (E17);
+ * - `subnets` 5 min: subnets and their blockchains (E7);
+ * - `nodeFacts` 5 min: info.getNodeID, getNodeIP, getNodeVersion, getNetworkID, getNetworkName,
+ *   getVMs, upgrades, getTxFee, getBlockchainID;
+ * - `nodeStatus` 30 s: info.peers, info.acps, info.uptime;
+ * - `bootstrapped` 5 s: info.isBootstrapped;
+ * - `staking` 30 s: validators, delegators, historical and pending rewards (E8, E13, E11, E12);
+ * - `activity` 15 s: ICM messages, transactions, balances, UTXOs, NFTs, deployments, aggregated
+ *   signatures by tx hash (E2-E4, E6, E9, E10, E14, E16, E19, transaction lookup);
+ * - `blocks` 2 s: blocks and vertices (E15, E18);
+ * - `health` 2 s: health.health/readiness/liveness and the health GET endpoints.
+ *
+ * Never cached: E1 and E5 (mutations), every `admin.*` method (including the
+ * read-only getChainAliases and getLoggerLevel, which admins expect to be live),
+ * and export operation status (`getOperation`, which callers poll).
+ */
+export const DEFAULT_CACHE_TTLS: Readonly<Record<CacheClass, number>> = {
+  chains: 300_000,
+  subnets: 300_000,
+  nodeFacts: 300_000,
+  nodeStatus: 30_000,
+  bootstrapped: 5_000,
+  staking: 30_000,
+  activity: 15_000,
+  blocks: 2_000,
+  health: 2_000,
+};
+
+/** Options of {@link withDataApiCache} and {@link withNodeCache}. */
+export interface CachedClientOptions {
+  /** Overrides of {@link DEFAULT_CACHE_TTLS}, ms. 0 turns a class off (no caching, no sharing). */
+  ttlMs?: Partial<Record<CacheClass, number>>;
+}
+
+interface MethodSpec {
+  /** Position of the `CallOptions` argument: the arguments before it form the key. */
+  optsIndex: number;
+  /** Null: never cached (and never shared). */
+  cacheClass: CacheClass | null;
+  /** As the raw client names the operation in its errors. */
+  operation: string;
+}
+
+const DATA_API_METHODS: Record<keyof DataApi, MethodSpec> = {
+  aggregateSignatures: { optsIndex: 2, cacheClass: null, operation: 'POST /v1/signatureAggregator/{network}/aggregateSignatures' },
+  getAggregatedSignatures: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}' },
+  listAddressTransactions: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions' },
+  listUtxos: { optsIndex: 3, cacheClass: 'activity', operation: 'POST /v1/networks/{network}/blockchains/{blockchainId}/utxos' },
+  createTransactionExport: { optsIndex: 1, cacheClass: null, operation: 'POST /v1/operations/transactions:export' },
+  getDeploymentTransaction: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment' },
+  listSubnets: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/subnets' },
+  listValidators: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/validators' },
+  listNativeTransactions: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listNative' },
+  listErc1155Balances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc1155' },
+  listHistoricalRewards: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/rewards' },
+  listPendingRewards: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/rewards:listPending' },
+  listDelegators: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/delegators' },
+  getNativeBalance: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:getNative' },
+  listBlocks: { optsIndex: 3, cacheClass: 'blocks', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/blocks' },
+  listIcmMessages: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/icm/addresses/{address}/messages' },
+  listChains: { optsIndex: 1, cacheClass: 'chains', operation: 'GET /v1/chains' },
+  listVertices: { optsIndex: 3, cacheClass: 'blocks', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/vertices' },
+  getNftToken: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
+  getOperation: { optsIndex: 1, cacheClass: null, operation: 'GET /v1/operations/{operationId}' },
+  getTransaction: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/transactions/{txHash}' },
+};
+
+const NODE_METHOD_CLASSES: Record<NodeRpcMethod, CacheClass | null> = {
+  'admin.alias': null,
+  'admin.aliasChain': null,
+  'admin.getChainAliases': null,
+  'admin.getLoggerLevel': null,
+  'admin.loadVMs': null,
+  'admin.lockProfile': null,
+  'admin.memoryProfile': null,
+  'admin.setLoggerLevel': null,
+  'admin.startCPUProfiler': null,
+  'admin.stopCPUProfiler': null,
+  'info.acps': 'nodeStatus',
+  'info.isBootstrapped': 'bootstrapped',
+  'info.getBlockchainID': 'nodeFacts',
+  'info.getNetworkID': 'nodeFacts',
+  'info.getNetworkName': 'nodeFacts',
+  'info.getNodeID': 'nodeFacts',
+  'info.getNodeIP': 'nodeFacts',
+  'info.getNodeVersion': 'nodeFacts',
+  'info.getTxFee': 'nodeFacts',
+  'info.getVMs': 'nodeFacts',
+  'info.peers': 'nodeStatus',
+  'info.uptime': 'nodeStatus',
+  'info.upgrades': 'nodeFacts',
+  'health.health': 'health',
+  'health.readiness': 'health',
+  'health.liveness': 'health',
+};
+
+/** The Data API with cached reads; same interface, so nothing above the upstream layer changes. */
+export function withDataApiCache(api: DataApi, cache: ResponseCache, options: CachedClientOptions = {}): DataApi {
+  const cached = createCachedCalls(cache, options);
+  const wrapped: Partial<Record<keyof DataApi, unknown>> = {};
+  for (const name of Object.keys(DATA_API_METHODS) as (keyof DataApi)[]) {
+    const spec = DATA_API_METHODS[name];
+    const method = (api[name] as (...args: unknown[]) => Promise<unknown>).bind(api);
+    wrapped[name] = (...args: unknown[]): Promise<unknown> => {
+      const opts = args[spec.optsIndex] as CallOptions | undefined;
+      // Padded so `listChains()` and `listChains(undefined)` share a key.
+      const keyArgs = Array.from({ length: spec.optsIndex }, (_, i) => args[i]);
+      return cached.run(
+        { cacheClass: spec.cacheClass, key: `data-api:${name}:${canonicalJson(keyArgs)}`, upstream: 'data-api', operation: spec.operation },
+        opts,
+        (callOpts) => {
+          const callArgs = keyArgs.slice();
+          callArgs[spec.optsIndex] = callOpts;
+          return method(...callArgs);
+        },
+      );
+    };
+  }
+  return wrapped as DataApi;
+}
+
+/** A node client with cached reads; the key includes the node's name. */
+export function withNodeCache(client: NodeClient, cache: ResponseCache, options: CachedClientOptions = {}): NodeClient {
+  const cached = createCachedCalls(cache, options);
+  const upstream: UpstreamName = `node:${client.name}`;
+  const prefix = `node:${client.name}`;
+  return {
+    name: client.name,
+    url: client.url,
+    call<M extends NodeRpcMethod>(method: M, params?: NodeRpcMethods[M]['params'], opts?: CallOptions): Promise<NodeRpcMethods[M]['result']> {
+      return cached.run(
+        { cacheClass: NODE_METHOD_CLASSES[method] ?? null, key: `${prefix}:${method}:${canonicalJson(params ?? {})}`, upstream, operation: method },
+        opts,
+        (callOpts) => client.call(method, params, callOpts),
+      );
+    },
+    healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
+      return cached.run(
+        { cacheClass: 'health', key: `${prefix}:GET /ext/health/${path}:${canonicalJson(tags ?? [])}`, upstream, operation: `GET /ext/health/${path}` },
+        opts,
+        (callOpts) => client.healthGet(path, tags, callOpts),
+      );
+    },
+  };
+}
+
+interface CallSpec {
+  cacheClass: CacheClass | null;
+  key: string;
+  upstream: UpstreamName;
+  operation: string;
+}
+
+interface InFlight {
+  promise: Promise<string>;
+  /** Cancels the shared upstream call once nobody waits for it. */
+  controller: AbortController;
+  waiters: number;
+  settled: boolean;
+}
+
+// Keys stay readable when short; long argument lists (UTXO address lists) are hashed.
+const MAX_PLAIN_KEY = 256;
+// Bumped when the stored shape changes, so a shared Redis never serves an old format.
+const KEY_VERSION = 'v1';
+
+function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
+  const ttls: Record<CacheClass, number> = { ...DEFAULT_CACHE_TTLS, ...options.ttlMs };
+  const inFlight = new Map<string, InFlight>();
+
+  function run<T>(spec: CallSpec, opts: CallOptions | undefined, fetch: (opts: CallOptions | undefined) => Promise<T>): Promise<T> {
+    const ttl = spec.cacheClass === null ? 0 : ttls[spec.cacheClass];
+    if (!(ttl > 0)) return fetch(opts);
+    const key = storeKey(spec.key);
+    // A caller's own key may be refused where the server's is not: share calls only between
+    // callers presenting the same key, though the stored answer is the same for everyone.
+    const flightKey = opts?.apiKey ? `${key}|${digest(opts.apiKey)}` : key;
+    let entry = inFlight.get(flightKey);
+    if (!entry) {
+      const created: InFlight = { controller: new AbortController(), waiters: 0, settled: false, promise: Promise.resolve('') };
+      const { signal: _callerSignal, ...rest } = opts ?? {};
+      const sharedOpts: CallOptions = { ...rest, signal: created.controller.signal };
+      created.promise = (async () => {
+        // A cache is best effort: a store that throws anyway reads as a miss.
+        const hit = await cache.get(key).catch(() => undefined);
+        if (hit !== undefined) return hit;
+        const value = await fetch(sharedOpts);
+        const json = JSON.stringify(value);
+        if (json !== undefined) await cache.set(key, json, ttl).catch(() => undefined);
+        return json ?? 'null';
+      })();
+      created.promise.then(
+        () => settle(flightKey, created),
+        () => settle(flightKey, created),
+      );
+      inFlight.set(flightKey, created);
+      entry = created;
+    }
+    return waitFor(entry, flightKey, spec, opts?.signal).then((json) => JSON.parse(json) as T);
+  }
+
+  function settle(flightKey: string, entry: InFlight): void {
+    entry.settled = true;
+    if (inFlight.get(flightKey) === entry) inFlight.delete(flightKey);
+  }
+
+  function waitFor(entry: InFlight, flightKey: string, spec: CallSpec, signal: AbortSignal | undefined): Promise<string> {
+    if (signal?.aborted) return Promise.reject(abortedError(spec, signal));
+    entry.waiters += 1;
+    if (!signal) return entry.promise;
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = (): void => {
+        entry.waiters -= 1;
+        if (entry.waiters === 0 && !entry.settled) {
+          // Nobody is left to use the answer: stop the upstream work, and let the next caller start afresh.
+          if (inFlight.get(flightKey) === entry) inFlight.delete(flightKey);
+          entry.controller.abort(signal.reason);
+        }
+        reject(abortedError(spec, signal));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      entry.promise.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  return { run };
+}
+
+function abortedError(spec: CallSpec, signal: AbortSignal): UpstreamError {
+  return new UpstreamError(`${spec.upstream} ${spec.operation}: aborted by the caller`, {
+    upstream: spec.upstream, kind: 'aborted', operation: spec.operation, cause: signal.reason,
+  });
+}
+
+function storeKey(key: string): string {
+  const versioned = `${KEY_VERSION}:${key}`;
+  if (versioned.length <= MAX_PLAIN_KEY) return versioned;
+  const head = key.slice(0, key.indexOf(':', key.indexOf(':') + 1));
+  return `${KEY_VERSION}:${head}:#${digest(key)}`;
+}
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/**
+ * JSON with object keys sorted and undefined members dropped, so equal arguments
+ * give equal keys whatever order a caller built them in. Array order is kept (it
+ * can matter to the upstream); null stays distinct from absent.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
