@@ -1,0 +1,57 @@
+import { startDevnet } from './server.ts';
+
+/**
+ * `npm run devnet`: the simulator alone.
+ *
+ * Environment: `DEVNET_PORT` (9650), `DEVNET_HOST` or `HOST` (127.0.0.1),
+ * `DEVNET_SEED` (1), `DEVNET_VALIDATORS` (1200 per network), `DEVNET_LATENCY_MS` (0),
+ * `DEVNET_FAULT_RATE` (0, share of requests answered 503).
+ */
+
+function numberFromEnv(name: string, fallback: number, check: (n: number) => boolean, rule: string): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || !check(value)) {
+    console.error(`${name}=${raw} is invalid: ${rule}`);
+    process.exit(1);
+  }
+  return value;
+}
+
+const isInt = (n: number): boolean => Number.isInteger(n);
+const port = numberFromEnv('DEVNET_PORT', 9650, (n) => isInt(n) && n >= 0 && n <= 65535, 'an integer port 0-65535');
+const host = process.env.DEVNET_HOST || process.env.HOST || '127.0.0.1';
+const seed = numberFromEnv('DEVNET_SEED', 1, isInt, 'an integer');
+const validators = numberFromEnv('DEVNET_VALIDATORS', 1200, (n) => isInt(n) && n >= 1, 'an integer >= 1');
+const latencyMs = numberFromEnv('DEVNET_LATENCY_MS', 0, (n) => n >= 0, 'a number of milliseconds >= 0');
+const faultRate = numberFromEnv('DEVNET_FAULT_RATE', 0, (n) => n >= 0 && n <= 1, 'a share between 0 and 1');
+
+const started = performance.now();
+const devnet = await startDevnet({ port, host, seed, validators, latencyMs, faultRate });
+const ms = Math.round(performance.now() - started);
+
+console.log(`devnet listening on ${devnet.url} (seed ${seed}, ${validators} validators per network, started in ${ms} ms)`);
+console.log(`  Data API        ${devnet.url}/v1   e.g. ${devnet.url}/v1/networks/mainnet/validators`);
+console.log(`  node (mainnet)  ${devnet.nodeUrls.mainnet}/ext/info  /ext/health  /ext/admin`);
+console.log(`  node (fuji)     ${devnet.nodeUrls.fuji}/ext/info`);
+console.log(`  fixtures        ${devnet.url}/__devnet/fixtures`);
+console.log(`  stats           ${devnet.url}/__devnet/stats`);
+if (latencyMs > 0 || faultRate > 0) console.log(`  chaos           latency ${latencyMs} ms, fault rate ${faultRate}`);
+
+let stopping = false;
+const stop = (signal: string): void => {
+  // A second signal while closing means "now".
+  if (stopping) process.exit(1);
+  stopping = true;
+  console.log(`${signal}: closing the devnet`);
+  devnet.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,0 +1,10 @@
+import type { Dataset } from './dataset/index.ts';
+import type { DevnetHandler } from './http-types.ts';
+import { compileRoutes } from './router.ts';
+import { evmRoutes } from './routes/evm.ts';
+import { primaryRoutes } from './routes/primary.ts';
+
+/** The devnet's Data API (`/v1/...`): the primary-network and EVM routes over one dataset. */
+export function createDataApiHandler(dataset: Dataset): DevnetHandler {
+  return compileRoutes([...primaryRoutes(dataset), ...evmRoutes(dataset)]);
+}
