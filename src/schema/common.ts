@@ -1,0 +1,43 @@
+import { builder } from '../builder.ts';
+import type { AssetAmount, ChainInfo, Price } from '../upstream/types.ts';
+
+/**
+ * Small shared objects of the Data API seed, used by several domains (rewards,
+ * UTXOs, EVM balances and tokens). Defined once here so no two modules register
+ * the same GraphQL type name.
+ */
+
+export const PriceRef = builder.objectRef<Price>('Price').implement({
+  description: 'An amount of money in a fiat currency.',
+  fields: (t) => ({
+    currencyCode: t.exposeString('currencyCode', { description: 'Lowercase currency code, e.g. `usd`.' }),
+    value: t.exposeString('value', { description: 'The amount, a decimal string (e.g. "27.31").' }),
+  }),
+});
+
+export const AssetAmountRef = builder.objectRef<AssetAmount>('AssetAmount').implement({
+  description: 'An amount of one primary-network asset (AVAX or another X-chain asset).',
+  fields: (t) => ({
+    assetId: t.exposeString('assetId', { description: 'The asset id (cb58).' }),
+    name: t.exposeString('name', { description: 'Asset name, e.g. "Avalanche".' }),
+    symbol: t.exposeString('symbol', { description: 'Asset symbol, e.g. "AVAX".' }),
+    denomination: t.exposeInt('denomination', { description: 'Decimal places of the asset (9 for AVAX).' }),
+    type: t.exposeString('type', { description: 'Asset type as the upstream names it (`secp256k1` or `nft`).' }),
+    amount: t.field({ type: 'UInt256', description: 'The amount in the smallest unit (nano-AVAX for AVAX).', resolve: (a) => a.amount }),
+  }),
+});
+
+export const ChainInfoRef = builder.objectRef<ChainInfo>('ChainInfo').implement({
+  description: 'Which primary-network chain and network a listing was read from.',
+  fields: (t) => ({
+    chainName: t.exposeString('chainName', { description: 'Chain name: `p-chain`, `x-chain` or `c-chain`.' }),
+    network: t.exposeString('network', { description: 'Network name as the upstream sent it (`mainnet`, `fuji`, `testnet`).' }),
+  }),
+});
+
+const CB58_ID = /^[1-9A-HJ-NP-Za-km-z]{32,64}$/;
+
+/** True for a string shaped like a cb58 id (subnet, blockchain, asset or tx id): base58 characters only. */
+export function looksLikeCb58Id(value: string): boolean {
+  return CB58_ID.test(value);
+}

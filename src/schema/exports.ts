@@ -1,0 +1,201 @@
+import { builder } from '../builder.ts';
+import type { Context } from '../context.ts';
+import { badInput } from '../errors.ts';
+import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../upstream/types.ts';
+import { checkEvmAddress, nullOnNotFound } from './chains.ts';
+import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
+import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+
+export const OperationType = upstreamEnum('OperationType', 'Kind of an asynchronous operation.', {
+  TRANSACTION_EXPORT_EVM: { value: 'TRANSACTION_EXPORT_EVM', description: 'Export of EVM transactions.' },
+  TRANSACTION_EXPORT_PRIMARY_NETWORK: { value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK', description: 'Export of primary-network transactions.' },
+  TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING: { value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING', description: 'Export of primary-network staking transactions.' },
+  TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE: { value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE', description: 'Simplified export of primary-network transactions.' },
+});
+
+export const OperationStatus = upstreamEnum('OperationStatus', 'State of an asynchronous operation: RUNNING, then one final state.', {
+  RUNNING: { value: 'RUNNING', description: 'Still running; read it again later.' },
+  COMPLETED: { value: 'COMPLETED', description: 'Done; `metadata.downloadUrl` has the result.' },
+  COMPLETED_WITH_WARNING: { value: 'COMPLETED_WITH_WARNING', description: 'Done, with a warning in `metadata.code` (a truncated export continues from `metadata.nextDate`).' },
+  FAILED: { value: 'FAILED', description: 'Failed; `message` and `metadata.code` say why.' },
+});
+
+export const OperationStatusCode = upstreamEnum('OperationStatusCode', 'Why an operation failed or completed with a warning.', {
+  ERR_INVALID_REQUEST: { value: 'ErrInvalidRequest', description: 'The request was invalid.' },
+  ERR_INTERNAL: { value: 'ErrInternal', description: 'An internal error.' },
+  WARN_TRUNCATED_EXPORT: { value: 'WarnTruncatedExport', description: 'The export was cut short; continue from `nextDate`.' },
+});
+
+const ExportOperationMetadataRef = builder.objectRef<NonNullable<ExportOperation['metadata']>>('ExportOperationMetadata').implement({
+  description: 'Result details of an export.',
+  fields: (t) => ({
+    code: t.field({ type: OperationStatusCode.ref, nullable: true, description: 'Error or warning code.', resolve: (m) => OperationStatusCode.out(m.code) }),
+    downloadUrl: t.exposeString('downloadUrl', { nullable: true, description: 'Where to download the export (COMPLETED and COMPLETED_WITH_WARNING only).' }),
+    nextDate: t.exposeString('nextDate', { nullable: true, description: 'YYYY-MM-DD to use as the next `firstDate` after a truncated export.' }),
+  }),
+});
+
+export const ExportOperationRef = builder.objectRef<ExportOperation>('ExportOperation').implement({
+  description: 'An asynchronous transaction export. It starts RUNNING; read it again with `exportOperation(operationId:)` (or `node(id:)`) until it reaches a final state.',
+  interfaces: [NodeInterface],
+  fields: (t) => ({
+    id: t.id({ description: 'Global id.', resolve: (o) => encodeGlobalId('ExportOperation', [o.operationId]) }),
+    operationId: t.exposeString('operationId', { description: 'Operation id (a UUID).' }),
+    operationType: t.field({ type: OperationType.ref, description: 'What kind of export.', resolve: (o) => OperationType.out(o.operationType) ?? UNKNOWN_ENUM_VALUE }),
+    operationStatus: t.field({ type: OperationStatus.ref, description: 'Current state.', resolve: (o) => OperationStatus.out(o.operationStatus) ?? UNKNOWN_ENUM_VALUE }),
+    message: t.exposeString('message', { nullable: true, description: 'Human-readable status.' }),
+    metadata: t.field({ type: ExportOperationMetadataRef, nullable: true, description: 'Result details.', resolve: (o) => o.metadata ?? null }),
+    createdAtTimestamp: t.exposeInt('createdAtTimestamp', { description: 'When it was created, unix seconds.' }),
+    updatedAtTimestamp: t.exposeInt('updatedAtTimestamp', { description: 'When its state last changed, unix seconds.' }),
+  }),
+});
+
+const OPERATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+function checkOperationId(value: unknown): void {
+  if (typeof value !== 'string' || !OPERATION_ID.test(value)) throw badInput('operationId', 'must be an operation id (a UUID)');
+}
+
+// Operations change state: always read fresh, never from a cache or a request loader.
+const loadOperation = (ctx: Context, operationId: string) =>
+  nullOnNotFound(ctx.dataApi.getOperation(operationId, ctx.call));
+
+registerNodeFamily('ExportOperation', {
+  load: async (ctx, [operationId]) => (operationId && OPERATION_ID.test(operationId) ? loadOperation(ctx, operationId) : null),
+  typeOf: () => 'ExportOperation',
+});
+
+builder.queryFields((t) => ({
+  exportOperation: t.field({
+    type: ExportOperationRef,
+    nullable: true,
+    description: 'An export operation by id (`GET /v1/operations/{operationId}`), read fresh every time; null when it does not exist.',
+    args: { operationId: t.arg.string({ required: true, description: 'The id `createTransactionExport` returned.' }) },
+    extensions: { validateArgs: (args) => checkOperationId(args['operationId']) },
+    resolve: (_root, args, ctx) => loadOperation(ctx, args.operationId),
+  }),
+}));
+
+// ---------------------------------------------------------------- createTransactionExport
+
+const TransactionExportTypeEnum = builder.enumType('TransactionExportType', {
+  description: 'What to export.',
+  values: {
+    TRANSACTION_EXPORT_EVM: { value: 'TRANSACTION_EXPORT_EVM', description: 'EVM transactions of `options.addresses` on the EVM chains in `options.includeChains`.' },
+    TRANSACTION_EXPORT_PRIMARY_NETWORK: {
+      value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK',
+      description: 'Primary-network transactions (public spec; `includeChains` are P/X/C ids or aliases).',
+    },
+    TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING: { value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING', description: 'Primary-network staking transactions (public spec).' },
+    TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE: { value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE', description: 'Simplified primary-network export (public spec).' },
+  } as const,
+});
+
+const TransactionExportOptionsInput = builder.inputType('TransactionExportOptionsInput', {
+  description: 'What an export covers.',
+  fields: (t) => ({
+    addresses: t.stringList({
+      required: true,
+      description: 'EVM exports: the 0x addresses (at least one). Primary-network exports: P-/X-chain addresses (may be empty).',
+    }),
+    includeChains: t.stringList({
+      required: true,
+      description: 'EVM exports: EVM chain ids or blockchain ids. Primary-network exports: p-chain, x-chain, c-chain or their blockchain ids. At least one.',
+    }),
+    cChainEvmAddresses: t.stringList({ description: 'Primary-network exports only: C-chain 0x addresses to include.' }),
+  }),
+});
+
+const CreateTransactionExportInput = builder.inputType('CreateTransactionExportInput', {
+  description: 'Body of `POST /v1/operations/transactions:export`.',
+  fields: (t) => ({
+    type: t.field({ type: TransactionExportTypeEnum, required: true, description: 'What to export.' }),
+    firstDate: t.string({ description: 'First day, YYYY-MM-DD (inclusive).' }),
+    lastDate: t.string({ description: 'Last day, YYYY-MM-DD (inclusive); not before `firstDate`.' }),
+    startDate: t.string({ description: 'Old name of `firstDate`.', deprecationReason: 'Use firstDate.' }),
+    endDate: t.string({ description: 'Old name of `lastDate`.', deprecationReason: 'Use lastDate.' }),
+    options: t.field({ type: TransactionExportOptionsInput, required: true, description: 'Addresses and chains to export.' }),
+  }),
+});
+
+const CreateTransactionExportPayload = builder.objectRef<{ operation: ExportOperation }>('CreateTransactionExportPayload').implement({
+  description: 'The export operation just started.',
+  fields: (t) => ({
+    operation: t.field({ type: ExportOperationRef, description: 'The operation, usually RUNNING.', resolve: (p) => p.operation }),
+  }),
+});
+
+interface ExportInput {
+  type: string;
+  firstDate?: string | null;
+  lastDate?: string | null;
+  startDate?: string | null;
+  endDate?: string | null;
+  options: { addresses: string[]; includeChains: string[]; cChainEvmAddresses?: string[] | null };
+}
+
+const PRIMARY_CHAINS: readonly string[] = [
+  PRIMARY_NETWORK_ID, PRIMARY_CHAIN_IDS.mainnet.x, PRIMARY_CHAIN_IDS.mainnet.c, PRIMARY_CHAIN_IDS.fuji.x, PRIMARY_CHAIN_IDS.fuji.c,
+  'p-chain', 'x-chain', 'c-chain',
+];
+
+function checkDate(argument: string, value: string | null | undefined): void {
+  if (value == null) return;
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+  if (!valid) throw badInput(argument, 'must be a date in the form YYYY-MM-DD');
+}
+
+/** The seed's body rules (and the public spec's for primary-network exports), before any upstream call. */
+export function checkExportInput(input: ExportInput): void {
+  for (const name of ['firstDate', 'lastDate', 'startDate', 'endDate'] as const) checkDate(`input.${name}`, input[name]);
+  if (input.firstDate != null && input.startDate != null && input.firstDate !== input.startDate) {
+    throw badInput('input.startDate', 'is the deprecated name of firstDate; give one of them');
+  }
+  if (input.lastDate != null && input.endDate != null && input.lastDate !== input.endDate) {
+    throw badInput('input.endDate', 'is the deprecated name of lastDate; give one of them');
+  }
+  const first = input.firstDate ?? input.startDate;
+  const last = input.lastDate ?? input.endDate;
+  if (first && last && first > last) throw badInput('input.firstDate', 'must not be after lastDate');
+
+  const { addresses, includeChains, cChainEvmAddresses } = input.options;
+  if (includeChains.length === 0) throw badInput('input.options.includeChains', 'must name at least one chain');
+  if (includeChains.some((c) => !c.trim())) throw badInput('input.options.includeChains', 'must not contain empty chain ids');
+  if (input.type === 'TRANSACTION_EXPORT_EVM') {
+    if (addresses.length === 0) throw badInput('input.options.addresses', 'must name at least one address for an EVM export');
+    addresses.forEach((a) => checkEvmAddress('input.options.addresses', a));
+    if (cChainEvmAddresses != null) throw badInput('input.options.cChainEvmAddresses', 'is only for primary-network exports');
+  } else {
+    for (const c of includeChains) {
+      if (!PRIMARY_CHAINS.includes(c)) throw badInput('input.options.includeChains', `primary-network exports take ${PRIMARY_CHAINS.join(', ')}`);
+    }
+    if (addresses.some((a) => !/^([PXC]-)?(avax|fuji|custom|local)1[02-9ac-hj-np-z]{38,}$/.test(a))) {
+      throw badInput('input.options.addresses', 'must be primary-network addresses (avax1... or fuji1..., optionally P-/X-/C- prefixed)');
+    }
+    (cChainEvmAddresses ?? []).forEach((a) => checkEvmAddress('input.options.cChainEvmAddresses', a));
+  }
+}
+
+function toBody(input: ExportInput): CreateExportBody {
+  const options: CreateExportBody['options'] & { cChainEvmAddresses?: string[] } = {
+    addresses: input.options.addresses,
+    includeChains: input.options.includeChains,
+  };
+  if (input.options.cChainEvmAddresses != null) options.cChainEvmAddresses = input.options.cChainEvmAddresses;
+  const body: CreateExportBody = { type: input.type, options };
+  for (const name of ['firstDate', 'lastDate', 'startDate', 'endDate'] as const) {
+    const value = input[name];
+    if (value != null) body[name] = value;
+  }
+  return body;
+}
+
+builder.mutationField('createTransactionExport', (t) =>
+  t.field({
+    type: CreateTransactionExportPayload,
+    description: 'Starts a transaction export (E5). It runs in the background: poll `exportOperation(operationId:)` until it is no longer RUNNING.',
+    args: { input: t.arg({ type: CreateTransactionExportInput, required: true, description: 'What to export.' }) },
+    extensions: { validateArgs: (args) => checkExportInput(args['input'] as ExportInput) },
+    resolve: async (_root, args, ctx) => ({ operation: await ctx.dataApi.createTransactionExport(toBody(args.input as ExportInput), ctx.call) }),
+  }),
+);

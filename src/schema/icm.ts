@@ -1,0 +1,219 @@
+import { builder } from '../builder.ts';
+import type { Context } from '../context.ts';
+import { chainById } from '../loaders/chains.ts';
+import type { NetworkId } from '../loaders/types.ts';
+import type { IcmMessage } from '../upstream/types.ts';
+import { ChainRef, checkEvmAddress, checkPage } from './chains.ts';
+import { PriceRef } from './common.ts';
+import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
+import { NetworkNameEnum, networkId } from './network.ts';
+import { PAGES } from './pagination.ts';
+import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { ErcType, loadTransaction, TransactionRef } from './transactions.ts';
+
+/**
+ * An ICM message plus how it was listed: E16 lists messages by address, and the
+ * public spec's lookup by message id is not part of the seed, so the global id
+ * keeps the address (and network) to refetch it from that listing.
+ */
+export type IcmMessageShape = IcmMessage & { listedAddress: string; listedNetwork?: NetworkId | undefined };
+
+type IcmTxShape<T> = T & { chainId: string };
+
+/** How many E16 pages (of 100) `node(id:)` reads to find a message again before giving up (null). */
+const MAX_REFETCH_PAGES = 10;
+
+export const IcmMessageStatus = upstreamEnum('IcmMessageStatus', 'Delivery status of an ICM message.', {
+  PENDING: { value: 'pending', description: 'Sent; not delivered yet.' },
+  DELIVERED: { value: 'delivered', description: 'Delivered to the destination chain.' },
+  DELIVERED_SOURCE_NOT_INDEXED: {
+    value: 'delivered_source_not_indexed',
+    description: 'Delivered, but its source chain is not indexed (no `sourceTransaction`).',
+  },
+});
+
+const IcmReceiptRef = builder.objectRef<IcmMessage['receipts'][number]>('IcmReceipt').implement({
+  description: 'A receipt of a delivered message, sent back to the source chain so the relayer can claim its reward.',
+  fields: (t) => ({
+    receivedMessageNonce: t.field({ type: 'UInt256', description: 'Nonce of the message received.', resolve: (r) => r.receivedMessageNonce }),
+    relayerRewardAddress: t.exposeString('relayerRewardAddress', { description: 'Where the relayer reward goes.' }),
+  }),
+});
+
+const IcmRewardDetailsRef = builder.objectRef<IcmMessage['rewardDetails']>('IcmRewardDetails').implement({
+  description: 'The relayer fee attached to a message (an ERC-20 amount).',
+  fields: (t) => ({
+    address: t.exposeString('address', { description: 'Fee token contract address (the zero address when there is no fee).' }),
+    name: t.exposeString('name', { description: 'Fee token name.' }),
+    symbol: t.exposeString('symbol', { description: 'Fee token symbol.' }),
+    decimals: t.exposeInt('decimals', { description: 'Fee token decimals.' }),
+    logoUri: t.exposeString('logoUri', { nullable: true, description: 'Fee token logo URL.' }),
+    ercType: t.field({ type: ErcType.ref, description: 'ERC_20.', resolve: (r) => ErcType.out(r.ercType) ?? UNKNOWN_ENUM_VALUE }),
+    price: t.field({ type: PriceRef, nullable: true, description: 'Current price of one fee token.', resolve: (r) => r.price ?? null }),
+    value: t.field({ type: 'UInt256', description: 'Fee amount, smallest unit of the token.', resolve: (r) => r.value }),
+  }),
+});
+
+const IcmSourceTransactionRef = builder.objectRef<IcmTxShape<NonNullable<IcmMessage['sourceTransaction']>>>('IcmSourceTransaction').implement({
+  description: 'The transaction that sent a message, on the source chain.',
+  fields: (t) => ({
+    txHash: t.exposeString('txHash', { description: 'Transaction hash.' }),
+    timestamp: t.exposeInt('timestamp', { description: 'Block timestamp, unix seconds.' }),
+    gasSpent: t.field({ type: 'UInt256', description: 'Gas used.', resolve: (x) => x.gasSpent }),
+    transaction: t.field({
+      type: TransactionRef,
+      nullable: true,
+      description: 'The complete view of this transaction on the source chain.',
+      resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.txHash),
+    }),
+  }),
+});
+
+const IcmDestinationTransactionRef = builder
+  .objectRef<IcmTxShape<NonNullable<IcmMessage['destinationTransaction']>>>('IcmDestinationTransaction')
+  .implement({
+    description: 'The transaction that delivered a message, on the destination chain.',
+    fields: (t) => ({
+      txHash: t.exposeString('txHash', { description: 'Transaction hash.' }),
+      timestamp: t.exposeInt('timestamp', { description: 'Block timestamp, unix seconds.' }),
+      gasSpent: t.field({ type: 'UInt256', description: 'Gas used.', resolve: (x) => x.gasSpent }),
+      rewardRedeemer: t.exposeString('rewardRedeemer', { description: 'Address that can redeem the relayer reward.' }),
+      delivererAddress: t.exposeString('delivererAddress', { description: 'The relayer that delivered the message.' }),
+      transaction: t.field({
+        type: TransactionRef,
+        nullable: true,
+        description: 'The complete view of this transaction on the destination chain.',
+        resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.txHash),
+      }),
+    }),
+  });
+
+export const IcmMessageRef = builder.objectRef<IcmMessageShape>('IcmMessage');
+
+const idParts = (m: IcmMessageShape): string[] => (m.listedNetwork ? [m.listedAddress, m.messageId, m.listedNetwork] : [m.listedAddress, m.messageId]);
+
+IcmMessageRef.implement({
+  description: 'An Interchain Messaging (ICM / Teleporter) message between two EVM chains.',
+  interfaces: [NodeInterface],
+  fields: (t) => ({
+    id: t.id({
+      description: 'Global id. It names the address (and network) the message was listed for; `node(id:)` finds it again in that listing.',
+      resolve: (m) => encodeGlobalId('IcmMessage', idParts(m)),
+    }),
+    messageId: t.exposeString('messageId', { description: 'The Teleporter message id.' }),
+    icmContractAddress: t.exposeString('icmContractAddress', { description: 'The TeleporterMessenger contract.' }),
+    sourceBlockchainId: t.exposeString('sourceBlockchainId', { description: 'Blockchain id of the sending chain.' }),
+    destinationBlockchainId: t.exposeString('destinationBlockchainId', { description: 'Blockchain id of the receiving chain.' }),
+    sourceEvmChainId: t.exposeString('sourceEvmChainId', { description: 'EVM chain id of the sending chain.' }),
+    destinationEvmChainId: t.exposeString('destinationEvmChainId', { description: 'EVM chain id of the receiving chain.' }),
+    messageNonce: t.field({ type: 'UInt256', description: 'Nonce of the message.', resolve: (m) => m.messageNonce }),
+    from: t.exposeString('from', { description: 'Sender address on the source chain.' }),
+    to: t.exposeString('to', { description: 'Recipient address on the destination chain.' }),
+    data: t.exposeString('data', { nullable: true, description: 'Message payload, 0x hex.' }),
+    messageExecuted: t.exposeBoolean('messageExecuted', { description: 'True once the message was executed on the destination chain.' }),
+    receipts: t.field({ type: [IcmReceiptRef], description: 'Receipts sent back to the source chain.', resolve: (m) => m.receipts ?? [] }),
+    receiptDelivered: t.exposeBoolean('receiptDelivered', { description: 'True once a receipt reached the source chain.' }),
+    rewardDetails: t.field({ type: IcmRewardDetailsRef, description: 'The relayer fee.', resolve: (m) => m.rewardDetails }),
+    sourceTransaction: t.field({
+      type: IcmSourceTransactionRef,
+      nullable: true,
+      description: 'The sending transaction (absent when the source chain is not indexed).',
+      resolve: (m) => (m.sourceTransaction ? { ...m.sourceTransaction, chainId: m.sourceEvmChainId } : null),
+    }),
+    destinationTransaction: t.field({
+      type: IcmDestinationTransactionRef,
+      nullable: true,
+      description: 'The delivering transaction (delivered messages).',
+      resolve: (m) => (m.destinationTransaction ? { ...m.destinationTransaction, chainId: m.destinationEvmChainId } : null),
+    }),
+    status: t.field({ type: IcmMessageStatus.ref, description: 'Delivery status.', resolve: (m) => IcmMessageStatus.out(m.status) ?? UNKNOWN_ENUM_VALUE }),
+    sourceChain: t.field({
+      type: ChainRef,
+      nullable: true,
+      description: 'The sending chain, when the Data API indexes it.',
+      resolve: (m, _args, ctx) => chainById(ctx).load(m.sourceEvmChainId || m.sourceBlockchainId),
+    }),
+    destinationChain: t.field({
+      type: ChainRef,
+      nullable: true,
+      description: 'The receiving chain, when the Data API indexes it.',
+      resolve: (m, _args, ctx) => chainById(ctx).load(m.destinationEvmChainId || m.destinationBlockchainId),
+    }),
+  }),
+});
+
+export const IcmMessageConnection = builder.connectionObject(
+  { type: IcmMessageRef, name: 'IcmMessageConnection', description: 'A page of ICM messages, newest first.' },
+  { name: 'IcmMessageEdge', description: 'An ICM message and its cursor.' },
+);
+
+export interface IcmListArgs extends ConnectionArgs {
+  network?: string | null;
+}
+
+export function checkIcmArgs(args: IcmListArgs): void {
+  checkPage(args, PAGES.icmMessages);
+}
+
+/** E16 as a connection: messages the address sent or received, newest first. `parent` binds cursors to `Address.icmMessages`. */
+export function resolveIcmMessages(ctx: Context, address: string, args: IcmListArgs, parent?: unknown) {
+  const network = args.network ? networkId(args.network) : undefined;
+  const listedAddress = address.toLowerCase();
+  return resolvePageConnection<IcmMessageShape>({
+    page: PAGES.icmMessages,
+    args,
+    parent: parent ?? { address: listedAddress },
+    fetchPage: async (pageToken, pageSize) => {
+      const page = await ctx.dataApi.listIcmMessages(
+        listedAddress,
+        { pageSize, ...(pageToken ? { pageToken } : {}), ...(network ? { network } : {}) },
+        ctx.call,
+      );
+      return { items: page.messages.map((m) => ({ ...m, listedAddress, listedNetwork: network })), nextPageToken: page.nextPageToken };
+    },
+  });
+}
+
+registerNodeFamily('IcmMessage', {
+  // No lookup by id in the seed: read the address's listing (100 per page, newest first) until the
+  // message shows up. Recent messages are found on the first page; very old ones may give null.
+  load: async (ctx, [address, messageId, network]) => {
+    if (!address || !messageId || !/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
+    if (network !== undefined && network !== 'mainnet' && network !== 'fuji') return null;
+    let pageToken: string | undefined;
+    for (let pages = 0; pages < MAX_REFETCH_PAGES; pages++) {
+      const page = await ctx.dataApi.listIcmMessages(
+        address,
+        { pageSize: PAGES.icmMessages.maxSize, ...(pageToken ? { pageToken } : {}), ...(network ? { network } : {}) },
+        ctx.call,
+      );
+      const found = page.messages.find((m) => m.messageId === messageId);
+      if (found) return { ...found, listedAddress: address, listedNetwork: network };
+      pageToken = page.nextPageToken;
+      if (!pageToken) break;
+    }
+    return null;
+  },
+  typeOf: () => 'IcmMessage',
+});
+
+builder.queryFields((t) => ({
+  icmMessages: t.field({
+    type: IcmMessageConnection,
+    description: 'ICM messages an address sent or received (E16), newest first. Page size 1-100, default 10.',
+    args: {
+      address: t.arg.string({ required: true, description: 'EVM address, 0x + 40 hex digits.' }),
+      network: t.arg({ type: NetworkNameEnum, description: 'Only messages of this network (all when omitted).' }),
+      first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
+      after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+    },
+    extensions: {
+      validateArgs: (args) => {
+        checkEvmAddress('address', args['address']);
+        checkIcmArgs(args as IcmListArgs);
+      },
+    },
+    resolve: (_root, args, ctx) => resolveIcmMessages(ctx, args.address, args),
+  }),
+}));

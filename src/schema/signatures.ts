@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import { builder } from '../builder.ts';
+import { badInput } from '../errors.ts';
+import type { NetworkId } from '../loaders/types.ts';
+import type { AggregateSignaturesBody, SignedMessage } from '../upstream/types.ts';
+import { nullOnNotFound } from './chains.ts';
+import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';
+
+const SignedMessageRef = builder.objectRef<SignedMessage>('SignedMessage').implement({
+  description: 'A Warp message with the aggregated BLS signature of the signing subnet\'s validators.',
+  fields: (t) => ({
+    signedMessage: t.exposeString('signedMessage', { description: 'The signed message, hex.' }),
+  }),
+});
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const HEX = /^(0x)?([0-9a-fA-F]{2})+$/;
+
+/** True for a cb58 id: base58 of 32 bytes plus the last 4 bytes of their SHA-256. */
+function isCb58Id(value: string): boolean {
+  if (value.length < 32 || value.length > 64) return false;
+  let n = 0n;
+  for (const ch of value) {
+    const digit = BASE58.indexOf(ch);
+    if (digit < 0) return false;
+    n = n * 58n + BigInt(digit);
+  }
+  const leadingZeros = value.length - value.replace(/^1+/, '').length;
+  const hex = n === 0n ? '' : n.toString(16).padStart(Math.ceil(n.toString(16).length / 2) * 2, '0');
+  const bytes = Buffer.concat([Buffer.alloc(leadingZeros), Buffer.from(hex, 'hex')]);
+  if (bytes.length !== 36) return false;
+  return createHash('sha256').update(bytes.subarray(0, 32)).digest().subarray(28).equals(bytes.subarray(32));
+}
+
+builder.objectFields(NetworkRef, (t) => ({
+  aggregatedSignatures: t.field({
+    type: SignedMessageRef,
+    nullable: true,
+    description:
+      'The aggregated signatures of the Warp message of an L1-related P-chain or X-chain transaction (E2); null when the transaction is unknown.',
+    args: { txHash: t.arg.string({ required: true, description: 'A P-chain or X-chain transaction id (cb58).' }) },
+    extensions: {
+      validateArgs: (args) => {
+        if (!isCb58Id(String(args['txHash']))) throw badInput('txHash', 'must be a P-chain or X-chain transaction id (cb58)');
+      },
+    },
+    resolve: (n, args, ctx) => nullOnNotFound(ctx.dataApi.getAggregatedSignatures(n.network, args.txHash, ctx.call)),
+  }),
+}));
+
+const AggregateSignaturesInput = builder.inputType('AggregateSignaturesInput', {
+  description: 'What to sign (E1): exactly one of `message` or `justification`, plus quorum settings.',
+  fields: (t) => ({
+    network: t.field({ type: NetworkNameEnum, required: true, description: 'Network whose validators sign.' }),
+    message: t.string({ description: 'Unsigned Warp message, hex (optional 0x). Give this or `justification`.' }),
+    justification: t.string({ description: 'Justification for an L1 validator message, hex (optional 0x). Give this or `message`.' }),
+    signingSubnetId: t.string({ description: 'Subnet whose validators sign, hex or cb58 (default: the subnet of the source blockchain).' }),
+    quorumPercentage: t.int({ description: 'Share of the signing subnet\'s weight that must sign, 0-100 (default 67).' }),
+    quorumPercentageBuffer: t.int({ description: 'Extra weight to collect beyond the quorum, 0-100 (default 0); quorumPercentage + quorumPercentageBuffer <= 100.' }),
+    pChainHeight: t.int({ description: 'Use the validator set at this P-chain height; 0 (default) means the proposed height.' }),
+  }),
+});
+
+interface AggregateInput extends AggregateSignaturesBody {
+  network: string;
+}
+
+type NullableFields<T> = { [K in keyof T]?: T[K] | null };
+
+const DEFAULT_QUORUM = 67;
+
+/** E1's body rules, before any upstream call. */
+export function checkAggregateInput(input: NullableFields<AggregateInput>): void {
+  const hasMessage = input.message != null;
+  const hasJustification = input.justification != null;
+  if (hasMessage === hasJustification) throw badInput('input.message', 'give exactly one of message or justification');
+  const field = hasMessage ? 'message' : 'justification';
+  if (!HEX.test(String(input[field]))) throw badInput(`input.${field}`, 'must be non-empty hex of even length, optionally 0x-prefixed');
+  for (const name of ['quorumPercentage', 'quorumPercentageBuffer'] as const) {
+    const v = input[name];
+    if (v != null && (!Number.isInteger(v) || v < 0 || v > 100)) throw badInput(`input.${name}`, 'must be an integer between 0 and 100');
+  }
+  if ((input.quorumPercentage ?? DEFAULT_QUORUM) + (input.quorumPercentageBuffer ?? 0) > 100) {
+    throw badInput('input.quorumPercentageBuffer', `quorumPercentage (default ${DEFAULT_QUORUM}) + quorumPercentageBuffer must be at most 100`);
+  }
+  if (input.pChainHeight != null && (!Number.isInteger(input.pChainHeight) || input.pChainHeight < 0)) {
+    throw badInput('input.pChainHeight', 'must be a non-negative integer');
+  }
+  const subnet = input.signingSubnetId;
+  if (subnet != null && !HEX.test(subnet) && !isCb58Id(subnet)) throw badInput('input.signingSubnetId', 'must be hex or a cb58 id');
+}
+
+function toBody(input: NullableFields<AggregateInput>): AggregateSignaturesBody {
+  const body: AggregateSignaturesBody = {};
+  for (const key of ['message', 'justification', 'signingSubnetId'] as const) {
+    const v = input[key];
+    if (v != null) body[key] = v;
+  }
+  for (const key of ['quorumPercentage', 'quorumPercentageBuffer', 'pChainHeight'] as const) {
+    const v = input[key];
+    if (v != null) body[key] = v;
+  }
+  return body;
+}
+
+const AggregateSignaturesPayload = builder.objectRef<SignedMessage & { network: NetworkId }>('AggregateSignaturesPayload').implement({
+  description: 'The signed message.',
+  fields: (t) => ({
+    signedMessage: t.exposeString('signedMessage', { description: 'The Warp message with the aggregated signature, hex.' }),
+    network: t.field({ type: NetworkRef, description: 'The network whose validators signed.', resolve: (p) => ({ network: p.network }) }),
+  }),
+});
+
+builder.mutationField('aggregateSignatures', (t) =>
+  t.field({
+    type: AggregateSignaturesPayload,
+    description: "Collects BLS signatures of a subnet's validators for a Warp message until the quorum is met (E1).",
+    args: { input: t.arg({ type: AggregateSignaturesInput, required: true, description: 'The message and the quorum settings.' }) },
+    extensions: { validateArgs: (args) => checkAggregateInput(args['input'] as NullableFields<AggregateInput>) },
+    resolve: async (_root, args, ctx) => {
+      const network = networkId(args.input.network);
+      const signed = await ctx.dataApi.aggregateSignatures(network, toBody(args.input), ctx.call);
+      return { signedMessage: signed.signedMessage, network };
+    },
+  }),
+);
