@@ -634,8 +634,8 @@ export class PrimaryData {
           chain.genesisData = this.evmGenesis(rng, evmChainId, ts);
           chains.push({ blockchainId, subnetId, vmId: chain.vmId, name, evmChainId });
         } else {
-          // Non-EVM genesis is opaque bytes; the public spec serves it as a string.
-          chain.genesisData = `0x${hexOf(`${this.tag}:genesis:${s}:${c}`, 48)}`;
+          // The seed describes genesisData as the EVM genesis object only; a non-EVM chain's
+          // genesis is opaque VM bytes (a string in the public spec), so the devnet leaves it out.
           chains.push({ blockchainId, subnetId, vmId: chain.vmId, name });
         }
         blockchains.push(chain);
