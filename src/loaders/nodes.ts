@@ -57,23 +57,22 @@ export function nodeRpc<M extends NodeRpcMethod>(ctx: LoaderContext, node: NodeC
   return loader.load({ method, params: (params ?? {}) as Record<string, unknown> }) as Promise<Result<M>>;
 }
 
-/** The network a node runs (by `info.getNetworkID`, cached per request): undefined for networks other than mainnet and fuji. */
+/** The network a node runs (learned once per process, see NodeDirectory): undefined for networks other than mainnet and fuji. */
 export async function nodeNetwork(ctx: LoaderContext, node: NodeClient): Promise<NetworkId | undefined> {
-  const { networkID } = await nodeRpc(ctx, node, 'info.getNetworkID');
+  const networkID = await ctx.nodes.networkIdOf(node, ctx.call);
   return networkID === 1 ? 'mainnet' : networkID === 5 ? 'fuji' : undefined;
 }
 
 /**
  * The configured node to ask about something on `network`: the first one (in
  * configuration order) that runs that network, else the first node. A node that
- * cannot tell its network is skipped. Each node's network is asked once per request.
+ * cannot tell its network is skipped. Each node's network is learned once per process.
  */
 export async function nodeForNetwork(ctx: LoaderContext, network: NetworkId): Promise<NodeClient | undefined> {
-  for (const node of ctx.nodes.list) {
-    const runs = await nodeNetwork(ctx, node).catch(() => undefined);
-    if (runs === network) return node;
-  }
-  return ctx.nodes.list[0];
+  // Ask every node at once: one round, however many nodes are configured.
+  const networks = await Promise.all(ctx.nodes.list.map((node) => nodeNetwork(ctx, node).catch(() => undefined)));
+  const index = networks.indexOf(network);
+  return ctx.nodes.list[index === -1 ? 0 : index];
 }
 
 /**

@@ -21,9 +21,11 @@ export interface PerParentPlan<T> {
 /**
  * Plans the first pages of many parents' lists in as few upstream calls as the
  * API allows, all in parallel:
- * - parents whose whole list fits in `first` (by `expected`) are packed into shared
- *   listings of at most `maxPageSize` items, then split per parent;
- * - parents with long (or unknown) lists get their own listing with `pageSize = first`,
+ * - parents whose whole list fits in one upstream page (by `expected`) are packed into
+ *   shared listings of at most `maxPageSize` items, then split per parent: each gets its
+ *   first `first` items and knows whether more exist. The listing's order is the
+ *   per-parent order, so these are exactly the items of that parent's own first page;
+ * - parents with longer (or unknown) lists get their own listing with `pageSize = first`,
  *   whose `nextPageToken` is then exactly that parent's next page.
  * A packed listing that still comes back with a next page (the hint was stale) is
  * re-planned as individual listings for its parents: a second round, never a wrong answer.
@@ -40,7 +42,7 @@ export async function loadFirstPages<T>(keys: readonly PerParentKey[], plan: Per
   for (const i of order) {
     const key = keys[i] as PerParentKey;
     const expected = key.expected;
-    if (expected === undefined || expected > key.first || expected > plan.maxPageSize) {
+    if (expected === undefined || expected > plan.maxPageSize) {
       solo.push(i);
       continue;
     }

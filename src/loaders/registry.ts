@@ -6,6 +6,13 @@ export interface NodeDirectory {
   readonly list: readonly NodeClient[];
   /** The named node, or the first one when `name` is omitted; undefined when unknown. */
   get(name?: string | null): NodeClient | undefined;
+  /**
+   * The network id a node runs (`info.getNetworkID`). A node's network is fixed for
+   * its lifetime, so it is learned once per process (and warmed at start-up) rather
+   * than asked in every request, which would add a sequential round to links such
+   * as `Validator.peer`. A failed lookup is not remembered.
+   */
+  networkIdOf(node: NodeClient, call?: CallOptions): Promise<number>;
 }
 
 /**
@@ -36,8 +43,24 @@ export function memoLoader<K, V, C = K>(ctx: LoaderContext, key: string, create:
 
 export function createNodeDirectory(clients: readonly NodeClient[]): NodeDirectory {
   const byName = new Map(clients.map((c) => [c.name, c]));
+  const networkIds = new Map<string, Promise<number>>();
   return {
     list: clients,
     get: (name) => (name == null ? clients[0] : byName.get(name)),
+    networkIdOf(node, call) {
+      let known = networkIds.get(node.name);
+      if (!known) {
+        // Not tied to one request's signal: other requests may wait on the same lookup.
+        known = node.call('info.getNetworkID', {}, call?.observer ? { observer: call.observer } : {}).then((r) => r.networkID);
+        known.catch(() => networkIds.delete(node.name));
+        networkIds.set(node.name, known);
+      }
+      return known;
+    },
   };
+}
+
+/** Learns every node's network in the background, so the first requests need not wait for it. */
+export function warmNodeDirectory(directory: NodeDirectory): void {
+  for (const node of directory.list) directory.networkIdOf(node).catch(() => undefined);
 }
