@@ -9,6 +9,8 @@ export interface Context extends LoaderContext {
   readonly adminConfigured: boolean;
   /** True when the caller presented `authorization: Bearer <ADMIN_TOKEN>`. */
   readonly isAdmin: boolean;
+  /** Upstream HTTP attempts this request made (cache hits and shared calls it joined count 0). */
+  readonly upstreamCalls: { count: number };
 }
 
 export interface ContextDeps {
@@ -22,7 +24,13 @@ export interface ContextDeps {
 export function createContext(deps: ContextDeps, initial: YogaInitialContext): Context {
   const request = initial.request;
   const callerKey = request.headers.get(deps.apiKeyHeader) ?? undefined;
-  const call: CallOptions = { signal: request.signal, ...(callerKey ? { apiKey: callerKey } : {}) };
+  const upstreamCalls = { count: 0 };
+  const call: CallOptions = {
+    signal: request.signal,
+    ...(callerKey ? { apiKey: callerKey } : {}),
+    // Every attempt that reaches the HTTP layer, retries included: what the upstream saw.
+    observer: { onAttempt: () => void (upstreamCalls.count += 1) },
+  };
   return {
     dataApi: deps.dataApi,
     nodes: deps.nodes,
@@ -30,6 +38,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     loaders: new Map(),
     adminConfigured: Boolean(deps.adminToken),
     isAdmin: sameSecret(bearer(request.headers.get('authorization')), deps.adminToken),
+    upstreamCalls,
   };
 }
 

@@ -2,11 +2,12 @@ import { GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMask, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type Context } from './context.ts';
 import { isUpstreamError, upstreamToGraphQLError } from './errors.ts';
-import { createNodeDirectory } from './loaders/registry.ts';
+import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
+import { useOperationLimits, useQueryCost, type OperationLimitsOptions } from './plugins/use-query-cost.ts';
 import { getSchema } from './schema/index.ts';
 import type { DataApi, NodeClient } from './upstream/client-types.ts';
-import { EXAMPLE_QUERIES } from './graphiql-examples.ts';
+import { exampleQueries } from './graphiql-examples.ts';
 
 export interface GatewayOptions {
   /** Header carrying a caller's own Data API key (default `x-service-api-key`). */
@@ -15,6 +16,14 @@ export interface GatewayOptions {
   adminToken?: string;
   /** Serve GraphiQL at /graphql (default true). */
   graphiql?: boolean;
+  /** The operations GraphiQL opens with (default: `exampleQueries()` with placeholder ids). */
+  exampleQueries?: string;
+  /** Most estimated upstream calls per operation (`MAX_QUERY_COST`); QUERY_TOO_COSTLY above. Default 500. */
+  maxQueryCost?: number;
+  /** Most objects (connection items, list elements) one response may hold. Default 50000. */
+  maxQueryNodes?: number;
+  /** Depth, alias, token and directive limits (graphql-armor). Defaults in `OPERATION_LIMITS_DEFAULTS`. */
+  operationLimits?: OperationLimitsOptions;
 }
 
 export interface GatewayDeps {
@@ -30,6 +39,7 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, Context>;
  */
 export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gateway {
   const nodes = createNodeDirectory(deps.nodes);
+  warmNodeDirectory(nodes);
   const contextDeps = {
     dataApi: deps.dataApi,
     nodes,
@@ -40,7 +50,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     schema: getSchema(),
     graphqlEndpoint: '/graphql',
     context: (initial) => createContext(contextDeps, initial),
-    graphiql: options.graphiql === false ? false : { title: 'chaingraph', defaultQuery: EXAMPLE_QUERIES },
+    graphiql: options.graphiql === false ? false : { title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() },
     landingPage: false,
     maskedErrors: {
       maskError(error, message, isDev) {
@@ -53,6 +63,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
           : mapped;
       },
     },
-    plugins: [useInputValidation()],
+    // Cost before input validation: its execute replacement yields to a BAD_USER_INPUT stop (see useQueryCost).
+    plugins: [
+      useOperationLimits(options.operationLimits),
+      useQueryCost({
+        ...(options.maxQueryCost !== undefined ? { maxCost: options.maxQueryCost } : {}),
+        ...(options.maxQueryNodes !== undefined ? { maxNodes: options.maxQueryNodes } : {}),
+        listSizes: { 'Query.avalancheNodes': deps.nodes.length },
+      }),
+      useInputValidation(),
+    ],
   });
 }

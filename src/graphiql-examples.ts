@@ -1,8 +1,14 @@
+/** Sample ids for the address example; the devnet's fixtures provide ones with data behind them. */
+export interface ExampleIds {
+  evmChainId: string;
+  address: string;
+}
+
 /**
- * The queries GraphiQL opens with. Each runs on the built-in devnet; ids come
- * from the devnet's fixtures at start-up (see `server.ts`), so they always have data.
+ * The queries GraphiQL opens with. On the built-in devnet `server.ts` passes the
+ * devnet's fixtures, so every example returns data.
  */
-export const EXAMPLE_QUERIES = `# Welcome to chaingraph. Pick an operation with the ▶ button.
+export const exampleQueries = (ids: ExampleIds = { evmChainId: '43114', address: '0x0000000000000000000000000000000000000000' }): string => `# Welcome to chaingraph. Pick an operation with the ▶ button.
 
 query ValidatorWalk {
   network(name: MAINNET) {
@@ -20,9 +26,9 @@ query ValidatorWalk {
 }
 
 query AddressActivity {
-  chain(chainId: "43114") {
+  chain(chainId: "${ids.evmChainId}") {
     chainName
-    address(address: "0x0000000000000000000000000000000000000000") {
+    address(address: "${ids.address}") {
       nativeBalance { balance symbol }
       transactions(first: 5) {
         edges { node {
@@ -51,7 +57,7 @@ query NodeOverview {
     name
     version { version databaseVersion }
     health { healthy }
-    peers(first: 5) { edges { node { nodeID version observedUptime validator(network: MAINNET) { amountStaked } } } }
+    peers(first: 5) { edges { node { nodeID version observedUptime validator { nodeId amountStaked } } } }
   }
 }
 `;

@@ -4,6 +4,9 @@ import pino, { type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import { startDevnet, type Devnet } from './devnet/server.ts';
 import { createGateway, type Gateway } from './gateway.ts';
+import { exampleQueries } from './graphiql-examples.ts';
+import { createMemoryCache, createRedisCache, type ResponseCache } from './upstream/cache.ts';
+import { withDataApiCache, withNodeCache } from './upstream/cached-clients.ts';
 import { createDataApiClient } from './upstream/data-api.ts';
 import { createNodeClient } from './upstream/node-client.ts';
 
@@ -39,9 +42,19 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     apiKeyHeader: config.dataApiKeyHeader,
   });
   const nodeClients = nodes.map((n) => createNodeClient(n));
+  // One cache for every client: shared by replicas through Redis, else this process's LRU.
+  const cache: ResponseCache = config.redisUrl
+    ? createRedisCache({ url: config.redisUrl, onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
+    : createMemoryCache();
   const gateway = createGateway(
-    { apiKeyHeader: config.dataApiKeyHeader, ...(config.adminToken ? { adminToken: config.adminToken } : {}) },
-    { dataApi, nodes: nodeClients },
+    {
+      apiKeyHeader: config.dataApiKeyHeader,
+      maxQueryCost: config.maxQueryCost,
+      // On the devnet, the examples use ids that have data behind them.
+      ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
+      ...(config.adminToken ? { adminToken: config.adminToken } : {}),
+    },
+    { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)) },
   );
 
   const server: Server = createServer(gateway);
@@ -66,6 +79,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
         server.closeIdleConnections();
       });
       await gateway.dispose();
+      await cache.close();
+      await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
       await devnet?.close();
     },
   };

@@ -254,14 +254,14 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
         }
         reject(abortedError(spec, signal));
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      const unsubscribe = whenAborted(signal, onAbort);
       entry.promise.then(
         (value) => {
-          signal.removeEventListener('abort', onAbort);
+          unsubscribe();
           resolve(value);
         },
         (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
+          unsubscribe();
           reject(error);
         },
       );
@@ -269,6 +269,28 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
   }
 
   return { run };
+}
+
+/**
+ * One abort listener per signal, whatever the number of waiting calls: a request
+ * waits on dozens of cached reads at once, and Node warns past 10 listeners.
+ */
+const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
+
+function whenAborted(signal: AbortSignal, callback: () => void): () => void {
+  let waiters = abortWaiters.get(signal);
+  if (!waiters) {
+    const set = new Set<() => void>();
+    abortWaiters.set(signal, set);
+    signal.addEventListener('abort', () => {
+      abortWaiters.delete(signal);
+      for (const waiter of set) waiter();
+    }, { once: true });
+    waiters = set;
+  }
+  waiters.add(callback);
+  const registered = waiters;
+  return () => void registered.delete(callback);
 }
 
 function abortedError(spec: CallSpec, signal: AbortSignal): UpstreamError {

@@ -1,5 +1,7 @@
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/server.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway.ts';
+import type { ResponseCache } from '../../src/upstream/cache.ts';
+import { withDataApiCache, withNodeCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
 
@@ -20,10 +22,20 @@ export interface TestStack {
 }
 
 /** A devnet on an ephemeral port and a gateway in front of it (mainnet and fuji nodes configured). */
-export async function startStack(options: { devnet?: DevnetOptions; gateway?: GatewayOptions } = {}): Promise<TestStack> {
+export async function startStack(
+  options: {
+    devnet?: DevnetOptions;
+    gateway?: GatewayOptions;
+    /** A response cache in front of both clients. Default none, so call counts stay exact. */
+    cache?: ResponseCache | false;
+  } = {},
+): Promise<TestStack> {
   const devnet = await startDevnet({ validators: 300, ...options.devnet });
-  const dataApi = createDataApiClient({ baseUrl: devnet.url, apiKey: 'test-server-key' });
-  const nodes = Object.entries(devnet.nodeUrls).map(([name, url]) => createNodeClient({ name, url }));
+  const rawDataApi = createDataApiClient({ baseUrl: devnet.url, apiKey: 'test-server-key' });
+  const rawNodes = Object.entries(devnet.nodeUrls).map(([name, url]) => createNodeClient({ name, url }));
+  const cache = options.cache || undefined;
+  const dataApi = cache ? withDataApiCache(rawDataApi, cache) : rawDataApi;
+  const nodes = cache ? rawNodes.map((node) => withNodeCache(node, cache)) : rawNodes;
   const gateway = createGateway({ graphiql: false, ...options.gateway }, { dataApi, nodes });
   return {
     devnet,

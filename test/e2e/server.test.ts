@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, Kind, type OperationDefinitionNode } from 'graphql';
+import { configFromEnv } from '../../src/config.ts';
+import { exampleQueries } from '../../src/graphiql-examples.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import pino from 'pino';
+import { PRIMARY_NETWORK_ID } from '../../src/upstream/types.ts';
+
+/**
+ * What `npm start` does, through a real socket: no upstream configured, so the
+ * gateway starts the devnet in-process; GraphiQL opens with examples that run.
+ */
+describe('npm start on the built-in devnet', () => {
+  let running: RunningServer;
+
+  beforeAll(async () => {
+    running = await startServer({ ...configFromEnv({}), port: 0 }, pino({ level: 'silent' }));
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it('serves GraphiQL at /graphql with the example queries', async () => {
+    const res = await fetch(running.url, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('ValidatorWalk');
+    expect(html).toContain('NodeOverview');
+  });
+
+  it('runs every GraphiQL example with data in every part', async () => {
+    const fixtures = running.devnet?.dataset.fixtures();
+    const document = parse(exampleQueries(fixtures?.mainnet));
+    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    expect(operations.map((o) => o.name?.value)).toEqual(['ValidatorWalk', 'AddressActivity', 'SubnetWithChains', 'NodeOverview']);
+    for (const op of operations) {
+      const res = await fetch(running.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: exampleQueries(fixtures?.mainnet), operationName: op.name?.value }),
+      });
+      const body = (await res.json()) as { data?: unknown; errors?: unknown[] };
+      expect(body.errors, op.name?.value).toBeUndefined();
+      // The walk's subnet validations have no peer (their nodes are not primary-network peers); all else is filled.
+      if (op.name?.value !== 'ValidatorWalk') expect(JSON.stringify(body.data), op.name?.value).not.toContain('null');
+    }
+  });
+
+  it('walks validators with delegators, rewards, subnet and peer, all filled', async () => {
+    const res = await fetch(running.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: exampleQueries(), operationName: 'ValidatorWalk' }),
+    });
+    const body = (await res.json()) as {
+      data: {
+        network: {
+          validators: {
+            edges: { node: { delegators: { edges: unknown[] }; pendingRewards: { edges: unknown[] }; subnet: { subnetId: string } | null; peer: unknown } }[];
+          };
+        };
+      };
+    };
+    const nodes = body.data.network.validators.edges.map((e) => e.node);
+    expect(nodes).toHaveLength(50);
+    expect(nodes.every((n) => n.subnet !== null)).toBe(true);
+    const primary = nodes.filter((n) => n.subnet?.subnetId === PRIMARY_NETWORK_ID);
+    expect(primary.length).toBeGreaterThan(30);
+    // Every primary validation has a pending reward of its own; most have delegators; ~97% are connected peers.
+    expect(primary.every((n) => n.pendingRewards.edges.length > 0)).toBe(true);
+    expect(primary.filter((n) => n.delegators.edges.length > 0).length).toBeGreaterThan(primary.length * 0.8);
+    expect(primary.filter((n) => n.peer !== null).length).toBeGreaterThan(primary.length * 0.85);
+  });
+});

@@ -1,0 +1,332 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
+import { createMemoryCache, createRedisCache, type RedisCache, type ResponseCache } from '../../src/upstream/cache.ts';
+import { canonicalJson, withDataApiCache, withNodeCache, type CachedClientOptions } from '../../src/upstream/cached-clients.ts';
+import type { UpstreamObserver } from '../../src/upstream/client-types.ts';
+import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
+import { UpstreamError } from '../../src/upstream/errors.ts';
+import { createNodeClient, type NodeClientHandle } from '../../src/upstream/node-client.ts';
+
+// ---------------------------------------------------------------- Redis for the shared table
+
+const REDIS_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
+const redisAvailable = Boolean(process.env['TEST_REDIS_URL'] || REDIS_BINARY);
+if (!redisAvailable) {
+  console.warn('cache.test.ts: Redis half SKIPPED: set TEST_REDIS_URL or install redis-server to run it');
+}
+
+let redisUrl: string | undefined = process.env['TEST_REDIS_URL'];
+let redisProcess: ChildProcess | undefined;
+const openCaches: ResponseCache[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function ensureRedis(): Promise<string> {
+  if (redisUrl) return redisUrl;
+  const port = await freePort();
+  redisProcess = spawn(REDIS_BINARY as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  redisUrl = `redis://127.0.0.1:${port}`;
+  const probe = createRedisCache({ url: redisUrl, onError: () => {} });
+  // The server needs a moment to listen; ioredis reconnects until it does.
+  const up = await probe.ready(5_000);
+  await probe.close();
+  if (!up) throw new Error(`redis-server did not come up on port ${port}`);
+  return redisUrl;
+}
+
+/** A Redis cache on its own key prefix, so parallel runs on one server never meet. */
+async function redisCache(options: { keyPrefix?: string } = {}): Promise<RedisCache> {
+  const url = await ensureRedis();
+  const cache = createRedisCache({ url, keyPrefix: options.keyPrefix ?? `chaingraph-test:${randomUUID()}:`, onError: () => {} });
+  openCaches.push(cache);
+  expect(await cache.ready()).toBe(true);
+  return cache;
+}
+
+afterAll(async () => {
+  await Promise.all(openCaches.map((cache) => cache.close()));
+  if (redisProcess && redisProcess.exitCode === null) {
+    const exited = new Promise((resolve) => redisProcess?.once('exit', resolve));
+    redisProcess.kill('SIGTERM');
+    await exited;
+  }
+});
+
+interface Backend {
+  name: string;
+  make(): Promise<ResponseCache>;
+}
+
+const backends: Backend[] = [{ name: 'memory', make: async () => createMemoryCache() }];
+if (redisAvailable) backends.push({ name: 'redis', make: () => redisCache() });
+
+// ---------------------------------------------------------------- the stores
+
+describe.each(backends)('ResponseCache ($name)', (backend) => {
+  it('stores, reads, deletes and counts', async () => {
+    const cache = await backend.make();
+    expect(await cache.get('a')).toBeUndefined();
+    await cache.set('a', '{"x":1}', 10_000);
+    expect(await cache.get('a')).toBe('{"x":1}');
+    await cache.delete('a');
+    expect(await cache.get('a')).toBeUndefined();
+    expect(cache.stats()).toEqual({ hits: 1, misses: 2, sets: 1 });
+  });
+
+  it('expires entries after their TTL', async () => {
+    const cache = await backend.make();
+    await cache.set('short', '"s"', 60);
+    await cache.set('long', '"l"', 10_000);
+    expect(await cache.get('short')).toBe('"s"');
+    await sleep(120);
+    expect(await cache.get('short')).toBeUndefined();
+    expect(await cache.get('long')).toBe('"l"');
+  });
+
+  it('stores nothing for a TTL of 0', async () => {
+    const cache = await backend.make();
+    await cache.set('zero', '"z"', 0);
+    expect(await cache.get('zero')).toBeUndefined();
+    expect(cache.stats().sets).toBe(0);
+  });
+});
+
+describe('createMemoryCache', () => {
+  it('evicts the least recently used entry beyond maxEntries', async () => {
+    const cache = createMemoryCache({ maxEntries: 2 });
+    await cache.set('a', '1', 10_000);
+    await cache.set('b', '2', 10_000);
+    expect(await cache.get('a')).toBe('1'); // a is now the most recently used
+    await cache.set('c', '3', 10_000);
+    expect(await cache.get('b')).toBeUndefined();
+    expect(await cache.get('a')).toBe('1');
+    expect(await cache.get('c')).toBe('3');
+  });
+
+  it('evicts by size beyond maxBytes and never stores a value larger than the budget', async () => {
+    const cache = createMemoryCache({ maxBytes: 100 });
+    await cache.set('k1', 'x'.repeat(40), 10_000);
+    await cache.set('k2', 'y'.repeat(40), 10_000);
+    await cache.set('k3', 'z'.repeat(40), 10_000); // 3 x 42 > 100: k1 goes
+    expect(await cache.get('k1')).toBeUndefined();
+    expect(await cache.get('k2')).toBeDefined();
+    await cache.set('huge', 'h'.repeat(500), 10_000);
+    expect(await cache.get('huge')).toBeUndefined();
+    expect(await cache.get('k3')).toBeDefined();
+  });
+});
+
+describe.skipIf(!redisAvailable)('createRedisCache', () => {
+  it('keeps deployments apart by key prefix', async () => {
+    const a = await redisCache({ keyPrefix: `chaingraph-test:${randomUUID()}:a:` });
+    const b = await redisCache({ keyPrefix: `chaingraph-test:${randomUUID()}:b:` });
+    await a.set('k', '"a"', 10_000);
+    expect(await a.get('k')).toBe('"a"');
+    expect(await b.get('k')).toBeUndefined();
+  });
+
+  it('reads as a miss and reports once when Redis is unreachable', async () => {
+    const errors: Error[] = [];
+    const port = await freePort(); // nothing listens there
+    const cache = createRedisCache({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 200, onError: (error) => errors.push(error) });
+    try {
+      expect(await cache.ready(300)).toBe(false);
+      await cache.set('k', '"v"', 10_000);
+      expect(await cache.get('k')).toBeUndefined();
+      expect(await cache.get('k')).toBeUndefined();
+      expect(cache.stats()).toEqual({ hits: 0, misses: 2, sets: 0 });
+      await sleep(300); // several reconnect attempts fail meanwhile
+      expect(errors).toHaveLength(1);
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+describe('canonicalJson', () => {
+  it('ignores key order and undefined members, keeps array order and null', () => {
+    expect(canonicalJson({ b: 1, a: [2, 1], c: undefined })).toBe(canonicalJson({ a: [2, 1], b: 1 }));
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+    expect(canonicalJson({ a: null })).not.toBe(canonicalJson({}));
+  });
+});
+
+// ---------------------------------------------------------------- the decorators, on both stores
+
+describe.each(backends)('cached clients ($name)', (backend) => {
+  let devnet: Devnet;
+  let rawApi: DataApiClient;
+  let rawNodes: NodeClientHandle[];
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ validators: 60, latencyMs: 40 });
+    rawApi = createDataApiClient({ baseUrl: devnet.url, apiKey: 'server-key' });
+    rawNodes = Object.entries(devnet.nodeUrls).map(([name, url]) => createNodeClient({ name, url }));
+  });
+  afterAll(async () => {
+    await rawApi.close();
+    await Promise.all(rawNodes.map((node) => node.close()));
+    await devnet.close();
+  });
+  beforeEach(() => devnet.resetStats());
+
+  const setup = async (options: CachedClientOptions = {}) => {
+    const cache = await backend.make();
+    return {
+      cache,
+      api: withDataApiCache(rawApi, cache, options),
+      nodes: rawNodes.map((node) => withNodeCache(node, cache, options)),
+    };
+  };
+  const requests = (): number => devnet.stats().requests;
+
+  it('answers a repeated read from the cache, and a read with other arguments from the upstream', async () => {
+    const { api, cache } = await setup();
+    const first = await api.listValidators('mainnet', { pageSize: 3 });
+    const again = await api.listValidators('mainnet', { pageSize: 3 });
+    expect(again).toEqual(first);
+    expect(requests()).toBe(1);
+    await api.listValidators('mainnet', { pageSize: 4 });
+    expect(requests()).toBe(2);
+    expect(cache.stats()).toEqual({ hits: 1, misses: 2, sets: 2 });
+  });
+
+  it('gives every caller its own copy', async () => {
+    const { api } = await setup();
+    const first = await api.listChains();
+    first.chains.length = 0;
+    expect((await api.listChains()).chains.length).toBeGreaterThan(0);
+  });
+
+  it('refetches after the TTL of the resource class', async () => {
+    const { api } = await setup({ ttlMs: { staking: 80 } });
+    await api.listDelegators('mainnet', { pageSize: 2 });
+    await api.listDelegators('mainnet', { pageSize: 2 });
+    expect(requests()).toBe(1);
+    await sleep(150);
+    await api.listDelegators('mainnet', { pageSize: 2 });
+    expect(requests()).toBe(2);
+  });
+
+  it('shares one upstream call between identical concurrent reads', async () => {
+    const { api } = await setup();
+    const [a, b, c] = await Promise.all([
+      api.listSubnets('mainnet', { pageSize: 5 }),
+      api.listSubnets('mainnet', { pageSize: 5 }),
+      api.listSubnets('mainnet', { pageSize: 5 }),
+    ]);
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect(devnet.stats().byRoute['GET /v1/networks/{network}/subnets']).toBe(1);
+  });
+
+  it("does not cancel a shared call when one caller aborts; that caller stops waiting at once", async () => {
+    const { api } = await setup();
+    const controller = new AbortController();
+    const aborted = api.listValidators('fuji', { pageSize: 2 }, { signal: controller.signal });
+    const patient = api.listValidators('fuji', { pageSize: 2 });
+    let patientDone = false;
+    void patient.then(() => (patientDone = true));
+    setTimeout(() => controller.abort(), 5);
+    const abortError = await aborted.then(() => undefined, (error: unknown) => error);
+    expect(abortError).toBeInstanceOf(UpstreamError);
+    expect((abortError as UpstreamError).kind).toBe('aborted');
+    expect(patientDone).toBe(false); // the aborted caller did not wait for the shared answer
+    expect((await patient).validators).toHaveLength(2);
+    expect(requests()).toBe(1);
+    await api.listValidators('fuji', { pageSize: 2 });
+    expect(requests()).toBe(1); // and the answer was cached
+  });
+
+  it('cancels the shared call when every caller has gone, and caches nothing', async () => {
+    const { api } = await setup();
+    const controller = new AbortController();
+    const call = api.listBlocks('mainnet', 'p-chain', { pageSize: 1 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    await expect(call).rejects.toMatchObject({ kind: 'aborted' });
+    await sleep(60);
+    await api.listBlocks('mainnet', 'p-chain', { pageSize: 1 });
+    expect(devnet.stats().byRoute['GET /v1/networks/{network}/blockchains/{blockchainId}/blocks']).toBe(2);
+  });
+
+  it('never caches mutations, admin reads or export status', async () => {
+    const { api, nodes } = await setup();
+    const fixtures = devnet.dataset.fixtures();
+    const node = nodes[0];
+    if (!node) throw new Error('no node');
+    await api.getOperation(fixtures.mainnet.operationId);
+    await api.getOperation(fixtures.mainnet.operationId);
+    await node.call('admin.getLoggerLevel', {});
+    await node.call('admin.getLoggerLevel', {});
+    const body = { type: 'TRANSACTION_EXPORT_EVM', firstDate: '2024-01-01', lastDate: '2024-01-02', options: { addresses: [fixtures.mainnet.address], includeChains: ['43114'] } };
+    await Promise.allSettled([api.createTransactionExport(body), api.createTransactionExport(body)]);
+    const byRoute = devnet.stats().byRoute;
+    expect(byRoute['GET /v1/operations/{operationId}']).toBe(2);
+    expect(byRoute['POST admin.getLoggerLevel']).toBe(2);
+    expect(byRoute['POST /v1/operations/transactions:export']).toBe(2);
+  });
+
+  it('never caches failures', async () => {
+    const { api } = await setup();
+    const missing = () => api.getTransaction('43114', `0x${'0'.repeat(64)}`);
+    await expect(missing()).rejects.toBeInstanceOf(UpstreamError);
+    await expect(missing()).rejects.toBeInstanceOf(UpstreamError);
+    expect(requests()).toBe(2);
+  });
+
+  it('keys node calls by node name and params, and caches health GETs', async () => {
+    const { nodes } = await setup();
+    const [mainnet, fuji] = nodes;
+    if (!mainnet || !fuji) throw new Error('two nodes expected');
+    const a = await mainnet.call('info.getNodeID');
+    const b = await fuji.call('info.getNodeID');
+    expect(a.nodeID).not.toBe(b.nodeID);
+    expect(await mainnet.call('info.getNodeID', {})).toEqual(a);
+    expect(requests()).toBe(2);
+    await mainnet.healthGet('liveness');
+    await mainnet.healthGet('liveness');
+    expect(requests()).toBe(3);
+  });
+
+  it('tells the per-call observer only about calls that went upstream', async () => {
+    const { api } = await setup();
+    const seen: string[] = [];
+    const observer: UpstreamObserver = { onAttempt: (attempt) => seen.push(attempt.operation) };
+    await api.listChains({ network: 'mainnet' }, { observer });
+    await api.listChains({ network: 'mainnet' }, { observer });
+    expect(seen).toEqual(['GET /v1/chains']);
+    // A caller that joins someone else's in-flight call made no call of its own either.
+    const joined: string[] = [];
+    await Promise.all([
+      api.listChains({ network: 'fuji' }, { observer }),
+      api.listChains({ network: 'fuji' }, { observer: { onAttempt: (attempt) => joined.push(attempt.operation) } }),
+    ]);
+    expect(seen).toHaveLength(2);
+    expect(joined).toHaveLength(0);
+    expect(requests()).toBe(2);
+  });
+
+  it('passes uncached calls through with their own signal', async () => {
+    const { api } = await setup();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(api.getOperation(devnet.dataset.fixtures().mainnet.operationId, { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' });
+    expect(requests()).toBe(0);
+  });
+});
