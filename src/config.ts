@@ -11,6 +11,8 @@ export interface GatewayConfig {
   nodes: { name: string; url: string }[];
   adminToken?: string;
   redisUrl?: string;
+  /** `off` serves every read from the upstream (no response cache, no sharing of identical calls). */
+  cache: 'memory' | 'redis' | 'off';
   /** Upper bound of estimated upstream calls a query may cost (QUERY_TOO_COSTLY above). */
   maxQueryCost: number;
   logLevel: string;
@@ -30,7 +32,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     nodes: env['NODE_URLS'] ? parseNodeUrls(env['NODE_URLS']) : [],
     ...(env['ADMIN_TOKEN'] ? { adminToken: env['ADMIN_TOKEN'] } : {}),
     ...(env['REDIS_URL'] ? { redisUrl: env['REDIS_URL'] } : {}),
+    cache: cacheMode(env['CACHE'], Boolean(env['REDIS_URL'])),
     maxQueryCost,
     logLevel: env['LOG_LEVEL'] ?? 'info',
   };
+}
+
+function cacheMode(value: string | undefined, hasRedis: boolean): GatewayConfig['cache'] {
+  if (value === undefined || value === '') return hasRedis ? 'redis' : 'memory';
+  if (value === 'off' || value === 'memory' || value === 'redis') {
+    if (value === 'redis' && !hasRedis) throw new Error('CACHE=redis needs REDIS_URL');
+    return value;
+  }
+  throw new Error(`CACHE must be memory, redis or off, got "${value}"`);
 }

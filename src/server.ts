@@ -43,9 +43,12 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   });
   const nodeClients = nodes.map((n) => createNodeClient(n));
   // One cache for every client: shared by replicas through Redis, else this process's LRU.
-  const cache: ResponseCache = config.redisUrl
-    ? createRedisCache({ url: config.redisUrl, onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
-    : createMemoryCache();
+  const cache: ResponseCache | undefined =
+    config.cache === 'off'
+      ? undefined
+      : config.cache === 'redis' && config.redisUrl
+        ? createRedisCache({ url: config.redisUrl, onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
+        : createMemoryCache();
   const gateway = createGateway(
     {
       apiKeyHeader: config.dataApiKeyHeader,
@@ -54,7 +57,9 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),
     },
-    { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)) },
+    cache
+      ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)) }
+      : { dataApi, nodes: nodeClients },
   );
 
   const server: Server = createServer(gateway);
@@ -65,7 +70,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host}:${port}/graphql`;
   logger.info(
-    { url, nodes: nodeClients.map((n) => n.name), admin: Boolean(config.adminToken), cache: config.redisUrl ? 'redis' : 'memory' },
+    { url, nodes: nodeClients.map((n) => n.name), admin: Boolean(config.adminToken), cache: config.cache },
     `chaingraph ready: GraphiQL at ${url}`,
   );
 
@@ -79,7 +84,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
         server.closeIdleConnections();
       });
       await gateway.dispose();
-      await cache.close();
+      await cache?.close();
       await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
       await devnet?.close();
     },
