@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import {
-  PRIMARY_NETWORK_ID, type Delegator, type DelegationStatus, type HistoricalReward, type PendingReward,
+  PRIMARY_NETWORK_ID, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type PendingReward,
   type SortOrder, type Validator,
 } from '../upstream/types.ts';
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
@@ -70,17 +70,69 @@ export interface DelegatorListArgs extends PerValidatorListArgs {
   delegationStatus?: DelegationStatus | undefined;
 }
 
+/** A validation's staking period (unix seconds): its delegations and their rewards lie within it. */
+export interface StakingWindow {
+  start: number;
+  end: number;
+}
+
+/** True when a delegation or reward lies within `window` (always, without a window). */
+export function inWindow(window: StakingWindow | undefined, item: { startTimestamp: number; endTimestamp: number }): boolean {
+  return !window || (item.startTimestamp >= window.start && item.endTimestamp <= window.end);
+}
+
 interface Keyed<A> {
   nodeId: string;
   args: A;
   /** Hint from the parent: `delegatorCount` for delegators. */
   expected?: number | undefined;
+  /**
+   * The validation's period. The listings filter by node only, and a node validates
+   * again and again: items outside the window belong to its other validations.
+   */
+  window?: StakingWindow | undefined;
 }
 
-const keyOf = <A>(k: Keyed<A>): string => `${k.nodeId}|${JSON.stringify(k.args)}`;
+const parentIdOf = (k: Keyed<unknown>): string => (k.window ? `${k.nodeId}@${k.window.start}-${k.window.end}` : k.nodeId);
+const keyOf = <A>(k: Keyed<A>): string => `${parentIdOf(k)}|${JSON.stringify(k.args)}`;
+
+interface StakingItem {
+  nodeId: string;
+  startTimestamp: number;
+  endTimestamp: number;
+}
+
+/** How a batch's listings map back to its keys: by exact node id, then by window. */
+interface Routing {
+  /** The node ids to send for these parents (deduplicated). */
+  nodeIdsOf(parentIds: string[]): string[];
+  parentOf(item: StakingItem): string;
+}
+
+function routing(keys: readonly Keyed<unknown>[]): Routing {
+  const byNode = new Map<string, Keyed<unknown>[]>();
+  const nodeOfParent = new Map<string, string>();
+  for (const k of keys) {
+    const list = byNode.get(k.nodeId);
+    if (list) list.push(k);
+    else byNode.set(k.nodeId, [k]);
+    nodeOfParent.set(parentIdOf(k), k.nodeId);
+  }
+  return {
+    nodeIdsOf: (parentIds) => [...new Set(parentIds.map((id) => nodeOfParent.get(id) ?? id))],
+    parentOf: (item) => {
+      const owner = byNode.get(item.nodeId)?.find((k) => inWindow(k.window, item));
+      // Belongs to none of the keys (another validation of the node, or a substring match).
+      return owner ? parentIdOf(owner) : `${item.nodeId}@outside`;
+    },
+  };
+}
 
 /** Groups keys by their list arguments, so each group can share upstream listings. */
-async function byArgs<A, T>(keys: readonly Keyed<A>[], load: (args: A, parents: PerParentKey[]) => Promise<UpstreamPageLike<T>[]>): Promise<UpstreamPageLike<T>[]> {
+async function byArgs<A, T>(
+  keys: readonly Keyed<A>[],
+  load: (args: A, parents: PerParentKey[], route: Routing) => Promise<UpstreamPageLike<T>[]>,
+): Promise<UpstreamPageLike<T>[]> {
   const groups = new Map<string, number[]>();
   keys.forEach((k, i) => {
     const g = JSON.stringify(k.args);
@@ -91,13 +143,12 @@ async function byArgs<A, T>(keys: readonly Keyed<A>[], load: (args: A, parents: 
   const out = new Array<UpstreamPageLike<T>>(keys.length);
   await Promise.all(
     [...groups.values()].map(async (indexes) => {
-      const first = keys[indexes[0] as number] as Keyed<A>;
+      const members = indexes.map((i) => keys[i] as Keyed<A>);
+      const first = members[0] as Keyed<A>;
       const pages = await load(
         first.args,
-        indexes.map((i) => {
-          const k = keys[i] as Keyed<A>;
-          return { parentId: k.nodeId, first: (k.args as PerValidatorListArgs).first, expected: k.expected };
-        }),
+        members.map((k) => ({ parentId: parentIdOf(k), first: (k.args as PerValidatorListArgs).first, expected: k.expected })),
+        routing(members),
       );
       indexes.forEach((i, j) => (out[i] = pages[j] as UpstreamPageLike<T>));
     }),
@@ -110,14 +161,19 @@ export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): Dat
   return memoLoader(ctx, `delegatorsFirstPage:${network}`, () =>
     new DataLoader<Keyed<DelegatorListArgs>, UpstreamPageLike<Delegator>, string>(
       (keys) =>
-        byArgs(keys, (args, parents) =>
-          loadFirstPages(parents, {
+        byArgs(keys, (args, parents, route) =>
+          loadFirstPages<Delegator>(parents, {
             maxPageSize: MAX_PAGE,
-            parentOf: (d: Delegator) => d.nodeId,
-            fetch: async (nodeIds, pageSize) => {
+            parentOf: route.parentOf,
+            fetch: async (parentIds, pageSize) => {
               const page = await ctx.dataApi.listDelegators(
                 network,
-                { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}), ...(args.delegationStatus ? { delegationStatus: args.delegationStatus } : {}) },
+                {
+                  nodeIds: route.nodeIdsOf(parentIds),
+                  pageSize,
+                  ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}),
+                  ...(args.delegationStatus ? { delegationStatus: args.delegationStatus } : {}),
+                },
                 ctx.call,
               );
               return { items: page.delegators, nextPageToken: page.nextPageToken };
@@ -134,11 +190,12 @@ export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId):
   return memoLoader(ctx, `pendingRewardsFirstPage:${network}`, () =>
     new DataLoader<Keyed<PerValidatorListArgs>, UpstreamPageLike<PendingReward>, string>(
       (keys) =>
-        byArgs(keys, (args, parents) =>
-          loadFirstPages(parents, {
+        byArgs(keys, (args, parents, route) =>
+          loadFirstPages<PendingReward>(parents, {
             maxPageSize: MAX_PAGE,
-            parentOf: (r: PendingReward) => r.nodeId,
-            fetch: async (nodeIds, pageSize) => {
+            parentOf: route.parentOf,
+            fetch: async (parentIds, pageSize) => {
+              const nodeIds = route.nodeIdsOf(parentIds);
               const page = await ctx.dataApi.listPendingRewards(network, { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}) }, ctx.call);
               return { items: page.pendingRewards, nextPageToken: page.nextPageToken };
             },
@@ -157,14 +214,19 @@ export function historicalRewardsFirstPage(
   return memoLoader(ctx, `historicalRewardsFirstPage:${network}`, () =>
     new DataLoader<Keyed<PerValidatorListArgs & { currency?: string | undefined }>, UpstreamPageLike<HistoricalReward>, string>(
       (keys) =>
-        byArgs(keys, (args, parents) =>
-          loadFirstPages(parents, {
+        byArgs(keys, (args, parents, route) =>
+          loadFirstPages<HistoricalReward>(parents, {
             maxPageSize: MAX_PAGE,
-            parentOf: (r: HistoricalReward) => r.nodeId,
-            fetch: async (nodeIds, pageSize) => {
+            parentOf: route.parentOf,
+            fetch: async (parentIds, pageSize) => {
               const page = await ctx.dataApi.listHistoricalRewards(
                 network,
-                { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}), ...(args.currency ? { currency: args.currency as never } : {}) },
+                {
+                  nodeIds: route.nodeIdsOf(parentIds),
+                  pageSize,
+                  ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}),
+                  ...(args.currency ? { currency: args.currency as CurrencyCode } : {}),
+                },
                 ctx.call,
               );
               return { items: page.historicalRewards, nextPageToken: page.nextPageToken };

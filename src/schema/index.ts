@@ -3,6 +3,20 @@ import { builder } from '../builder.ts';
 import './relay-node.ts';
 import './network.ts';
 import './validators.ts';
+import './delegators.ts';
+import './rewards.ts';
+import './subnets.ts';
+import './blocks.ts';
+import './chains.ts';
+import './addresses.ts';
+import './transactions.ts';
+import './nfts.ts';
+import './icm.ts';
+import './exports.ts';
+import './signatures.ts';
+import './node.ts';
+import './node-health.ts';
+import './node-admin.ts';
 
 let schema: GraphQLSchema | undefined;
 

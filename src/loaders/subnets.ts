@@ -1,0 +1,117 @@
+import DataLoader from 'dataloader';
+import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type Subnet } from '../upstream/types.ts';
+import { memoLoader, type LoaderContext } from './registry.ts';
+import type { NetworkId } from './types.ts';
+
+/** E7's largest page: the whole subnet list usually fits in one call. */
+const SUBNET_PAGE = 10000;
+// A misbehaving upstream that keeps sending tokens must not hold the request forever.
+const MAX_SUBNET_PAGES = 20;
+
+/** VM ids of the primary network's chains (avalanchego `constants`). */
+const PRIMARY_VM_IDS = {
+  platform: PRIMARY_NETWORK_ID,
+  avm: 'jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq',
+  evm: 'mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6',
+} as const;
+
+const C_CHAIN_EVM_IDS: Record<NetworkId, number> = { mainnet: 43114, fuji: 43113 };
+
+/**
+ * The primary network as a Subnet. E7 does not list it, yet every primary-network
+ * validation points at it (`subnetId` 111...LpoYY), so `Validator.subnet` and
+ * `Network.subnet` answer it from this record with its three chains.
+ */
+export function primaryNetworkSubnet(network: NetworkId): Subnet {
+  const ids = PRIMARY_CHAIN_IDS[network];
+  const chain = (blockchainId: string, vmId: string, blockchainName: string, evmChainId?: number): Blockchain => ({
+    createBlockTimestamp: 0,
+    createBlockNumber: '0',
+    blockchainId,
+    vmId,
+    subnetId: PRIMARY_NETWORK_ID,
+    blockchainName,
+    ...(evmChainId === undefined ? {} : { evmChainId }),
+  });
+  return {
+    createBlockTimestamp: 0,
+    createBlockIndex: '0',
+    subnetId: PRIMARY_NETWORK_ID,
+    ownerAddresses: [],
+    threshold: 0,
+    locktime: 0,
+    subnetOwnershipInfo: { locktime: 0, threshold: 0, addresses: [] },
+    isL1: false,
+    blockchains: [
+      chain(ids.p, PRIMARY_VM_IDS.platform, 'P-Chain'),
+      chain(ids.x, PRIMARY_VM_IDS.avm, 'X-Chain'),
+      chain(ids.c, PRIMARY_VM_IDS.evm, 'C-Chain', C_CHAIN_EVM_IDS[network]),
+    ],
+  };
+}
+
+/** A subnet as listed, plus the network it was read from (its blockchains carry it too). */
+export type SubnetWithNetwork = Omit<Subnet, 'blockchains'> & { network: NetworkId; blockchains: BlockchainWithNetwork[] };
+/** A blockchain as listed, plus the network it was read from. */
+export type BlockchainWithNetwork = Blockchain & { network: NetworkId };
+
+/** Attaches the network to a subnet and its blockchains (the upstream objects do not say which network). */
+export function subnetWithNetwork(network: NetworkId, subnet: Subnet): SubnetWithNetwork {
+  return { ...subnet, network, blockchains: subnet.blockchains.map((b) => ({ ...b, network })) };
+}
+
+/** Every subnet of a network and every blockchain they own, by id. */
+export interface SubnetIndex {
+  subnets: Map<string, SubnetWithNetwork>;
+  blockchains: Map<string, BlockchainWithNetwork>;
+}
+
+/**
+ * The whole subnet list of a network, read once per request (E7 with the largest
+ * page, following `nextPageToken`), plus the synthesized primary network when
+ * the upstream does not list it.
+ */
+export function subnetIndex(ctx: LoaderContext): DataLoader<NetworkId, SubnetIndex> {
+  return memoLoader(ctx, 'subnetIndex', () =>
+    new DataLoader<NetworkId, SubnetIndex>((networks) =>
+      Promise.all(
+        networks.map(async (network) => {
+          const subnets = new Map<string, SubnetWithNetwork>();
+          let pageToken: string | undefined;
+          for (let pages = 0; pages < MAX_SUBNET_PAGES; pages++) {
+            const page = await ctx.dataApi.listSubnets(network, { pageSize: SUBNET_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+            for (const subnet of page.subnets) subnets.set(subnet.subnetId, subnetWithNetwork(network, subnet));
+            pageToken = page.nextPageToken;
+            if (!pageToken) break;
+          }
+          if (!subnets.has(PRIMARY_NETWORK_ID)) subnets.set(PRIMARY_NETWORK_ID, subnetWithNetwork(network, primaryNetworkSubnet(network)));
+          const blockchains = new Map<string, BlockchainWithNetwork>();
+          for (const subnet of subnets.values()) {
+            for (const chain of subnet.blockchains) blockchains.set(chain.blockchainId, chain);
+          }
+          return { subnets, blockchains };
+        }),
+      ),
+    ),
+  );
+}
+
+/** A subnet by id (null when the network has none such), from the request's one subnet list. */
+export function subnetById(ctx: LoaderContext, network: NetworkId): DataLoader<string, SubnetWithNetwork | null> {
+  return memoLoader(ctx, `subnetById:${network}`, () =>
+    new DataLoader<string, SubnetWithNetwork | null>(async (ids) => {
+      const index = await subnetIndex(ctx).load(network);
+      return ids.map((id) => index.subnets.get(id) ?? null);
+    }),
+  );
+}
+
+/** A blockchain by id (null when no subnet of the network owns it), from the request's one subnet list. */
+export function blockchainById(ctx: LoaderContext, network: NetworkId): DataLoader<string, BlockchainWithNetwork | null> {
+  return memoLoader(ctx, `blockchainById:${network}`, () =>
+    new DataLoader<string, BlockchainWithNetwork | null>(async (ids) => {
+      const index = await subnetIndex(ctx).load(network);
+      return ids.map((id) => index.blockchains.get(id) ?? null);
+    }),
+  );
+}

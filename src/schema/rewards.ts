@@ -1,0 +1,282 @@
+import type { ArgBuilder } from '@pothos/core';
+import { builder } from '../builder.ts';
+import type { Context } from '../context.ts';
+import { badInput } from '../errors.ts';
+import type { NetworkId } from '../loaders/types.ts';
+import { historicalRewardsFirstPage, inWindow, pendingRewardsFirstPage, type StakingWindow } from '../loaders/validators.ts';
+import type {
+  CurrencyCode, HistoricalReward, ListHistoricalRewardsParams, ListRewardsParams, PendingReward, SortOrder,
+} from '../upstream/types.ts';
+import { AssetAmountRef, PriceRef } from './common.ts';
+import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
+import { NetworkRef } from './network.ts';
+import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
+import { loadValidator, ValidatorInterface, withNetwork, type ValidatorShape } from './validators.ts';
+
+export { AssetAmountRef, PriceRef } from './common.ts';
+
+export type HistoricalRewardShape = HistoricalReward & { network: NetworkId };
+export type PendingRewardShape = PendingReward & { network: NetworkId };
+
+export const RewardType = upstreamEnum('RewardType', 'What a staking reward pays for.', {
+  VALIDATOR: { value: 'VALIDATOR', description: 'Reward for validating.' },
+  DELEGATOR: { value: 'DELEGATOR', description: 'Reward for delegating.' },
+  VALIDATOR_FEE: { value: 'VALIDATOR_FEE', description: "A validator's delegation fees." },
+});
+
+type PricedAsset = HistoricalReward['reward'];
+
+export const AssetWithPriceInfoRef = builder.objectRef<PricedAsset>('AssetWithPriceInfo').implement({
+  description: 'An amount of one primary-network asset and its price when it was paid.',
+  fields: (t) => ({
+    assetId: t.exposeString('assetId', { description: 'The asset id (cb58).' }),
+    name: t.exposeString('name', { description: 'Asset name, e.g. "Avalanche".' }),
+    symbol: t.exposeString('symbol', { description: 'Asset symbol, e.g. "AVAX".' }),
+    denomination: t.exposeInt('denomination', { description: 'Decimal places of the asset (9 for AVAX).' }),
+    type: t.exposeString('type', { description: 'Asset type as the upstream names it (`secp256k1` or `nft`).' }),
+    amount: t.field({ type: 'UInt256', description: 'The amount in the smallest unit (nano-AVAX for AVAX).', resolve: (a) => a.amount }),
+    historicalPrice: t.field({
+      type: PriceRef,
+      nullable: true,
+      description: 'Price of one whole unit of the asset when the reward was paid, in the requested currency.',
+      resolve: (a) => a.historicalPrice ?? null,
+    }),
+  }),
+});
+
+/** The fields both reward kinds share (the seed lists them on both). */
+function commonRewardFields<S extends (HistoricalReward | PendingReward) & { network: NetworkId }>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<Types, S>,
+) {
+  return {
+    network: t.field({ type: 'String', description: 'Network the reward was read from (mainnet or fuji).', resolve: (r) => r.network }),
+    addresses: t.stringList({ description: 'P-chain addresses the reward goes to.', resolve: (r) => r.addresses }),
+    txHash: t.string({ description: 'The staking transaction (validation or delegation) that earns the reward.', resolve: (r) => r.txHash }),
+    amountStaked: t.field({ type: 'UInt256', description: 'Stake of that transaction, nano-AVAX.', resolve: (r) => r.amountStaked }),
+    nodeId: t.string({ description: 'The validating node, `NodeID-...`.', resolve: (r) => r.nodeId }),
+    startTimestamp: t.int({ description: 'Start of the staking period, unix seconds.', resolve: (r) => r.startTimestamp }),
+    endTimestamp: t.int({ description: 'End of the staking period, unix seconds.', resolve: (r) => r.endTimestamp }),
+    rewardType: t.field({ type: RewardType.ref, description: 'What the reward pays for.', resolve: (r) => RewardType.out(r.rewardType) ?? 'VALIDATOR' }),
+    rewardTypeRaw: t.string({ description: 'The reward type exactly as the upstream sent it (useful when `rewardType` is UNKNOWN).', resolve: (r) => String(r.rewardType) }),
+    validator: t.field({
+      type: ValidatorInterface,
+      nullable: true,
+      description: "The node's primary-network validation (the active one, else pending, else the latest completed).",
+      resolve: (r, _args, ctx) => loadValidator(ctx, r.network, r.nodeId),
+    }),
+  };
+}
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+export const HistoricalRewardRef = builder.objectRef<HistoricalRewardShape>('HistoricalReward').implement({
+  description: 'A staking reward that was paid (E11).',
+  fields: (t) => ({
+    ...commonRewardFields(t),
+    utxoId: t.exposeString('utxoId', { description: 'The UTXO that paid the reward.' }),
+    outputIndex: t.exposeInt('outputIndex', { description: 'Output index of that UTXO in the reward transaction.' }),
+    reward: t.field({ type: AssetWithPriceInfoRef, description: 'What was paid, with its price at the time.', resolve: (r) => r.reward }),
+    rewardTxHash: t.exposeString('rewardTxHash', { description: 'The transaction that paid the reward.' }),
+  }),
+});
+
+export const PendingRewardRef = builder.objectRef<PendingRewardShape>('PendingReward').implement({
+  description: 'A staking reward still accruing (E12): paid when the staking period ends.',
+  fields: (t) => ({
+    ...commonRewardFields(t),
+    progress: t.exposeFloat('progress', { description: 'How far the staking period has run, as the upstream reports it.' }),
+    estimatedReward: t.field({ type: AssetAmountRef, description: 'The reward expected when the period ends.', resolve: (r) => r.estimatedReward }),
+  }),
+});
+
+export const HistoricalRewardConnection = builder.connectionObject(
+  { type: HistoricalRewardRef, name: 'HistoricalRewardConnection', description: 'A page of paid staking rewards.' },
+  { name: 'HistoricalRewardEdge', description: 'A paid reward and its cursor.' },
+);
+
+export const PendingRewardConnection = builder.connectionObject(
+  { type: PendingRewardRef, name: 'PendingRewardConnection', description: 'A page of accruing staking rewards.' },
+  { name: 'PendingRewardEdge', description: 'An accruing reward and its cursor.' },
+);
+
+interface RewardListArgs extends ConnectionArgs {
+  addresses?: string[] | null;
+  nodeIds?: string[] | null;
+  sortOrder?: string | null;
+  currency?: string | null;
+}
+
+/** E11/E12's rule, before any upstream call: at least one of `addresses` / `nodeIds`, no empty entries. */
+export function checkRewardArgs(args: RewardListArgs, page: PageSpec): void {
+  checkFirst(args.first, page);
+  for (const name of ['addresses', 'nodeIds'] as const) {
+    const list = args[name];
+    if (list && list.some((item) => !item.trim())) throw badInput(name, 'must not contain empty strings');
+  }
+  if (!args.addresses?.length && !args.nodeIds?.length) {
+    throw badInput(args.addresses ? 'addresses' : 'nodeIds', 'give at least one address or node id (addresses and nodeIds cannot both be empty)');
+  }
+}
+
+function rewardParams(args: RewardListArgs): ListRewardsParams {
+  return {
+    ...(args.addresses?.length ? { addresses: args.addresses } : {}),
+    ...(args.nodeIds?.length ? { nodeIds: args.nodeIds } : {}),
+    ...(args.sortOrder ? { sortOrder: args.sortOrder as SortOrder } : {}),
+  };
+}
+
+async function fetchHistorical(ctx: Context, network: NetworkId, params: ListHistoricalRewardsParams, pageToken: string | undefined, pageSize: number) {
+  const page = await ctx.dataApi.listHistoricalRewards(network, { ...params, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+  return { items: page.historicalRewards.map((r) => withNetwork(network, r)), nextPageToken: page.nextPageToken };
+}
+
+async function fetchPending(ctx: Context, network: NetworkId, params: ListRewardsParams, pageToken: string | undefined, pageSize: number) {
+  const page = await ctx.dataApi.listPendingRewards(network, { ...params, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+  return { items: page.pendingRewards.map((r) => withNetwork(network, r)), nextPageToken: page.nextPageToken };
+}
+
+const pageArgs = (t: ArgBuilder<Types>) => ({
+  first: t.int({ description: 'Page size, 1-100 (default 10).' }),
+  after: t.string({ description: 'Cursor of the last edge already seen.' }),
+  sortOrder: t({ type: SortOrderEnum, description: 'Sort direction.' }),
+});
+
+builder.objectFields(NetworkRef, (t) => ({
+  historicalRewards: t.field({
+    type: HistoricalRewardConnection,
+    description: 'Paid staking rewards of some addresses and/or nodes (E11); at least one of `addresses` / `nodeIds` is required. Page size 1-100, default 10.',
+    args: {
+      addresses: t.arg.stringList({ description: 'P- or X-chain addresses (`avax1...`/`fuji1...`, optionally with a `P-`/`X-` prefix).' }),
+      nodeIds: t.arg.stringList({ description: 'Node ids, `NodeID-...`.' }),
+      ...pageArgs(t.arg),
+      currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
+    },
+    extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.historicalRewards) },
+    resolve: (n, rawArgs, ctx) => {
+      const args = rawArgs as RewardListArgs;
+      const params: ListHistoricalRewardsParams = { ...rewardParams(args), ...(args.currency ? { currency: args.currency as CurrencyCode } : {}) };
+      return resolvePageConnection<HistoricalRewardShape>({
+        page: PAGES.historicalRewards,
+        args,
+        parent: { network: n.network },
+        fetchPage: (pageToken, pageSize) => fetchHistorical(ctx, n.network, params, pageToken, pageSize),
+      });
+    },
+  }),
+  pendingRewards: t.field({
+    type: PendingRewardConnection,
+    description: 'Accruing staking rewards of some addresses and/or nodes (E12); at least one of `addresses` / `nodeIds` is required. Page size 1-100, default 10.',
+    args: {
+      addresses: t.arg.stringList({ description: 'P- or X-chain addresses (`avax1...`/`fuji1...`, optionally with a `P-`/`X-` prefix).' }),
+      nodeIds: t.arg.stringList({ description: 'Node ids, `NodeID-...`.' }),
+      ...pageArgs(t.arg),
+    },
+    extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.pendingRewards) },
+    resolve: (n, rawArgs, ctx) => {
+      const args = rawArgs as RewardListArgs;
+      const params = rewardParams(args);
+      return resolvePageConnection<PendingRewardShape>({
+        page: PAGES.pendingRewards,
+        args,
+        parent: { network: n.network },
+        fetchPage: (pageToken, pageSize) => fetchPending(ctx, n.network, params, pageToken, pageSize),
+      });
+    },
+  }),
+}));
+
+/**
+ * Keeps the rewards of this validation: E11/E12 filter by node (as a substring),
+ * and a node validates again and again; a validation's rewards (its own and its
+ * delegations') lie within its period.
+ */
+const ownItems = <T extends { nodeId: string; startTimestamp: number; endTimestamp: number }>(
+  v: ValidatorShape,
+  page: { items: T[]; nextPageToken?: string | undefined; hasMore?: boolean },
+) => ({
+  ...page,
+  items: page.items.filter((item) => item.nodeId === v.nodeId && inWindow(windowOf(v), item)),
+});
+
+const windowOf = (v: ValidatorShape): StakingWindow => ({ start: v.startTimestamp, end: v.endTimestamp });
+
+/**
+ * A packing hint for a validation's pending rewards: its own plus one per
+ * delegation while active; at most one otherwise (a finished validation has none
+ * left). Never 0, which would skip the call: a stale hint only costs a re-plan.
+ */
+function pendingRewardsHint(v: ValidatorShape): number | undefined {
+  if (v.validationStatus === 'active') return v.delegatorCount != null ? v.delegatorCount + 1 : undefined;
+  return 1;
+}
+
+/**
+ * A packing hint for a validation's paid rewards: at most its own plus two per
+ * delegation (the delegator's reward and the validator's fee on it).
+ */
+function historicalRewardsHint(v: ValidatorShape): number | undefined {
+  return v.delegatorCount != null ? 1 + 2 * v.delegatorCount : undefined;
+}
+
+builder.interfaceFields(ValidatorInterface, (t) => ({
+  historicalRewards: t.field({
+    type: HistoricalRewardConnection,
+    description: "Paid rewards of this validation and its delegations (E11 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
+    args: {
+      ...pageArgs(t.arg),
+      currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
+    },
+    extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.historicalRewards) },
+    resolve: (v: ValidatorShape, rawArgs, ctx) => {
+      const args = rawArgs as RewardListArgs;
+      const first = checkFirst(args.first, PAGES.historicalRewards);
+      const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
+      const currency = (args.currency ?? undefined) as CurrencyCode | undefined;
+      const params: ListHistoricalRewardsParams = { nodeIds: [v.nodeId], ...(sortOrder ? { sortOrder } : {}), ...(currency ? { currency } : {}) };
+      return resolvePageConnection<HistoricalRewardShape>({
+        page: PAGES.historicalRewards,
+        args,
+        parent: { network: v.network, nodeId: v.nodeId, txHash: v.txHash },
+        firstPage: async () => {
+          const page = await historicalRewardsFirstPage(ctx, v.network).load({
+            nodeId: v.nodeId,
+            window: windowOf(v),
+            args: { first, ...(sortOrder ? { sortOrder } : {}), ...(currency ? { currency } : {}) },
+            expected: historicalRewardsHint(v),
+          });
+          return ownItems(v, { ...page, items: page.items.map((r) => withNetwork(v.network, r)) });
+        },
+        fetchPage: async (pageToken, pageSize) => ownItems(v, await fetchHistorical(ctx, v.network, params, pageToken, pageSize)),
+      });
+    },
+  }),
+  pendingRewards: t.field({
+    type: PendingRewardConnection,
+    description: "Accruing rewards of this validation and its delegations (E12 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
+    args: pageArgs(t.arg),
+    extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.pendingRewards) },
+    resolve: (v: ValidatorShape, rawArgs, ctx) => {
+      const args = rawArgs as RewardListArgs;
+      const first = checkFirst(args.first, PAGES.pendingRewards);
+      const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
+      const params: ListRewardsParams = { nodeIds: [v.nodeId], ...(sortOrder ? { sortOrder } : {}) };
+      return resolvePageConnection<PendingRewardShape>({
+        page: PAGES.pendingRewards,
+        args,
+        parent: { network: v.network, nodeId: v.nodeId, txHash: v.txHash },
+        firstPage: async () => {
+          const page = await pendingRewardsFirstPage(ctx, v.network).load({
+            nodeId: v.nodeId,
+            window: windowOf(v),
+            args: { first, ...(sortOrder ? { sortOrder } : {}) },
+            expected: pendingRewardsHint(v),
+          });
+          return ownItems(v, { ...page, items: page.items.map((r) => withNetwork(v.network, r)) });
+        },
+        fetchPage: async (pageToken, pageSize) => ownItems(v, await fetchPending(ctx, v.network, params, pageToken, pageSize)),
+      });
+    },
+  }),
+}));

@@ -1,0 +1,358 @@
+import { builder } from '../builder.ts';
+import type { Context } from '../context.ts';
+import { badInput } from '../errors.ts';
+import { chainById } from '../loaders/chains.ts';
+import {
+  blockchainById, subnetById, subnetWithNetwork, type BlockchainWithNetwork, type SubnetWithNetwork,
+} from '../loaders/subnets.ts';
+import type { NetworkId } from '../loaders/types.ts';
+import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData, type SortOrder } from '../upstream/types.ts';
+import { ChainRef } from './chains.ts';
+import { looksLikeCb58Id } from './common.ts';
+import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { SortOrderEnum } from './enums.ts';
+import { NetworkRef } from './network.ts';
+import { PAGES, checkFirst } from './pagination.ts';
+import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import {
+  checkValidatorArgs, resolveValidators, ValidatorConnection, ValidatorFilter, ValidatorInterface,
+  ValidatorSortByEnum, type ValidatorListArgs,
+} from './validators.ts';
+
+export type SubnetShape = SubnetWithNetwork;
+export type BlockchainShape = BlockchainWithNetwork;
+
+/** Links answered from one whole listing per request (the subnet list, the chain list): one call however many parents. */
+const SUBNET_LIST = { kind: 'batched' } as const;
+
+const isNetwork = (value: string | undefined): value is NetworkId => value === 'mainnet' || value === 'fuji';
+
+/** Throws BAD_USER_INPUT unless `value` looks like a cb58 id (subnet or blockchain id). */
+export function checkCb58Id(argument: string, value: unknown): void {
+  if (typeof value !== 'string' || !looksLikeCb58Id(value)) throw badInput(argument, 'must be a cb58 id (base58 characters, e.g. 11111111111111111111111111111111LpoYY)');
+}
+
+// ---------------------------------------------------------------- EVM genesis
+
+const AllowListConfigRef = builder.objectRef<AllowListConfig>('GenesisAllowListConfig').implement({
+  description: 'A precompile configured at genesis: when it activates and who may use or manage it.',
+  fields: (t) => ({
+    blockTimestamp: t.exposeInt('blockTimestamp', { nullable: true, description: 'Activation time, unix seconds.' }),
+    adminAddresses: t.exposeStringList('adminAddresses', { nullable: true, description: 'Admin addresses.' }),
+    managerAddresses: t.exposeStringList('managerAddresses', { nullable: true, description: 'Manager addresses.' }),
+    enabledAddresses: t.exposeStringList('enabledAddresses', { nullable: true, description: 'Enabled addresses.' }),
+  }),
+});
+
+const FeeConfigRef = builder.objectRef<GenesisConfig['feeConfig']>('GenesisFeeConfig').implement({
+  description: "The chain's dynamic fee configuration at genesis.",
+  fields: (t) => {
+    const quantity = (name: keyof GenesisConfig['feeConfig'], description: string) =>
+      t.field({ type: 'UInt256', nullable: true, description, resolve: (f) => f[name] ?? null });
+    return {
+      baseFeeChangeDenominator: quantity('baseFeeChangeDenominator', 'Base fee change denominator.'),
+      blockGasCostStep: quantity('blockGasCostStep', 'Block gas cost step.'),
+      gasLimit: quantity('gasLimit', 'Block gas limit.'),
+      maxBlockGasCost: quantity('maxBlockGasCost', 'Maximum block gas cost.'),
+      minBaseFee: quantity('minBaseFee', 'Minimum base fee, wei.'),
+      minBlockGasCost: quantity('minBlockGasCost', 'Minimum block gas cost.'),
+      targetBlockRate: quantity('targetBlockRate', 'Target block rate, seconds.'),
+      targetGas: quantity('targetGas', 'Target gas per fee window.'),
+    };
+  },
+});
+
+const WarpConfigRef = builder.objectRef<GenesisConfig['warpConfig']>('GenesisWarpConfig').implement({
+  description: 'Warp (ICM) messaging configuration at genesis.',
+  fields: (t) => ({
+    blockTimestamp: t.exposeInt('blockTimestamp', { nullable: true, description: 'Activation time, unix seconds.' }),
+    quorumNumerator: t.exposeInt('quorumNumerator', { nullable: true, description: 'Share of stake (percent) that must sign a message.' }),
+    requirePrimaryNetworkSigners: t.exposeBoolean('requirePrimaryNetworkSigners', {
+      nullable: true,
+      description: 'Whether messages from the primary network must be signed by primary-network validators.',
+    }),
+  }),
+});
+
+const GenesisConfigRef = builder.objectRef<GenesisConfig>('EvmGenesisConfig').implement({
+  description: "The chain config of an EVM genesis: fork activation blocks, fees, Warp and precompiles.",
+  fields: (t) => {
+    const forkBlock = (name: keyof GenesisConfig, fork: string) =>
+      t.field({ type: 'UInt256', nullable: true, description: `Block at which ${fork} activates.`, resolve: (c) => (c[name] as number | undefined) ?? null });
+    const allowList = (name: keyof GenesisConfig, what: string) =>
+      t.field({ type: AllowListConfigRef, nullable: true, description: `The ${what} precompile.`, resolve: (c) => (c[name] as AllowListConfig | undefined) ?? null });
+    return {
+      chainId: t.field({ type: 'UInt256', nullable: true, description: 'EVM chain id.', resolve: (c) => c.chainId ?? null }),
+      homesteadBlock: forkBlock('homesteadBlock', 'Homestead'),
+      eip150Block: forkBlock('eip150Block', 'EIP-150'),
+      eip150Hash: t.exposeString('eip150Hash', { nullable: true, description: 'EIP-150 fork block hash.' }),
+      eip155Block: forkBlock('eip155Block', 'EIP-155'),
+      eip158Block: forkBlock('eip158Block', 'EIP-158'),
+      byzantiumBlock: forkBlock('byzantiumBlock', 'Byzantium'),
+      constantinopleBlock: forkBlock('constantinopleBlock', 'Constantinople'),
+      petersburgBlock: forkBlock('petersburgBlock', 'Petersburg'),
+      istanbulBlock: forkBlock('istanbulBlock', 'Istanbul'),
+      muirGlacierBlock: forkBlock('muirGlacierBlock', 'Muir Glacier'),
+      berlinBlock: forkBlock('berlinBlock', 'Berlin'),
+      londonBlock: forkBlock('londonBlock', 'London'),
+      subnetEVMTimestamp: t.exposeInt('subnetEVMTimestamp', { nullable: true, description: 'Subnet-EVM activation time, unix seconds.' }),
+      allowFeeRecipients: t.exposeBoolean('allowFeeRecipients', { nullable: true, description: 'Whether block producers may set their own fee recipient.' }),
+      feeConfig: t.field({ type: FeeConfigRef, nullable: true, description: 'Dynamic fee configuration.', resolve: (c) => c.feeConfig ?? null }),
+      warpConfig: t.field({ type: WarpConfigRef, nullable: true, description: 'Warp messaging configuration.', resolve: (c) => c.warpConfig ?? null }),
+      txAllowListConfig: allowList('txAllowListConfig', 'transaction allow-list'),
+      contractDeployerAllowListConfig: allowList('contractDeployerAllowListConfig', 'contract-deployer allow-list'),
+      contractNativeMinterConfig: allowList('contractNativeMinterConfig', 'native minter'),
+      feeManagerConfig: allowList('feeManagerConfig', 'fee manager'),
+      rewardManagerConfig: allowList('rewardManagerConfig', 'reward manager'),
+    };
+  },
+});
+
+interface GenesisAllocation {
+  address: string;
+  balance?: string;
+  code?: string;
+  storage?: Record<string, string>;
+}
+
+const GenesisAllocationRef = builder.objectRef<GenesisAllocation>('GenesisAllocation').implement({
+  description: 'An account funded (or a contract deployed) at genesis.',
+  fields: (t) => ({
+    address: t.exposeString('address', { description: 'The account address.' }),
+    balance: t.exposeString('balance', { nullable: true, description: 'Initial balance, as in the genesis (hex wei).' }),
+    code: t.exposeString('code', { nullable: true, description: 'Contract code, hex.' }),
+    storage: t.field({ type: 'JSONObject', nullable: true, description: 'Contract storage: slot -> value, hex.', resolve: (a) => a.storage ?? null }),
+  }),
+});
+
+const EvmGenesisRef = builder.objectRef<GenesisData>('EvmGenesis').implement({
+  description: 'The genesis of an EVM blockchain, typed (the same data as `Blockchain.genesisData`). Hex strings stay as the genesis has them.',
+  fields: (t) => {
+    const hex = (name: keyof GenesisData, description: string) =>
+      t.field({ type: 'String', nullable: true, description, resolve: (g) => (g[name] as string | null | undefined) ?? null });
+    return {
+      config: t.field({ type: GenesisConfigRef, nullable: true, description: 'Chain config.', resolve: (g) => g.config ?? null }),
+      alloc: t.field({
+        type: [GenesisAllocationRef],
+        description: 'Accounts funded at genesis.',
+        resolve: (g) => Object.entries(g.alloc ?? {}).map(([address, account]) => ({ address, ...account })),
+      }),
+      airdropAmount: t.field({ type: 'UInt256', nullable: true, description: 'Airdrop amount.', resolve: (g) => g.airdropAmount ?? null }),
+      airdropHash: hex('airdropHash', 'Airdrop hash.'),
+      baseFeePerGas: t.field({ type: 'UInt256', nullable: true, description: 'Base fee per gas at genesis.', resolve: (g) => g.baseFeePerGas ?? null }),
+      blobGasUsed: hex('blobGasUsed', 'Blob gas used (hex).'),
+      coinbase: hex('coinbase', 'Coinbase address.'),
+      difficulty: hex('difficulty', 'Difficulty (hex).'),
+      excessBlobGas: hex('excessBlobGas', 'Excess blob gas (hex).'),
+      extraData: hex('extraData', 'Extra data (hex).'),
+      gasLimit: hex('gasLimit', 'Gas limit (hex).'),
+      gasUsed: hex('gasUsed', 'Gas used (hex).'),
+      mixHash: hex('mixHash', 'Mix hash.'),
+      nonce: hex('nonce', 'Nonce (hex).'),
+      number: hex('number', 'Block number (hex).'),
+      parentHash: hex('parentHash', 'Parent hash.'),
+      timestamp: hex('timestamp', 'Timestamp (hex).'),
+    };
+  },
+});
+
+// ---------------------------------------------------------------- Blockchain
+
+export const BlockchainRef = builder.objectRef<BlockchainShape>('Blockchain');
+
+BlockchainRef.implement({
+  description: 'A blockchain created on the P-chain: its VM, owning subnet, creation block and genesis. EVM blockchains link to their indexed `Chain`.',
+  interfaces: [NodeInterface],
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'blockchainId' in value && 'vmId' in value,
+  fields: (t) => ({
+    id: t.id({ description: 'Global id.', resolve: (b) => encodeGlobalId('Blockchain', [b.network, b.blockchainId]) }),
+    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (b) => b.network }),
+    createBlockTimestamp: t.exposeInt('createBlockTimestamp', { description: 'When the creating P-chain block was accepted, unix seconds.' }),
+    createBlockNumber: t.field({ type: 'UInt256', description: 'Height of the creating P-chain block.', resolve: (b) => b.createBlockNumber }),
+    blockchainId: t.exposeString('blockchainId', { description: 'The blockchain id (cb58).' }),
+    vmId: t.exposeString('vmId', { description: 'The VM id (cb58).' }),
+    subnetId: t.exposeString('subnetId', { description: 'The subnet that validates it.' }),
+    blockchainName: t.exposeString('blockchainName', { description: 'Name given at creation.' }),
+    evmChainId: t.field({
+      type: 'UInt256',
+      nullable: true,
+      description: 'EVM chain id for EVM blockchains, as a decimal string (compare with `Chain.chainId`).',
+      resolve: (b) => b.evmChainId ?? null,
+    }),
+    genesisData: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'The genesis as the upstream sends it: an object for EVM chains (see `genesis` for a typed view), an encoded string for other VMs.',
+      resolve: (b) => b.genesisData ?? null,
+    }),
+    genesis: t.field({
+      type: EvmGenesisRef,
+      nullable: true,
+      description: 'The EVM genesis, typed; null for non-EVM blockchains.',
+      resolve: (b) => (typeof b.genesisData === 'object' && b.genesisData !== null ? b.genesisData : null),
+    }),
+    subnet: t.field({
+      type: SubnetRef,
+      nullable: true,
+      description: 'The subnet (or L1) that validates this blockchain.',
+      extensions: { cost: SUBNET_LIST },
+      resolve: (b, _args, ctx) => subnetById(ctx, b.network).load(b.subnetId),
+    }),
+    evmChain: t.field({
+      type: ChainRef,
+      nullable: true,
+      description: 'The indexed EVM chain of this blockchain (by EVM chain id, else by blockchain id); null when the Data API does not index it.',
+      extensions: { cost: SUBNET_LIST },
+      resolve: (b, _args, ctx) => chainById(ctx).load(b.evmChainId != null ? String(b.evmChainId) : b.blockchainId),
+    }),
+  }),
+});
+
+registerNodeFamily('Blockchain', {
+  load: async (ctx, [network, blockchainId]) => (isNetwork(network) && blockchainId ? blockchainById(ctx, network).load(blockchainId) : null),
+  typeOf: () => 'Blockchain',
+});
+
+// ---------------------------------------------------------------- Subnet
+
+const SubnetOwnershipInfoRef = builder.objectRef<SubnetShape['subnetOwnershipInfo']>('SubnetOwnershipInfo').implement({
+  description: 'Who controls a subnet: a threshold of these addresses may sign its management transactions.',
+  fields: (t) => ({
+    locktime: t.exposeInt('locktime', { description: 'Until when the ownership is locked, unix seconds (0 = not locked).' }),
+    threshold: t.exposeInt('threshold', { description: 'Signatures required.' }),
+    addresses: t.exposeStringList('addresses', { description: 'Owner addresses.' }),
+  }),
+});
+
+type ManagerDetails = NonNullable<SubnetShape['l1ValidatorManagerDetails']> & { network: NetworkId };
+
+const L1ValidatorManagerDetailsRef = builder.objectRef<ManagerDetails>('L1ValidatorManagerDetails').implement({
+  description: "Where an L1's validator manager contract lives.",
+  fields: (t) => ({
+    blockchainId: t.exposeString('blockchainId', { description: 'The blockchain that hosts the contract.' }),
+    contractAddress: t.exposeString('contractAddress', { description: 'The validator manager contract address.' }),
+    blockchain: t.field({
+      type: BlockchainRef,
+      nullable: true,
+      description: 'The blockchain that hosts the contract.',
+      extensions: { cost: SUBNET_LIST },
+      resolve: (m, _args, ctx) => blockchainById(ctx, m.network).load(m.blockchainId),
+    }),
+  }),
+});
+
+export const SubnetRef = builder.objectRef<SubnetShape>('Subnet');
+
+type SubnetValidatorsArgs = ValidatorListArgs;
+
+/** Subnet.validators: E8 bounds without the subnet id, which the parent pins. */
+function checkSubnetValidatorArgs(args: SubnetValidatorsArgs): void {
+  // DELEGATION_FEE's subnet and network rules need the parent: checked again in the resolver.
+  checkValidatorArgs({ ...args, sortBy: args.sortBy === 'delegationFee' ? null : (args.sortBy ?? null) });
+}
+
+SubnetRef.implement({
+  description: 'A subnet (or L1): its owners, its blockchains and its validators. The primary network (11111111111111111111111111111111LpoYY) is one too.',
+  interfaces: [NodeInterface],
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'subnetId' in value && 'subnetOwnershipInfo' in value,
+  fields: (t) => ({
+    id: t.id({ description: 'Global id.', resolve: (s) => encodeGlobalId('Subnet', [s.network, s.subnetId]) }),
+    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (s) => s.network }),
+    subnetId: t.exposeString('subnetId', { description: 'The subnet id (cb58).' }),
+    isPrimaryNetwork: t.boolean({ description: 'True for the primary network (P/X/C chains).', resolve: (s) => s.subnetId === PRIMARY_NETWORK_ID }),
+    createBlockTimestamp: t.exposeInt('createBlockTimestamp', { description: 'When the creating P-chain block was accepted, unix seconds (0 for the primary network).' }),
+    createBlockIndex: t.field({ type: 'UInt256', description: 'Height of the creating P-chain block.', resolve: (s) => s.createBlockIndex }),
+    ownerAddresses: t.exposeStringList('ownerAddresses', { description: 'Owner addresses. Deprecated upstream: use `subnetOwnershipInfo`.' }),
+    threshold: t.exposeInt('threshold', { description: 'Owner signatures required. Deprecated upstream: use `subnetOwnershipInfo`.' }),
+    locktime: t.exposeInt('locktime', { description: 'Ownership lock time, unix seconds. Deprecated upstream: use `subnetOwnershipInfo`.' }),
+    subnetOwnershipInfo: t.field({ type: SubnetOwnershipInfoRef, description: 'Who controls the subnet.', resolve: (s) => s.subnetOwnershipInfo }),
+    isL1: t.exposeBoolean('isL1', { description: 'True once the subnet was converted to an L1 (ConvertSubnetToL1Tx).' }),
+    l1ConversionTransactionHash: t.exposeString('l1ConversionTransactionHash', { nullable: true, description: 'The ConvertSubnetToL1Tx, for L1s.' }),
+    l1ValidatorManagerDetails: t.field({
+      type: L1ValidatorManagerDetailsRef,
+      nullable: true,
+      description: "Where the L1's validator manager contract lives, for L1s.",
+      resolve: (s) => (s.l1ValidatorManagerDetails ? { ...s.l1ValidatorManagerDetails, network: s.network } : null),
+    }),
+    blockchains: t.field({ type: [BlockchainRef], description: 'Blockchains this subnet validates.', resolve: (s) => s.blockchains }),
+    validators: t.field({
+      type: ValidatorConnection,
+      description: "This subnet's validations (E8 with `subnetId`). Page size 1-100, default 10.",
+      args: {
+        first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
+        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        filter: t.arg({ type: ValidatorFilter, description: 'Filters; `subnetId`, when given, must be this subnet.' }),
+        sortBy: t.arg({ type: ValidatorSortByEnum, description: 'Sort key (DELEGATION_FEE only for the primary network on MAINNET).' }),
+        sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
+      },
+      // One listing per subnet: no loader packs several subnets' validators into one call.
+      extensions: { validateArgs: (args) => checkSubnetValidatorArgs(args as SubnetValidatorsArgs), cost: { kind: 'upstream' } },
+      resolve: (s, rawArgs, ctx) => {
+        const args = rawArgs as SubnetValidatorsArgs;
+        const pinned = args.filter?.subnetId;
+        if (pinned && pinned !== s.subnetId) throw badInput('filter.subnetId', 'must be this subnet (or left out)');
+        checkValidatorArgs({ ...args, filter: { ...args.filter, subnetId: s.subnetId } }, s.network);
+        return resolveValidators(ctx, s.network, args, s.subnetId);
+      },
+    }),
+  }),
+});
+
+registerNodeFamily('Subnet', {
+  load: async (ctx, [network, subnetId]) => (isNetwork(network) && subnetId ? subnetById(ctx, network).load(subnetId) : null),
+  typeOf: () => 'Subnet',
+});
+
+export const SubnetConnection = builder.connectionObject(
+  { type: SubnetRef, name: 'SubnetConnection', description: 'A page of subnets.' },
+  { name: 'SubnetEdge', description: 'A subnet and its cursor.' },
+);
+
+interface SubnetListArgs extends ConnectionArgs {
+  sortOrder?: string | null;
+}
+
+function resolveSubnets(ctx: Context, network: NetworkId, args: SubnetListArgs) {
+  const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
+  return resolvePageConnection<SubnetShape>({
+    page: PAGES.subnets,
+    args,
+    parent: { network },
+    fetchPage: async (pageToken, pageSize) => {
+      const page = await ctx.dataApi.listSubnets(network, { pageSize, ...(pageToken ? { pageToken } : {}), ...(sortOrder ? { sortOrder } : {}) }, ctx.call);
+      return { items: page.subnets.map((s) => subnetWithNetwork(network, s)), nextPageToken: page.nextPageToken };
+    },
+  });
+}
+
+builder.objectFields(NetworkRef, (t) => ({
+  subnets: t.field({
+    type: SubnetConnection,
+    description: 'Subnets and L1s created on this network (E7; the primary network itself is not listed, see `subnet`). Page size 1-10000, default 100.',
+    args: {
+      first: t.arg.int({ description: 'Page size, 1-10000 (default 100).' }),
+      after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+      sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction (by creation).' }),
+    },
+    extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.subnets) },
+    resolve: (n, args, ctx) => resolveSubnets(ctx, n.network, args as SubnetListArgs),
+  }),
+  subnet: t.field({
+    type: SubnetRef,
+    nullable: true,
+    description: `A subnet by id, including the primary network (${PRIMARY_NETWORK_ID}); null when the network has no such subnet. Read from the request's one subnet list.`,
+    args: { subnetId: t.arg.string({ required: true, description: 'Subnet id (cb58).' }) },
+    extensions: { validateArgs: (args) => checkCb58Id('subnetId', args['subnetId']), cost: SUBNET_LIST },
+    resolve: (n, args, ctx) => subnetById(ctx, n.network).load(args.subnetId),
+  }),
+}));
+
+builder.interfaceFields(ValidatorInterface, (t) => ({
+  subnet: t.field({
+    type: SubnetRef,
+    nullable: true,
+    description: 'The subnet validated (the primary network for primary-network validations). Read from the request\'s one subnet list.',
+    extensions: { cost: SUBNET_LIST },
+    resolve: (v, _args, ctx) => subnetById(ctx, v.network).load(v.subnetId),
+  }),
+}));
