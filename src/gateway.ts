@@ -1,9 +1,8 @@
-import { GraphQLError } from 'graphql';
-import { createYoga, maskError as defaultMask, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type Context } from './context.ts';
-import { isUpstreamError, upstreamToGraphQLError } from './errors.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
+import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions } from './plugins/use-query-cost.ts';
 import { getSchema } from './schema/index.ts';
 import type { DataApi, NodeClient } from './upstream/client-types.ts';
@@ -16,6 +15,8 @@ export interface GatewayOptions {
   adminToken?: string;
   /** Serve GraphiQL at /graphql (default true). */
   graphiql?: boolean;
+  /** Told about each upstream failure that reached a response (the server logs them at warn level). */
+  onUpstreamError?: UpstreamErrorsOptions['onUpstreamError'];
   /** The operations GraphiQL opens with (default: `exampleQueries()` with placeholder ids). */
   exampleQueries?: string;
   /** Most estimated upstream calls per operation (`MAX_QUERY_COST`); QUERY_TOO_COSTLY above. Default 500. */
@@ -52,17 +53,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     context: (initial) => createContext(contextDeps, initial),
     graphiql: options.graphiql === false ? false : { title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() },
     landingPage: false,
-    maskedErrors: {
-      maskError(error, message, isDev) {
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (!isUpstreamError(original)) return defaultMask(error, message, isDev);
-        const mapped = upstreamToGraphQLError(original);
-        // Keep where it happened: the error belongs to the failed field only.
-        return error instanceof GraphQLError
-          ? new GraphQLError(mapped.message, { nodes: error.nodes, path: error.path, extensions: mapped.extensions })
-          : mapped;
-      },
-    },
+    // Upstream failures are mapped by useUpstreamErrors; what reaches masking is unexpected.
+    maskedErrors: true,
     // Cost before input validation: its execute replacement yields to a BAD_USER_INPUT stop (see useQueryCost).
     plugins: [
       useOperationLimits(options.operationLimits),
@@ -72,6 +64,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
         listSizes: { 'Query.avalancheNodes': deps.nodes.length },
       }),
       useInputValidation(),
+      useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
     ],
   });
 }

@@ -53,6 +53,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     {
       apiKeyHeader: config.dataApiKeyHeader,
       maxQueryCost: config.maxQueryCost,
+      onUpstreamError: (info) => logger.warn(info, 'upstream failure'),
       // On the devnet, the examples use ids that have data behind them.
       ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),

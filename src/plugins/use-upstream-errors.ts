@@ -1,0 +1,47 @@
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
+import { isUpstreamError, upstreamToGraphQLError } from '../errors.ts';
+
+export interface UpstreamErrorsOptions {
+  /** Called once per upstream failure that reached a response (default: nothing). Never receives secrets. */
+  onUpstreamError?: (info: { code: unknown; upstream: string; operation: string; message: string; path: readonly (string | number)[] | undefined }) => void;
+}
+
+/**
+ * The one place upstream failures become coded GraphQL errors: after execution
+ * (and for each subscription event), every error whose original error is an
+ * `UpstreamError` is replaced by a GraphQL error with a stable `extensions.code`,
+ * keeping its path, so only the failed field is affected. Expected upstream
+ * failures are then reported to `onUpstreamError` instead of being logged as
+ * unexpected errors; anything else still goes through yoga's masking.
+ */
+export function useUpstreamErrors(options: UpstreamErrorsOptions = {}): Plugin {
+  const map = (result: ExecutionResult): ExecutionResult | undefined => {
+    if (!result.errors?.some((e) => isUpstreamError(e.originalError))) return undefined;
+    return {
+      ...result,
+      errors: result.errors.map((error) => {
+        const original = error.originalError;
+        if (!isUpstreamError(original)) return error;
+        const mapped = upstreamToGraphQLError(original);
+        options.onUpstreamError?.({
+          code: mapped.extensions['code'],
+          upstream: original.upstream,
+          operation: original.operation,
+          message: mapped.message,
+          path: error.path,
+        });
+        return new GraphQLError(mapped.message, { nodes: error.nodes, path: error.path, extensions: mapped.extensions });
+      }),
+    };
+  };
+  const onDone = (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) =>
+    handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
+      const mapped = map(result);
+      if (mapped) setResult(mapped);
+    });
+  return {
+    onExecute: () => ({ onExecuteDone: onDone }),
+    onSubscribe: () => ({ onSubscribeResult: onDone }),
+  };
+}
