@@ -51,7 +51,9 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // The gateway runs as `npm start` runs it (the esbuild bundle); the devnet through tsx.
+  const args = script.endsWith('.mjs') ? [script] : ['--import', 'tsx', script];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -69,7 +71,7 @@ async function startDevnetProcess(latencyMs: number): Promise<Proc> {
 
 async function startGatewayProcess(devnetUrl: string, cache: 'off' | 'memory'): Promise<Proc> {
   const port = await freePort();
-  const child = startProcess('src/cli.ts', {
+  const child = startProcess('dist/cli.mjs', {
     PORT: String(port),
     DATA_API_URL: devnetUrl,
     NODE_URLS: `mainnet=${devnetUrl},fuji=${devnetUrl}/nodes/fuji`,
@@ -103,11 +105,11 @@ interface LoadResult {
   errors: number;
 }
 
-async function load(url: string, body: string | undefined, method: 'GET' | 'POST'): Promise<LoadResult> {
+async function load(url: string, body: string | undefined, method: 'GET' | 'POST', connections = CONNECTIONS): Promise<LoadResult> {
   const result = await autocannon({
     url,
     method,
-    connections: CONNECTIONS,
+    connections,
     duration: DURATION,
     ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
   });
@@ -155,75 +157,99 @@ interface Row {
   note?: string;
 }
 
-async function measureScenario(s: Scenario, gateway: Proc, devnet: string, latencyMs: number, cache: string): Promise<Row> {
-  await gql(gateway.url, s.query); // warm-up (and, with the cache on, fills it)
+/** One query through the gateway with the devnet's counters reset: upstream requests and sequential rounds. */
+async function probe(gateway: Proc, devnet: string, query: string): Promise<{ calls: number; rounds: number }> {
   await devnetCall(devnet, '/__devnet/stats/reset', 'POST');
-  const single = await gql(gateway.url, s.query);
-  if (single.errors) throw new Error(`${s.id} failed: ${JSON.stringify(single.errors).slice(0, 500)}`);
+  const single = await gql(gateway.url, query);
+  if (single.errors) throw new Error(`query failed: ${JSON.stringify(single.errors).slice(0, 500)}`);
   const stats = (await devnetCall(devnet, '/__devnet/stats')) as { requests: number };
   const log = (await devnetCall(devnet, '/__devnet/log')) as { start: number; end: number }[];
+  return { calls: stats.requests, rounds: countRounds(log) };
+}
 
-  let peak = 0;
+/** Samples the gateway's RSS while `work` runs; returns the peak in MB. */
+async function withRss<T>(gateway: Proc, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = rssMb(gateway.child.pid as number).rss;
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMb(gateway.child.pid as number).rss);
-  }, 250);
-  let loadResult: LoadResult;
-  if (s.concurrent) {
-    // S5: N identical queries at once; total upstream requests for all of them.
-    await devnetCall(devnet, '/__devnet/stats/reset', 'POST');
-    await Promise.all(Array.from({ length: s.concurrent }, () => gql(gateway.url, s.query)));
-    const total = ((await devnetCall(devnet, '/__devnet/stats')) as { requests: number }).requests;
-    loadResult = await load(gateway.url, JSON.stringify({ query: s.query }), 'POST');
+  }, 200);
+  try {
+    return { result: await work(), peak: round(peak) };
+  } finally {
     clearInterval(sampler);
-    return { scenario: s.id, latencyMs, cache, upstreamPerQuery: total, rounds: countRounds(log), ...loadResult, peakRssMb: round(peak), note: `total upstream requests for ${s.concurrent} concurrent queries` };
   }
-  loadResult = await load(gateway.url, JSON.stringify({ query: s.query }), 'POST');
-  clearInterval(sampler);
-  return { scenario: s.id, latencyMs, cache, upstreamPerQuery: stats.requests, rounds: countRounds(log), ...loadResult, peakRssMb: round(peak) };
+}
+
+async function measureScenario(s: Scenario, gateway: Proc, devnet: string, latencyMs: number, cache: string, connections = CONNECTIONS): Promise<Row> {
+  await gql(gateway.url, s.query); // warm-up (with the cache on, this fills it)
+  const { calls, rounds } = await probe(gateway, devnet, s.query);
+  const { result, peak } = await withRss(gateway, () => load(gateway.url, JSON.stringify({ query: s.query }), 'POST', connections));
+  return {
+    scenario: connections === 1 ? `${s.id} (1 connection)` : s.id,
+    latencyMs, cache, upstreamPerQuery: calls, rounds, ...result, peakRssMb: peak,
+  };
+}
+
+/** S5: N identical queries at once on a cold gateway; the total upstream requests for all of them. */
+async function measureConcurrent(s: Scenario, gateway: Proc, devnet: string, latencyMs: number, cache: string): Promise<Row> {
+  const n = s.concurrent ?? 50;
+  await devnetCall(devnet, '/__devnet/stats/reset', 'POST');
+  const t0 = performance.now();
+  const results = await Promise.all(Array.from({ length: n }, () => gql(gateway.url, s.query)));
+  const wall = performance.now() - t0;
+  const errors = results.filter((r) => r.errors).length;
+  const total = ((await devnetCall(devnet, '/__devnet/stats')) as { requests: number }).requests;
+  const log = (await devnetCall(devnet, '/__devnet/log')) as { start: number; end: number }[];
+  return {
+    scenario: s.id, latencyMs, cache, upstreamPerQuery: total, rounds: countRounds(log), p50: round(wall), p99: round(wall), rps: 0, errors,
+    peakRssMb: round(rssMb(gateway.child.pid as number).rss), note: `${n} concurrent identical S2 on a cold cache: total upstream requests; latency = wall time for all`,
+  };
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
+  const log = (row: Row) => {
+    rows.push(row);
+    console.error(`${row.scenario} latency=${row.latencyMs}ms cache=${row.cache}: ${row.upstreamPerQuery} upstream, ${row.rounds} rounds, p50 ${row.p50} ms, p99 ${row.p99} ms, ${Math.round(row.rps)} req/s, RSS ${row.peakRssMb} MB`);
+  };
   for (const latencyMs of LATENCIES) {
     const devnet = await startDevnetProcess(latencyMs);
     const fixtures = ((await devnetCall(devnet.url, '/__devnet/fixtures')) as { mainnet: Fixtures }).mainnet;
-    const SCENARIOS = buildScenarios(fixtures);
+    const scenarios = buildScenarios(fixtures);
+    const byId = (id: string) => scenarios.find((x) => x.id === id) as Scenario;
     try {
-      for (const cache of ['off', 'memory'] as const) {
-        const gateway = await startGatewayProcess(devnet.url, cache);
-        try {
-          for (const s of SCENARIOS) {
-            if (cache === 'memory' && !s.cached) continue;
-            const row = await measureScenario(s, gateway, devnet.url, latencyMs, cache);
-            rows.push(row);
-            console.error(`${row.scenario} latency=${latencyMs}ms cache=${cache}: ${row.upstreamPerQuery} upstream, ${row.rounds} rounds, p50 ${row.p50} ms, ${Math.round(row.rps)} req/s`);
-          }
-          if (cache === 'memory') {
-            // A repeated S2 inside the TTL must cost nothing upstream.
-            const s2 = SCENARIOS.find((x) => x.id === 'S2') as Scenario;
-            await gql(gateway.url, s2.query);
-            await devnetCall(devnet.url, '/__devnet/stats/reset', 'POST');
-            await gql(gateway.url, s2.query);
-            const again = ((await devnetCall(devnet.url, '/__devnet/stats')) as { requests: number }).requests;
-            rows.push({ scenario: 'S2 repeated', latencyMs, cache, upstreamPerQuery: again, rounds: 0, p50: 0, p99: 0, rps: 0, errors: 0, peakRssMb: round(rssMb(gateway.child.pid as number).peak), note: 'second identical S2 within the TTL' });
-          }
-          rows.push({ scenario: 'gateway peak RSS', latencyMs, cache, upstreamPerQuery: 0, rounds: 0, p50: 0, p99: 0, rps: 0, errors: 0, peakRssMb: round(rssMb(gateway.child.pid as number).peak), note: 'VmHWM after the scenarios' });
-        } finally {
-          gateway.child.kill('SIGTERM');
-        }
+      // Uncached: every query goes upstream.
+      const off = await startGatewayProcess(devnet.url, 'off');
+      try {
+        log(await measureScenario(byId('S1'), off, devnet.url, latencyMs, 'off', 1));
+        for (const id of ['S1', 'S2', 'S3', 'S4']) log(await measureScenario(byId(id), off, devnet.url, latencyMs, 'off'));
+        log({ scenario: 'gateway peak RSS', latencyMs, cache: 'off', upstreamPerQuery: 0, rounds: 0, p50: 0, p99: 0, rps: 0, errors: 0, peakRssMb: round(rssMb(off.child.pid as number).peak), note: 'VmHWM after the uncached scenarios' });
+      } finally {
+        off.child.kill('SIGTERM');
+      }
+      // Cached (the default configuration), starting cold for S5.
+      const mem = await startGatewayProcess(devnet.url, 'memory');
+      try {
+        log(await measureConcurrent(byId('S5'), mem, devnet.url, latencyMs, 'memory'));
+        for (const id of ['S1', 'S2', 'S3', 'S4']) log(await measureScenario(byId(id), mem, devnet.url, latencyMs, 'memory'));
+        const again = await probe(mem, devnet.url, byId('S2').query);
+        log({ scenario: 'S2 repeated', latencyMs, cache: 'memory', upstreamPerQuery: again.calls, rounds: 0, p50: 0, p99: 0, rps: 0, errors: 0, peakRssMb: 0, note: 'an identical S2 within the TTL' });
+        log({ scenario: 'gateway peak RSS', latencyMs, cache: 'memory', upstreamPerQuery: 0, rounds: 0, p50: 0, p99: 0, rps: 0, errors: 0, peakRssMb: round(rssMb(mem.child.pid as number).peak), note: 'VmHWM after the cached scenarios' });
+      } finally {
+        mem.child.kill('SIGTERM');
       }
       // The floor: the same data straight from the REST/RPC endpoints.
-      const s1 = await load(`${devnet.url}/v1/networks/mainnet/validators?pageSize=10`, undefined, 'GET');
-      rows.push({ scenario: 'S1 direct REST', latencyMs, cache: '-', upstreamPerQuery: 1, rounds: 1, ...s1, peakRssMb: 0 });
-      await directS1(devnet.url);
+      const s1url = `${devnet.url}/v1/networks/mainnet/validators?pageSize=10`;
+      log({ scenario: 'S1 direct REST (1 connection)', latencyMs, cache: '-', upstreamPerQuery: 1, rounds: 1, ...(await load(s1url, undefined, 'GET', 1)), peakRssMb: 0 });
+      log({ scenario: 'S1 direct REST', latencyMs, cache: '-', upstreamPerQuery: 1, rounds: 1, ...(await load(s1url, undefined, 'GET')), peakRssMb: 0 });
+      await directS2(devnet.url);
       await devnetCall(devnet.url, '/__devnet/stats/reset', 'POST');
       await directS2(devnet.url);
       const s2Calls = ((await devnetCall(devnet.url, '/__devnet/stats')) as { requests: number }).requests;
       const s2Rounds = countRounds((await devnetCall(devnet.url, '/__devnet/log')) as { start: number; end: number }[]);
-      const s2 = await loadFunction(() => directS2(devnet.url));
-      rows.push({ scenario: 'S2 direct REST/RPC', latencyMs, cache: '-', upstreamPerQuery: s2Calls, rounds: s2Rounds, ...s2, peakRssMb: 0 });
+      log({ scenario: 'S2 direct REST/RPC', latencyMs, cache: '-', upstreamPerQuery: s2Calls, rounds: s2Rounds, ...(await loadFunction(() => directS2(devnet.url))), peakRssMb: 0 });
     } finally {
       devnet.child.kill('SIGTERM');
     }

@@ -53,7 +53,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     {
       apiKeyHeader: config.dataApiKeyHeader,
       maxQueryCost: config.maxQueryCost,
-      onUpstreamError: (info) => logger.warn(info, 'upstream failure'),
+      // A caller that went away is routine; real upstream failures are worth a warning.
+      onUpstreamError: (info) => (info.code === 'REQUEST_ABORTED' ? logger.debug(info, 'upstream call abandoned') : logger.warn(info, 'upstream failure')),
       // On the devnet, the examples use ids that have data behind them.
       ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),

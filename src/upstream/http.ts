@@ -310,14 +310,16 @@ class DeadlineExceeded extends Error {
 }
 
 function abortError(call: HttpCall, signal: AbortSignal, attempts: number): UpstreamError {
-  if (call.signal?.aborted) {
+  const reason: unknown = signal.reason;
+  // Only our own deadline aborts with DeadlineExceeded. Anything else came from the caller's
+  // signal; checking `call.signal.aborted` is not enough, since server adapters hand out
+  // signal-like objects whose `aborted` flag lags the 'abort' event.
+  if (!(reason instanceof DeadlineExceeded)) {
     return new UpstreamError(`${call.upstream} ${call.operation}: aborted by the caller`, {
-      upstream: call.upstream, kind: 'aborted', operation: call.operation, attempts, cause: call.signal?.reason,
+      upstream: call.upstream, kind: 'aborted', operation: call.operation, attempts, cause: reason,
     });
   }
-  const reason: unknown = signal.reason;
-  const ms = reason instanceof DeadlineExceeded ? reason.timeoutMs : undefined;
-  return new UpstreamError(`${call.upstream} ${call.operation}: no answer within ${ms ?? '?'} ms`, {
+  return new UpstreamError(`${call.upstream} ${call.operation}: no answer within ${reason.timeoutMs} ms`, {
     upstream: call.upstream, kind: 'timeout', operation: call.operation, attempts, cause: reason,
   });
 }
