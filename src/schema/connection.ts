@@ -99,3 +99,8 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
     },
   };
 }
+
+/** A connection known to be empty without asking anyone. */
+export function emptyConnection<T>(): Connection<T> {
+  return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } };
+}

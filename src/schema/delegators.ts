@@ -3,8 +3,8 @@ import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { delegatorsFirstPage, inWindow, type StakingWindow } from '../loaders/validators.ts';
-import type { Delegator, DelegationStatus as DelegationStatusValue, ListDelegatorsParams, SortOrder } from '../upstream/types.ts';
-import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { PRIMARY_NETWORK_ID, type Delegator, type DelegationStatus as DelegationStatusValue, type ListDelegatorsParams, type SortOrder } from '../upstream/types.ts';
+import { emptyConnection, resolvePageConnection, type ConnectionArgs } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
@@ -223,6 +223,8 @@ function checkValidatorDelegatorsArgs(args: ValidatorDelegatorsArgs): void {
  * node within this validation's period.
  */
 function resolveValidatorDelegators(v: ValidatorShape, args: ValidatorDelegatorsArgs, ctx: Context) {
+  // Delegation exists only on the primary network (the seed: subnet delegation is unsupported).
+  if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<DelegatorShape>();
   const network = v.network;
   const first = checkFirst(args.first, PAGES.delegators);
   const delegationStatus = (args.delegationStatus ?? undefined) as DelegationStatusValue | undefined;

@@ -4,11 +4,12 @@ import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { historicalRewardsFirstPage, inWindow, pendingRewardsFirstPage, type StakingWindow } from '../loaders/validators.ts';
-import type {
-  CurrencyCode, HistoricalReward, ListHistoricalRewardsParams, ListRewardsParams, PendingReward, SortOrder,
+import {
+  PRIMARY_NETWORK_ID,
+  type CurrencyCode, type HistoricalReward, type ListHistoricalRewardsParams, type ListRewardsParams, type PendingReward, type SortOrder,
 } from '../upstream/types.ts';
 import { AssetAmountRef, PriceRef } from './common.ts';
-import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { emptyConnection, resolvePageConnection, type ConnectionArgs } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
@@ -230,6 +231,8 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     },
     extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.historicalRewards) },
     resolve: (v: ValidatorShape, rawArgs, ctx) => {
+      // Staking rewards are paid on the primary network only.
+      if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<HistoricalRewardShape>();
       const args = rawArgs as RewardListArgs;
       const first = checkFirst(args.first, PAGES.historicalRewards);
       const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
@@ -258,6 +261,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     args: pageArgs(t.arg),
     extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.pendingRewards) },
     resolve: (v: ValidatorShape, rawArgs, ctx) => {
+      if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<PendingRewardShape>();
       const args = rawArgs as RewardListArgs;
       const first = checkFirst(args.first, PAGES.pendingRewards);
       const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
