@@ -14,6 +14,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { createDocumentMemo } from './document-memo.ts';
 
 /**
  * A field's argument check: throws (or returns) GraphQL errors for bad input.
@@ -34,9 +35,12 @@ declare module 'graphql' {
  * `validateArgs` extension cost nothing here.
  */
 export function useInputValidation(): Plugin {
+  const memo = createDocumentMemo<GraphQLError[]>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const errors = collectInputErrors(args.schema, args.document, args.variableValues ?? {}, args.operationName ?? undefined);
+      const variables = args.variableValues ?? {};
+      const errors = memo(args.document, `${args.operationName ?? ''}:${JSON.stringify(variables)}`, () =>
+        collectInputErrors(args.schema, args.document, variables, args.operationName ?? undefined));
       if (errors.length > 0) setResultAndStopExecution({ errors });
     },
   };

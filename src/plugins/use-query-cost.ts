@@ -25,6 +25,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { createDocumentMemo } from './document-memo.ts';
 import { ErrorCode } from '../errors.ts';
 import { PAGES } from '../schema/pagination.ts';
 
@@ -295,9 +296,12 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
   const maxCost = options.maxCost ?? QUERY_COST_DEFAULTS.maxCost;
   const maxNodes = options.maxNodes ?? QUERY_COST_DEFAULTS.maxNodes;
   const actual = options.actualUpstreamCalls ?? defaultActualCalls;
+  const memo = createDocumentMemo<CostEstimate | undefined>();
   return {
     onExecute({ args, setExecuteFn }) {
-      const estimate = estimateQueryCost(args.schema, args.document, args.variableValues ?? {}, args.operationName, options);
+      const variables = args.variableValues ?? {};
+      const estimate = memo(args.document, `${args.operationName ?? ''}:${JSON.stringify(variables)}`, () =>
+        estimateQueryCost(args.schema, args.document, variables, args.operationName, options));
       if (!estimate) return undefined;
       if (estimate.estimatedUpstreamCalls > maxCost || estimate.nodes > maxNodes) {
         const error = tooCostly(estimate, maxCost, maxNodes);

@@ -1,6 +1,6 @@
 import { badInput } from '../errors.ts';
 import {
-  argsHash, checkFirst, decodeCursor, encodeCursor, filterArgs, parentHash, type PageSpec,
+  argsHash, checkFirst, decodeCursor, encodeCursor, filterArgs, parentHash, type CursorState, type PageSpec,
 } from './pagination.ts';
 
 /** One upstream page, in the shape every listing endpoint shares. */
@@ -45,6 +45,18 @@ export interface PageConnectionOptions<T> {
   firstPage?: () => Promise<UpstreamPage<T>>;
 }
 
+/** An edge whose cursor is encoded only if someone selects it (most queries never do). */
+class PageEdge<T> implements Edge<T> {
+  #state: CursorState;
+  #cursor: string | undefined;
+  constructor(state: CursorState, readonly node: T) {
+    this.#state = state;
+  }
+  get cursor(): string {
+    return (this.#cursor ??= encodeCursor(this.#state));
+  }
+}
+
 // Upstreams that answer empty pages with a token would otherwise loop forever.
 const MAX_TOP_UPS = 8;
 
@@ -78,7 +90,7 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
   const edges: Edge<T>[] = [];
   for (let topUps = 0; ; topUps++) {
     while (edges.length < first && index < current.items.length) {
-      edges.push({ cursor: encodeCursor({ t: token, s: size, i: index, h: hash, p: parent }), node: current.items[index] as T });
+      edges.push(new PageEdge({ t: token, s: size, i: index, h: hash, p: parent }, current.items[index] as T));
       index++;
     }
     if (edges.length >= first || !current.nextPageToken || topUps >= MAX_TOP_UPS) break;
@@ -88,6 +100,7 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
     current = await options.fetchPage(token, size);
   }
 
+  const last = edges[edges.length - 1];
   const hasNextPage = index < current.items.length || Boolean(current.nextPageToken) || Boolean(current.hasMore);
   return {
     edges,
@@ -95,7 +108,7 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
       hasNextPage,
       hasPreviousPage: false,
       startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      endCursor: last?.cursor ?? null,
     },
   };
 }
