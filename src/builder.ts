@@ -20,7 +20,10 @@ export const builder = new SchemaBuilder<{
   };
   DefaultEdgesNullability: { list: false; items: false };
   DefaultNodeNullability: false;
+  // Non-null unless a field says otherwise: the contract's `!`s, and optional upstream fields opt in.
+  DefaultFieldNullability: false;
 }>({
+  defaultFieldNullability: false,
   plugins: [DirectivePlugin, RelayPlugin, DataloaderPlugin, FederationPlugin],
   relay: {
     // `node`/`nodes` and the Node interface are ours (src/schema/relay-node.ts): global ids stay

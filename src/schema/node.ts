@@ -145,7 +145,7 @@ const NodeUptimeRef = builder
   });
 
 const time = (key: keyof Upgrades, what: string) =>
-  ({ type: 'String' as const, nullable: true, description: `Activation time of ${what}, ISO 8601 (null when the node does not report it).`, resolve: (u: Upgrades) => (u[key] as string | undefined) ?? null });
+  ({ type: 'String' as const, nullable: true as const, description: `Activation time of ${what}, ISO 8601 (null when the node does not report it).`, resolve: (u: Upgrades) => (u[key] as string | undefined) ?? null });
 
 const NetworkUpgradesRef = builder.objectRef<Upgrades>('NetworkUpgrades').implement({
   description: 'Activation schedule of the named network upgrades, as the node is configured (info.upgrades). Times far in the future (9999-...) mean unscheduled.',
