@@ -239,3 +239,89 @@ export function historicalRewardsFirstPage(
 }
 
 export type { Keyed as PerValidatorKey };
+
+/** Identity of one validation: a staking tx of a node on a subnet. */
+export interface ValidationKey {
+  nodeId: string;
+  subnetId: string;
+  txHash: string;
+}
+
+// Refetching by id reads at most this many pages per chunk of node ids.
+const MAX_REFETCH_PAGES = 20;
+
+/**
+ * Validations by identity, for `node(id:)`, `nodes(ids:)` and federation `_entities`:
+ * keys are grouped by subnet, their node ids sent 100 at a time, and each
+ * validation matched exactly (node id and staking tx) in the listing.
+ */
+export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoader<ValidationKey, Validator | null, string> {
+  return memoLoader(ctx, `validationByKey:${network}`, () =>
+    new DataLoader<ValidationKey, Validator | null, string>(
+      async (keys) => {
+        const found = new Map<string, Validator>();
+        const bySubnet = new Map<string, Set<string>>();
+        for (const k of keys) {
+          let ids = bySubnet.get(k.subnetId);
+          if (!ids) bySubnet.set(k.subnetId, (ids = new Set()));
+          ids.add(k.nodeId);
+        }
+        const lists: Promise<void>[] = [];
+        for (const [subnetId, ids] of bySubnet) {
+          const all = [...ids];
+          for (let i = 0; i < all.length; i += MAX_PAGE) {
+            const chunk = all.slice(i, i + MAX_PAGE);
+            const wanted = new Set(chunk);
+            lists.push(
+              (async () => {
+                let pageToken: string | undefined;
+                for (let pages = 0; pages < MAX_REFETCH_PAGES; pages++) {
+                  const page = await ctx.dataApi.listValidators(network, { nodeIds: chunk, subnetId, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+                  for (const v of page.validators) if (wanted.has(v.nodeId)) found.set(`${v.nodeId}|${v.subnetId}|${v.txHash}`, v);
+                  pageToken = page.nextPageToken;
+                  if (!pageToken) break;
+                }
+              })(),
+            );
+          }
+        }
+        await Promise.all(lists);
+        return keys.map((k) => found.get(`${k.nodeId}|${k.subnetId}|${k.txHash}`) ?? null);
+      },
+      { cacheKeyFn: (k) => `${k.nodeId}|${k.subnetId}|${k.txHash}` },
+    ),
+  );
+}
+
+/** Delegations by node id and tx, batched like {@link validationByKey} (E13 `nodeIds`, exact match). */
+export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string> {
+  return memoLoader(ctx, `delegationByKey:${network}`, () =>
+    new DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string>(
+      async (keys) => {
+        const wantedTx = new Set(keys.map((k) => `${k.nodeId}|${k.txHash}`));
+        const all = [...new Set(keys.map((k) => k.nodeId))];
+        const found = new Map<string, Delegator>();
+        const chunks: string[][] = [];
+        for (let i = 0; i < all.length; i += MAX_PAGE) chunks.push(all.slice(i, i + MAX_PAGE));
+        await Promise.all(
+          chunks.map(async (chunk) => {
+            let pageToken: string | undefined;
+            for (let pages = 0; pages < MAX_REFETCH_PAGES; pages++) {
+              const page = await ctx.dataApi.listDelegators(network, { nodeIds: chunk, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+              for (const d of page.delegators) {
+                const key = `${d.nodeId}|${d.txHash}`;
+                if (wantedTx.has(key)) found.set(key, d);
+              }
+              // Stop as soon as every wanted delegation of this chunk is found.
+              if (keys.every((k) => !chunk.includes(k.nodeId) || found.has(`${k.nodeId}|${k.txHash}`))) break;
+              pageToken = page.nextPageToken;
+              if (!pageToken) break;
+            }
+          }),
+        );
+        return keys.map((k) => found.get(`${k.nodeId}|${k.txHash}`) ?? null);
+      },
+      { cacheKeyFn: (k) => `${k.nodeId}|${k.txHash}` },
+    ),
+  );
+}

@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { delegatorsFirstPage, inWindow, type StakingWindow } from '../loaders/validators.ts';
+import { delegationByKey, delegatorsFirstPage, inWindow, type StakingWindow } from '../loaders/validators.ts';
 import { PRIMARY_NETWORK_ID, type Delegator, type DelegationStatus as DelegationStatusValue, type ListDelegatorsParams, type SortOrder } from '../upstream/types.ts';
 import { emptyConnection, resolvePageConnection, type ConnectionArgs } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
@@ -92,17 +92,17 @@ const estimatedFields = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Delegato
   }),
 });
 
-builder.objectRef<DelegatorShape>('ActiveDelegator').implement({
+export const ActiveDelegatorRef = builder.objectRef<DelegatorShape>('ActiveDelegator').implement({
   ...objectOptions('ActiveDelegator', 'A delegation that is running now.'),
   fields: estimatedFields,
 });
 
-builder.objectRef<DelegatorShape>('PendingDelegator').implement({
+export const PendingDelegatorRef = builder.objectRef<DelegatorShape>('PendingDelegator').implement({
   ...objectOptions('PendingDelegator', 'A delegation that has not started yet.'),
   fields: estimatedFields,
 });
 
-builder.objectRef<DelegatorShape>('CompletedDelegator').implement({
+export const CompletedDelegatorRef = builder.objectRef<DelegatorShape>('CompletedDelegator').implement({
   ...objectOptions('CompletedDelegator', 'A delegation whose period ended; `grossReward` and `netReward` are what was paid.'),
   fields: () => ({}),
 });
@@ -159,21 +159,11 @@ async function listDelegators(ctx: Context, network: NetworkId, params: ListDele
   return ctx.dataApi.listDelegators(network, { ...params, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
 }
 
-// A node's delegations can run to thousands; refetching one by id reads at most this many pages of 100.
-const MAX_REFETCH_PAGES = 20;
-
 registerNodeFamily('Delegator', {
   load: async (ctx, [network, nodeId, txHash]) => {
     if ((network !== 'mainnet' && network !== 'fuji') || !nodeId || !txHash) return null;
-    let pageToken: string | undefined;
-    for (let pages = 0; pages < MAX_REFETCH_PAGES; pages++) {
-      const page = await listDelegators(ctx, network, { nodeIds: [nodeId] }, pageToken, PAGES.delegators.maxSize);
-      const found = page.delegators.find((d) => d.nodeId === nodeId && d.txHash === txHash);
-      if (found) return withNetwork(network, found);
-      pageToken = page.nextPageToken;
-      if (!pageToken) break;
-    }
-    return null;
+    const found = await delegationByKey(ctx, network).load({ nodeId, txHash });
+    return found ? withNetwork(network, found) : null;
   },
   typeOf: (d) => delegatorTypeOf(d as Delegator),
 });

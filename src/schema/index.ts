@@ -17,6 +17,7 @@ import './signatures.ts';
 import './node.ts';
 import './node-health.ts';
 import './node-admin.ts';
+import './federation.ts';
 
 let schema: GraphQLSchema | undefined;
 

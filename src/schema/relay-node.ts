@@ -56,7 +56,8 @@ export const NodeInterface = builder.interfaceRef<object>('Node').implement({
   resolveType: (object) => brands.get(object) ?? null,
 });
 
-async function loadNode(ctx: Context, id: string): Promise<object | null> {
+/** Loads any object by global id through its family's loader (node, nodes and federation `_entities`). */
+export async function loadNode(ctx: Context, id: string): Promise<object | null> {
   const { typename, parts } = decodeGlobalId(id);
   const family = families.get(typename);
   if (!family) throw badInput('id', `unknown object type "${typename}" in global id`);

@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { validatorByNodeId } from '../loaders/validators.ts';
+import { validationByKey, validatorByNodeId } from '../loaders/validators.ts';
 import {
   PRIMARY_NETWORK_ID, type ListValidatorsParams, type Validator, type ValidatorRewards,
 } from '../upstream/types.ts';
@@ -123,7 +123,7 @@ const objectOptions = (name: string, description: string) => ({
   isTypeOf: (v: unknown) => typeof v === 'object' && v !== null && 'validationStatus' in v && validatorTypeOf(v as Validator) === name,
 });
 
-builder.objectRef<ValidatorShape>('ActiveValidator').implement({
+export const ActiveValidatorRef = builder.objectRef<ValidatorShape>('ActiveValidator').implement({
   ...objectOptions('ActiveValidator', 'A validation that is running now.'),
   fields: (t) => ({
     stakePercentage: t.exposeFloat('stakePercentage', { nullable: true, description: "This validator's share of the total active stake, percent." }),
@@ -136,17 +136,17 @@ builder.objectRef<ValidatorShape>('ActiveValidator').implement({
   }),
 });
 
-builder.objectRef<ValidatorShape>('CompletedValidator').implement({
+export const CompletedValidatorRef = builder.objectRef<ValidatorShape>('CompletedValidator').implement({
   ...objectOptions('CompletedValidator', 'A validation whose period ended; `rewards` holds what was paid.'),
   fields: () => ({}),
 });
 
-builder.objectRef<ValidatorShape>('PendingValidator').implement({
+export const PendingValidatorRef = builder.objectRef<ValidatorShape>('PendingValidator').implement({
   ...objectOptions('PendingValidator', 'A validation that has not started yet.'),
   fields: () => ({}),
 });
 
-builder.objectRef<ValidatorShape>('RemovedValidator').implement({
+export const RemovedValidatorRef = builder.objectRef<ValidatorShape>('RemovedValidator').implement({
   ...objectOptions('RemovedValidator', 'A (permissioned subnet) validation removed before its end time.'),
   fields: (t) => ({
     removeTxHash: t.exposeString('removeTxHash', { nullable: true, description: 'The removal transaction.' }),
@@ -259,8 +259,7 @@ export function resolveValidators(ctx: Context, network: NetworkId, args: Valida
 registerNodeFamily('Validator', {
   load: async (ctx, [network, nodeId, subnetId, txHash]) => {
     if ((network !== 'mainnet' && network !== 'fuji') || !nodeId || !subnetId || !txHash) return null;
-    const page = await ctx.dataApi.listValidators(network, { nodeIds: [nodeId], subnetId, pageSize: 100 }, ctx.call);
-    const found = page.validators.find((v) => v.nodeId === nodeId && v.txHash === txHash);
+    const found = await validationByKey(ctx, network).load({ nodeId, subnetId, txHash });
     return found ? withNetwork(network, found) : null;
   },
   typeOf: (v) => validatorTypeOf(v as Validator),

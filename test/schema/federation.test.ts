@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type TestStack } from '../helpers/stack.ts';
+
+/** The subgraph side of federation: what a router sends to `_service` and `_entities`. */
+describe('federation v2 subgraph', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('publishes its SDL with @key on every identifiable type', async () => {
+    const res = await stack.query<{ _service: { sdl: string } }>('{ _service { sdl } }');
+    const sdl = res.data?._service.sdl ?? '';
+    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.6"');
+    for (const type of ['ActiveValidator', 'Subnet', 'Blockchain', 'Transaction', 'AvalancheNode', 'ExportOperation']) {
+      expect(sdl).toMatch(new RegExp(`type ${type} implements[^{]*@key\\(fields: "id"\\)`));
+    }
+    expect(sdl).toMatch(/type Chain implements[^{]*@key\(fields: "chainId"\)/);
+  });
+
+  it('resolves 50 validator representations with batched upstream calls, in order', async () => {
+    const page = await stack.query<{ network: { validators: { edges: { node: { __typename: string; id: string; nodeId: string } }[] } } }>(
+      '{ network(name: MAINNET) { validators(first: 50) { edges { node { __typename id nodeId } } } } }',
+    );
+    const validators = page.data?.network.validators.edges.map((e) => e.node) ?? [];
+    expect(validators).toHaveLength(50);
+    stack.devnet.resetStats();
+    const res = await stack.query<{ _entities: { id: string; nodeId: string }[] }>(
+      'query($r: [_Any!]!) { _entities(representations: $r) { ... on Validator { id nodeId } } }',
+      { r: validators.map((v) => ({ __typename: v.__typename, id: v.id })) },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?._entities.map((e) => e.nodeId)).toEqual(validators.map((v) => v.nodeId));
+    // Grouped by subnet, 100 node ids per call: a couple of calls for 50 entities.
+    const calls = stack.devnet.stats().byRoute['GET /v1/networks/{network}/validators'] ?? 0;
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThanOrEqual(6);
+  });
+
+  it('resolves chains by their natural key from the one chain list', async () => {
+    stack.devnet.resetStats();
+    const res = await stack.query<{ _entities: ({ chainId: string; chainName: string } | null)[] }>(
+      'query($r: [_Any!]!) { _entities(representations: $r) { ... on Chain { chainId chainName } } }',
+      { r: [{ __typename: 'Chain', chainId: '43114' }, { __typename: 'Chain', chainId: '43113' }, { __typename: 'Chain', chainId: '999999999' }] },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?._entities.map((e) => e?.chainId ?? null)).toEqual(['43114', '43113', null]);
+    expect(stack.devnet.stats().byRoute['GET /v1/chains']).toBe(1);
+  });
+
+  it('resolves delegators and subnets by id', async () => {
+    const page = await stack.query<{ network: { delegators: { edges: { node: { __typename: string; id: string; txHash: string } }[] }; subnets: { edges: { node: { id: string; subnetId: string } }[] } } }>(
+      '{ network(name: MAINNET) { delegators(first: 20) { edges { node { __typename id txHash } } } subnets(first: 3) { edges { node { id subnetId } } } } }',
+    );
+    const delegators = page.data?.network.delegators.edges.map((e) => e.node) ?? [];
+    const subnets = page.data?.network.subnets.edges.map((e) => e.node) ?? [];
+    stack.devnet.resetStats();
+    const res = await stack.query<{ _entities: { txHash?: string; subnetId?: string }[] }>(
+      'query($r: [_Any!]!) { _entities(representations: $r) { ... on Delegator { txHash } ... on Subnet { subnetId } } }',
+      { r: [...delegators.map((d) => ({ __typename: d.__typename, id: d.id })), ...subnets.map((s) => ({ __typename: 'Subnet', id: s.id }))] },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?._entities.slice(0, delegators.length).map((e) => e.txHash)).toEqual(delegators.map((d) => d.txHash));
+    expect(res.data?._entities.slice(delegators.length).map((e) => e.subnetId)).toEqual(subnets.map((s) => s.subnetId));
+    expect(stack.devnet.stats().byRoute['GET /v1/networks/{network}/subnets']).toBe(1);
+    expect(stack.devnet.stats().byRoute['GET /v1/networks/{network}/delegators'] ?? 0).toBeLessThanOrEqual(4);
+  });
+});
