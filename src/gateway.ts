@@ -1,3 +1,4 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
@@ -52,6 +53,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     graphqlEndpoint: '/graphql',
     context: (initial) => createContext(contextDeps, initial),
     graphiql: options.graphiql === false ? false : { title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() },
+    // GraphiQL's assets are served by the gateway itself, not a CDN: it works offline and behind firewalls.
+    renderGraphiQL,
     landingPage: false,
     // Upstream failures are mapped by useUpstreamErrors; what reaches masking is unexpected.
     maskedErrors: true,

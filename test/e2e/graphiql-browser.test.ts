@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { chromium, type Browser } from 'playwright-core';
+import { configFromEnv } from '../../src/config.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+// CI installs Debian's chromium (.ci/run); elsewhere the test says why it did not run.
+const haveBrowser = existsSync(CHROMIUM);
+
+/**
+ * GraphiQL as a person meets it: `npm start` with nothing configured, the printed
+ * URL opened in a real (headless) browser with no network, the first example run.
+ */
+describe.skipIf(!haveBrowser)('GraphiQL in a real browser', () => {
+  let running: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    running = await startServer({ ...configFromEnv({}), port: 0 }, pino({ level: 'silent' }));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+  });
+
+  it('opens with the example queries and runs the validator walk', { timeout: 90_000 }, async () => {
+    const page = await browser.newPage();
+    const external: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.hostname !== '127.0.0.1' && url.protocol.startsWith('http')) external.push(req.url());
+    });
+    await page.goto(running.url, { waitUntil: 'load' });
+    // The editor shows the examples; GraphiQL's assets come from the gateway itself.
+    const editor = page.locator('.graphiql-query-editor');
+    await expect.poll(async () => (await editor.textContent()) ?? '', { timeout: 30_000 }).toContain('ValidatorWalk');
+    expect(external).toEqual([]);
+
+    // With several operations in the editor, the run button asks which one to run.
+    await page.locator('.graphiql-execute-button').click();
+    const choice = page.getByRole('menuitem', { name: 'ValidatorWalk' });
+    if (await choice.count()) await choice.first().click();
+    else await page.getByText('ValidatorWalk', { exact: true }).last().click();
+    const result = page.locator('.graphiql-response');
+    await expect.poll(async () => (await result.textContent()) ?? '', { timeout: 30_000 }).toContain('amountStaked');
+    const text = (await result.textContent()) ?? '';
+    expect(text).toContain('delegators');
+    expect(text).not.toContain('"errors"');
+    if (process.env['GRAPHIQL_SCREENSHOT']) await page.screenshot({ path: process.env['GRAPHIQL_SCREENSHOT'] });
+  });
+});
