@@ -1,3 +1,5 @@
+import { VALIDATOR_WALK } from '../src/graphiql-examples.ts';
+
 /** The benchmark scenarios of issue 4; ids come from the devnet's fixtures. */
 export interface Scenario {
   id: string;
@@ -14,20 +16,7 @@ export interface Fixtures {
   address: string;
 }
 
-export const S2_QUERY = `query ValidatorWalk {
-  network(name: MAINNET) {
-    validators(first: 50, filter: { validationStatus: ACTIVE }) {
-      pageInfo { hasNextPage endCursor }
-      edges { node {
-        id nodeId amountStaked
-        delegators(first: 5) { edges { node { txHash amountDelegated } } }
-        pendingRewards(first: 5) { edges { node { estimatedReward { amount } } } }
-        subnet { subnetId }
-        peer { ip version observedUptime }
-      } }
-    }
-  }
-}`;
+export const S2_QUERY = VALIDATOR_WALK;
 
 export function buildScenarios(f: Fixtures): Scenario[] {
   return [

@@ -51,3 +51,6 @@ builder.addScalarType('JSONObject', JSONObjectResolver);
 builder.queryType({ description: 'Everything chaingraph can read: primary-network data, EVM chains, ICM, exports and the configured nodes.' });
 builder.mutationType({ description: 'Signature aggregation, transaction exports and node administration.' });
 builder.subscriptionType({ description: 'Live updates, served over Server-Sent Events or WebSocket-free multipart.' });
+
+/** The builder's schema types, for helpers that take a field builder (`ObjectFieldBuilder<BuilderTypes, Shape>`). */
+export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

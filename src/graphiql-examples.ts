@@ -1,16 +1,5 @@
-/** Sample ids for the address example; the devnet's fixtures provide ones with data behind them. */
-export interface ExampleIds {
-  evmChainId: string;
-  address: string;
-}
-
-/**
- * The queries GraphiQL opens with. On the built-in devnet `server.ts` passes the
- * devnet's fixtures, so every example returns data.
- */
-export const exampleQueries = (ids: ExampleIds = { evmChainId: '43114', address: '0x0000000000000000000000000000000000000000' }): string => `# Welcome to chaingraph. Pick an operation with the ▶ button.
-
-query ValidatorWalk {
+/** The validator walk: 50 active validators with their delegators, pending rewards, subnet and peer. */
+export const VALIDATOR_WALK = `query ValidatorWalk {
   network(name: MAINNET) {
     validators(first: 50, filter: { validationStatus: ACTIVE }) {
       pageInfo { hasNextPage endCursor }
@@ -23,7 +12,21 @@ query ValidatorWalk {
       } }
     }
   }
+}`;
+
+/** Sample ids for the address example; the devnet's fixtures provide ones with data behind them. */
+export interface ExampleIds {
+  evmChainId: string;
+  address: string;
 }
+
+/**
+ * The queries GraphiQL opens with. On the built-in devnet `server.ts` passes the
+ * devnet's fixtures, so every example returns data.
+ */
+export const exampleQueries = (ids: ExampleIds = { evmChainId: '43114', address: '0x0000000000000000000000000000000000000000' }): string => `# Welcome to chaingraph. Pick an operation with the ▶ button.
+
+${VALIDATOR_WALK}
 
 query AddressActivity {
   chain(chainId: "${ids.evmChainId}") {

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 
 /** A request as the devnet's API handlers see it (the body is already read). */
 export interface DevnetRequest {
@@ -26,20 +26,8 @@ export interface DevnetResponse {
 
 export type DevnetHandler = (req: DevnetRequest) => DevnetResponse | Promise<DevnetResponse>;
 
-/** The seed's error body, with the status text the seed pairs with each status. */
-export const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-};
 
+/** The seed's error body; `error` is the status text (`Bad Request`, ...), as Node names it. */
 export function errorResponse(status: number, message: string, route: string): DevnetResponse {
-  return { status, route, body: { message, statusCode: status, error: STATUS_TEXT[status] ?? 'Error' } };
+  return { status, route, body: { message, statusCode: status, error: STATUS_CODES[status] ?? 'Error' } };
 }

@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder, type BuilderTypes } from '../builder.ts';
 import type { AssetAmount, ChainInfo, Price } from '../upstream/types.ts';
 
 /**
@@ -15,16 +15,19 @@ export const PriceRef = builder.objectRef<Price>('Price').implement({
   }),
 });
 
+/** The fields of an asset amount, shared by `AssetAmount` and `AssetWithPriceInfo`. */
+export const assetAmountFields = <T extends AssetAmount>(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, T>) => ({
+  assetId: t.string({ description: 'The asset id (cb58).', resolve: (a) => a.assetId }),
+  name: t.string({ description: 'Asset name, e.g. "Avalanche".', resolve: (a) => a.name }),
+  symbol: t.string({ description: 'Asset symbol, e.g. "AVAX".', resolve: (a) => a.symbol }),
+  denomination: t.int({ description: 'Decimal places of the asset (9 for AVAX).', resolve: (a) => a.denomination }),
+  type: t.string({ description: 'Asset type as the upstream names it (`secp256k1` or `nft`).', resolve: (a) => a.type }),
+  amount: t.field({ type: 'UInt256', description: 'The amount in the smallest unit (nano-AVAX for AVAX).', resolve: (a) => a.amount }),
+});
+
 export const AssetAmountRef = builder.objectRef<AssetAmount>('AssetAmount').implement({
   description: 'An amount of one primary-network asset (AVAX or another X-chain asset).',
-  fields: (t) => ({
-    assetId: t.exposeString('assetId', { description: 'The asset id (cb58).' }),
-    name: t.exposeString('name', { description: 'Asset name, e.g. "Avalanche".' }),
-    symbol: t.exposeString('symbol', { description: 'Asset symbol, e.g. "AVAX".' }),
-    denomination: t.exposeInt('denomination', { description: 'Decimal places of the asset (9 for AVAX).' }),
-    type: t.exposeString('type', { description: 'Asset type as the upstream names it (`secp256k1` or `nft`).' }),
-    amount: t.field({ type: 'UInt256', description: 'The amount in the smallest unit (nano-AVAX for AVAX).', resolve: (a) => a.amount }),
-  }),
+  fields: (t) => assetAmountFields(t),
 });
 
 export const ChainInfoRef = builder.objectRef<ChainInfo>('ChainInfo').implement({

@@ -8,7 +8,7 @@ import {
   PRIMARY_NETWORK_ID,
   type CurrencyCode, type HistoricalReward, type ListHistoricalRewardsParams, type ListRewardsParams, type PendingReward, type SortOrder,
 } from '../upstream/types.ts';
-import { AssetAmountRef, PriceRef } from './common.ts';
+import { AssetAmountRef, assetAmountFields, PriceRef } from './common.ts';
 import { emptyConnection, resolvePageConnection, type ConnectionArgs } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
@@ -31,12 +31,7 @@ type PricedAsset = HistoricalReward['reward'];
 export const AssetWithPriceInfoRef = builder.objectRef<PricedAsset>('AssetWithPriceInfo').implement({
   description: 'An amount of one primary-network asset and its price when it was paid.',
   fields: (t) => ({
-    assetId: t.exposeString('assetId', { description: 'The asset id (cb58).' }),
-    name: t.exposeString('name', { description: 'Asset name, e.g. "Avalanche".' }),
-    symbol: t.exposeString('symbol', { description: 'Asset symbol, e.g. "AVAX".' }),
-    denomination: t.exposeInt('denomination', { description: 'Decimal places of the asset (9 for AVAX).' }),
-    type: t.exposeString('type', { description: 'Asset type as the upstream names it (`secp256k1` or `nft`).' }),
-    amount: t.field({ type: 'UInt256', description: 'The amount in the smallest unit (nano-AVAX for AVAX).', resolve: (a) => a.amount }),
+    ...assetAmountFields(t),
     historicalPrice: t.field({
       type: PriceRef,
       nullable: true,

@@ -10,6 +10,7 @@
  * The functions work on freshly parsed JSON that nobody else holds, so they
  * may update it in place.
  */
+import { STATUS_CODES } from 'node:http';
 import type {
   ErrorBody, HealthReport, NodeRpcMethod, NodeRpcMethods, Page, Utxo, Validator,
 } from './types.ts';
@@ -20,22 +21,9 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
 
 export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? 'Error';
+  return STATUS_CODES[status] ?? 'Error';
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 } from '../../upstream/types.ts';
 import { devnetNetworkOf, type Dataset } from '../dataset/index.ts';
 import { CHAIN_NAMES, type Page, type PrimaryChain, type PrimaryData, type Range } from '../dataset/primary.ts';
-import { STATUS_TEXT, type DevnetRequest } from '../http-types.ts';
+import { errorResponse, type DevnetRequest } from '../http-types.ts';
 import type { DevnetNetwork } from '../node-view.ts';
 import type { Route, RouteAnswer } from '../router.ts';
 
@@ -41,7 +41,8 @@ function bad(message: string): never {
 }
 
 function answer(status: number, message: string): RouteAnswer {
-  return { status, body: { message, statusCode: status, error: STATUS_TEXT[status] ?? 'Error' } };
+  const { route: _route, ...rest } = errorResponse(status, message, '');
+  return rest;
 }
 
 /** Turns thrown HttpErrors into the seed's error body. */
