@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { NodeClient } from '../upstream/client-types.ts';
 import type { NodeRpcMethod, NodeRpcMethods, Peer } from '../upstream/types.ts';
+import { isNodeId } from './ids.ts';
 import { memoLoader, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
@@ -10,11 +11,6 @@ export type PeerShape = Peer & { node: string };
 /** Most node ids sent in one `info.peers` call; a request asking for more makes several calls. */
 export const MAX_PEER_IDS_PER_CALL = 1000;
 
-/**
- * Node ids as the node parses them. One malformed id makes the node reject the
- * whole `info.peers` call ("couldn't unmarshal an argument"), so they are never sent.
- */
-export const NODE_ID_PATTERN = /^NodeID-[1-9A-HJ-NP-Za-km-z]{20,60}$/;
 
 type Params<M extends NodeRpcMethod> = NodeRpcMethods[M]['params'];
 type Result<M extends NodeRpcMethod> = NodeRpcMethods[M]['result'];
@@ -85,7 +81,7 @@ export function peerByNodeId(ctx: LoaderContext, node: NodeClient): DataLoader<s
   return memoLoader(ctx, `peerByNodeId:${node.name}`, () =>
     new DataLoader<string, PeerShape | null>(
       async (nodeIds) => {
-        const wanted = [...new Set(nodeIds.filter((id) => NODE_ID_PATTERN.test(id)))];
+        const wanted = [...new Set(nodeIds.filter(isNodeId))];
         const found = new Map<string, PeerShape>();
         if (wanted.length > 0) {
           const { peers } = await node.call('info.peers', { nodeIDs: wanted }, ctx.call);

@@ -4,6 +4,7 @@ import {
   type SortOrder, type Validator,
 } from '../upstream/types.ts';
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
+import { isNodeId } from './ids.ts';
 import { memoLoader, type LoaderContext } from './registry.ts';
 import type { NetworkId, UpstreamPageLike } from './types.ts';
 
@@ -29,8 +30,10 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
   return memoLoader(ctx, `validatorByNodeId:${network}`, () =>
     new DataLoader<string, Validator | null>(
       async (nodeIds) => {
+        // Only well-formed ids go upstream: a short one would match every validator there.
+        const valid = [...new Set(nodeIds.filter(isNodeId))];
         const chunks: string[][] = [];
-        for (let i = 0; i < nodeIds.length; i += MAX_PAGE) chunks.push(nodeIds.slice(i, i + MAX_PAGE));
+        for (let i = 0; i < valid.length; i += MAX_PAGE) chunks.push(valid.slice(i, i + MAX_PAGE));
         const found = new Map<string, Validator>();
         await Promise.all(
           chunks.map(async (chunk) => {
@@ -262,6 +265,7 @@ export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
         const found = new Map<string, Validator>();
         const bySubnet = new Map<string, Set<string>>();
         for (const k of keys) {
+          if (!isNodeId(k.nodeId)) continue;
           let ids = bySubnet.get(k.subnetId);
           if (!ids) bySubnet.set(k.subnetId, (ids = new Set()));
           ids.add(k.nodeId);
@@ -293,35 +297,57 @@ export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
   );
 }
 
-/** Delegations by node id and tx, batched like {@link validationByKey} (E13 `nodeIds`, exact match). */
+/**
+ * Delegations by node id and tx, for refetch by id. One combined E13 listing per
+ * 100 node ids finds most keys at once; keys it leaves behind (their nodes have long
+ * lists) are then looked for node by node, in parallel, each stopping at the page
+ * that holds its last key. A node's list is read to at most 20 pages (2,000
+ * delegations); past that a key is answered null.
+ */
 export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string> {
+  const keyOf = (k: { nodeId: string; txHash: string }) => `${k.nodeId}|${k.txHash}`;
   return memoLoader(ctx, `delegationByKey:${network}`, () =>
     new DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string>(
       async (keys) => {
-        const wantedTx = new Set(keys.map((k) => `${k.nodeId}|${k.txHash}`));
-        const all = [...new Set(keys.map((k) => k.nodeId))];
+        const valid = keys.filter((k) => isNodeId(k.nodeId));
+        const wanted = new Set(valid.map(keyOf));
         const found = new Map<string, Delegator>();
+        const take = (items: Delegator[]) => {
+          for (const d of items) if (wanted.has(keyOf(d))) found.set(keyOf(d), d);
+        };
+        const missingOf = (nodeIds: Iterable<string>) => {
+          const ids = new Set(nodeIds);
+          return valid.filter((k) => ids.has(k.nodeId) && !found.has(keyOf(k)));
+        };
+
+        const all = [...new Set(valid.map((k) => k.nodeId))];
         const chunks: string[][] = [];
         for (let i = 0; i < all.length; i += MAX_PAGE) chunks.push(all.slice(i, i + MAX_PAGE));
         await Promise.all(
           chunks.map(async (chunk) => {
-            let pageToken: string | undefined;
-            for (let pages = 0; pages < MAX_REFETCH_PAGES; pages++) {
-              const page = await ctx.dataApi.listDelegators(network, { nodeIds: chunk, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
-              for (const d of page.delegators) {
-                const key = `${d.nodeId}|${d.txHash}`;
-                if (wantedTx.has(key)) found.set(key, d);
-              }
-              // Stop as soon as every wanted delegation of this chunk is found.
-              if (keys.every((k) => !chunk.includes(k.nodeId) || found.has(`${k.nodeId}|${k.txHash}`))) break;
-              pageToken = page.nextPageToken;
-              if (!pageToken) break;
-            }
+            const page = await ctx.dataApi.listDelegators(network, { nodeIds: chunk, pageSize: MAX_PAGE }, ctx.call);
+            take(page.delegators);
+            if (!page.nextPageToken) return;
+            // The combined list goes on: look for what is left node by node.
+            const leftNodes = [...new Set(missingOf(chunk).map((k) => k.nodeId))];
+            // A chunk of one node already is that node's own list: go on from its token.
+            const continueFrom = chunk.length === 1 ? page.nextPageToken : undefined;
+            await Promise.all(
+              leftNodes.map(async (nodeId) => {
+                let pageToken: string | undefined = continueFrom;
+                for (let pages = continueFrom ? 1 : 0; pages < MAX_REFETCH_PAGES && missingOf([nodeId]).length > 0; pages++) {
+                  const own = await ctx.dataApi.listDelegators(network, { nodeIds: [nodeId], pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+                  take(own.delegators);
+                  pageToken = own.nextPageToken;
+                  if (!pageToken) break;
+                }
+              }),
+            );
           }),
         );
-        return keys.map((k) => found.get(`${k.nodeId}|${k.txHash}`) ?? null);
+        return keys.map((k) => found.get(keyOf(k)) ?? null);
       },
-      { cacheKeyFn: (k) => `${k.nodeId}|${k.txHash}` },
+      { cacheKeyFn: keyOf },
     ),
   );
 }

@@ -1,8 +1,9 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput, codedError, ErrorCode, isUpstreamError } from '../errors.ts';
+import { isNodeId } from '../loaders/ids.ts';
 import {
-  NODE_ID_PATTERN, nodeForNetwork, nodeNetwork, nodeRpc, peerByNodeId, sortedPeers, type PeerShape,
+  nodeForNetwork, nodeNetwork, nodeRpc, peerByNodeId, sortedPeers, type PeerShape,
 } from '../loaders/nodes.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { AcpPreference, TxFees, Upgrades } from '../upstream/types.ts';
@@ -249,7 +250,7 @@ function checkPeersArgs(args: PeersArgs): number {
   const first = checkFirst(args.first, PEERS_PAGE);
   const ids = args.nodeIds ?? [];
   if (ids.length > PEERS_PAGE.maxSize) throw badInput('nodeIds', `at most ${PEERS_PAGE.maxSize} node ids`);
-  const bad = ids.find((id) => !NODE_ID_PATTERN.test(id));
+  const bad = ids.find((id) => !isNodeId(id));
   if (bad !== undefined) throw badInput('nodeIds', `"${bad}" is not a node id (NodeID-...)`);
   return first;
 }

@@ -2,6 +2,7 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
+import { isNodeId } from '../loaders/ids.ts';
 import { validationByKey, validatorByNodeId } from '../loaders/validators.ts';
 import {
   PRIMARY_NETWORK_ID, type ListValidatorsParams, type Validator, type ValidatorRewards,
@@ -295,7 +296,7 @@ builder.objectFields(NetworkRef, (t) => ({
     args: { nodeId: t.arg.string({ required: true, description: 'Node id, `NodeID-...`.' }) },
     extensions: {
       validateArgs: (args) => {
-        if (!String(args['nodeId']).startsWith('NodeID-')) throw badInput('nodeId', 'must look like NodeID-...');
+        if (!isNodeId(String(args['nodeId']))) throw badInput('nodeId', 'must be a node id: NodeID- followed by the cb58 of 20 bytes');
       },
     },
     resolve: (n, args, ctx) => loadValidator(ctx, n.network, args.nodeId),

@@ -1,0 +1,90 @@
+import { countRounds } from '../../bench/stats.ts';
+import type { Devnet } from '../../src/devnet/server.ts';
+import { createNodeDirectory, type LoaderContext } from '../../src/loaders/registry.ts';
+import type { DataApi } from '../../src/upstream/client-types.ts';
+import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
+import { createNodeClient, type NodeClientHandle } from '../../src/upstream/node-client.ts';
+
+/** One Data API method call as a loader made it (arguments as passed, call options included). */
+export interface RecordedCall {
+  method: keyof DataApi;
+  args: unknown[];
+}
+
+/** A loader context over real HTTP clients of a devnet, plus what it takes to inspect and shut them down. */
+export interface TestLoaderContext {
+  ctx: LoaderContext;
+  /** Every Data API call made through any context of this helper, oldest first. */
+  readonly calls: RecordedCall[];
+  /** The query params (second argument) of the recorded calls of `method`, e.g. `listDelegators`. */
+  paramsOf(method: keyof DataApi): Record<string, unknown>[];
+  /** A new request scope (empty loader map) over the same clients and node directory; `ctx` becomes it too. */
+  fresh(): LoaderContext;
+  dataApi: DataApiClient;
+  nodes: NodeClientHandle[];
+  close(): Promise<void>;
+}
+
+/**
+ * Builds what the gateway hands loaders for one request: a Data API client
+ * (recorded, so tests can see the params loaders send) and a node directory
+ * over the devnet's nodes (`mainnet` and `fuji` unless `nodeNames` picks some,
+ * in that order), no call options, an empty loader map.
+ */
+export function createLoaderContext(devnet: Devnet, nodeNames: readonly string[] = Object.keys(devnet.nodeUrls)): TestLoaderContext {
+  const dataApi = createDataApiClient({ baseUrl: devnet.url });
+  const calls: RecordedCall[] = [];
+  const recorded = new Proxy(dataApi, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function' || prop === 'close') return value;
+      return (...args: unknown[]) => {
+        calls.push({ method: prop as keyof DataApi, args });
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as DataApi;
+  const nodes = nodeNames.map((name) => {
+    const url = devnet.nodeUrls[name];
+    if (!url) throw new Error(`the devnet has no node ${name}`);
+    return createNodeClient({ name, url });
+  });
+  const directory = createNodeDirectory(nodes);
+  const helper: TestLoaderContext = {
+    ctx: { dataApi: recorded, nodes: directory, call: {}, loaders: new Map() },
+    calls,
+    paramsOf: (method) => calls.filter((c) => c.method === method).map((c) => (c.args[1] ?? {}) as Record<string, unknown>),
+    fresh: () => {
+      helper.ctx = { dataApi: recorded, nodes: directory, call: {}, loaders: new Map() };
+      return helper.ctx;
+    },
+    dataApi,
+    nodes,
+    close: async () => {
+      await Promise.all([dataApi.close(), ...nodes.map((n) => n.close())]);
+    },
+  };
+  return helper;
+}
+
+/** What some loader work cost upstream, as the devnet saw it. */
+export interface Measured<T> {
+  result: T;
+  /** Requests served, by route (`GET /v1/networks/{network}/delegators`, `POST info.peers`). */
+  byRoute: Record<string, number>;
+  requests: number;
+  /** Sequential rounds (see `countRounds`); needs devnet latency so parallel requests overlap. */
+  rounds: number;
+}
+
+/**
+ * Runs `work` on clean devnet stats (and a clean call record, when given the
+ * helper) and reports the requests it made and in how many sequential rounds.
+ */
+export async function measure<T>(devnet: Devnet, work: () => Promise<T>, helper?: TestLoaderContext): Promise<Measured<T>> {
+  devnet.resetStats();
+  if (helper) helper.calls.length = 0;
+  const result = await work();
+  const stats = devnet.stats();
+  return { result, byRoute: stats.byRoute, requests: stats.requests, rounds: countRounds(devnet.requestLog()) };
+}
