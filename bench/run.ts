@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
 /** The flags `npm start` gives node (see package.json). */
-const GATEWAY_NODE_FLAGS = [`--max-old-space-size=${process.env['GATEWAY_HEAP_MB'] ?? 128}`];
+const GATEWAY_NODE_FLAGS = [`--max-old-space-size=${process.env['GATEWAY_HEAP_MB'] ?? 128}`, '--max-semi-space-size=8'];
 const LATENCIES = (process.env['BENCH_LATENCIES'] ?? '0,20').split(',').map(Number);
 
 interface Proc {
