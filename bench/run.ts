@@ -101,6 +101,7 @@ async function devnetCall(devnet: string, path: string, method = 'GET'): Promise
 }
 
 interface LoadResult {
+  mean: number;
   p50: number;
   p99: number;
   rps: number;
@@ -116,6 +117,7 @@ async function load(url: string, body: string | undefined, method: 'GET' | 'POST
     ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
   });
   return {
+    mean: round(result.latency.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     rps: result.requests.average,
@@ -142,7 +144,7 @@ async function loadFunction(fn: () => Promise<void>): Promise<LoadResult> {
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: latencies.length / DURATION, errors };
+  return { mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)), p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: latencies.length / DURATION, errors };
 }
 
 interface Row {
@@ -151,6 +153,7 @@ interface Row {
   cache: string;
   upstreamPerQuery: number;
   rounds: number;
+  mean?: number;
   p50: number;
   p99: number;
   rps: number;
@@ -203,7 +206,7 @@ async function measureConcurrent(s: Scenario, gateway: Proc, devnet: string, lat
   const total = ((await devnetCall(devnet, '/__devnet/stats')) as { requests: number }).requests;
   const log = (await devnetCall(devnet, '/__devnet/log')) as { start: number; end: number }[];
   return {
-    scenario: s.id, latencyMs, cache, upstreamPerQuery: total, rounds: countRounds(log), p50: round(wall), p99: round(wall), rps: 0, errors,
+    scenario: s.id, latencyMs, cache, upstreamPerQuery: total, rounds: countRounds(log), mean: round(wall), p50: round(wall), p99: round(wall), rps: 0, errors,
     peakRssMb: round(rssMb(gateway.child.pid as number).rss), note: `${n} concurrent identical S2 on a cold cache: total upstream requests; latency = wall time for all`,
   };
 }
@@ -270,10 +273,13 @@ async function main(): Promise<void> {
 }
 
 function formatTable(rows: Row[]): string {
-  const header = '| Scenario | Upstream latency | Cache | Upstream req/query | Rounds | p50 ms | p99 ms | req/s | Errors | Peak RSS MB |';
-  const sep = '|---|---|---|---|---|---|---|---|---|---|';
+  const header = '| Scenario | Upstream latency | Cache | Upstream req/query | Rounds | mean ms | p50 ms | p99 ms | req/s | Errors | Peak RSS MB |';
+  const sep = '|---|---|---|---|---|---|---|---|---|---|---|';
+  // Rows that only report a count or a memory figure show '-' where nothing was timed.
+  const timed = (r: Row) => r.mean !== undefined || r.rps > 0;
+  const num = (r: Row, v: number | undefined) => (timed(r) && v !== undefined ? String(v) : '-');
   const lines = rows.map((r) =>
-    `| ${r.scenario}${r.note ? ` (${r.note})` : ''} | ${r.latencyMs} ms | ${r.cache} | ${r.upstreamPerQuery} | ${r.rounds || '-'} | ${r.p50 || '-'} | ${r.p99 || '-'} | ${r.rps ? Math.round(r.rps) : '-'} | ${r.errors} | ${r.peakRssMb || '-'} |`,
+    `| ${r.scenario}${r.note ? ` (${r.note})` : ''} | ${r.latencyMs} ms | ${r.cache} | ${r.upstreamPerQuery} | ${r.rounds || '-'} | ${num(r, r.mean)} | ${num(r, r.p50)} | ${num(r, r.p99)} | ${r.rps ? Math.round(r.rps) : '-'} | ${r.errors} | ${r.peakRssMb || '-'} |`,
   );
   return [header, sep, ...lines].join('\n');
 }
