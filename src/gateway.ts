@@ -1,5 +1,5 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, useReadinessCheck, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
@@ -68,6 +68,23 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       }),
       useInputValidation(),
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
+      // GET /health says the process is up (yoga's own); GET /ready says it can serve: the Data API
+      // answers (the chain list, which the cache usually holds). Nodes are optional parts: a node
+      // that is down fails its own fields, not the replica.
+      useReadinessCheck({
+        endpoint: '/ready',
+        check: async ({ fetchAPI }) => {
+          try {
+            await deps.dataApi.listChains({}, { timeoutMs: 3000 });
+            return new fetchAPI.Response(JSON.stringify({ ready: true }), { headers: { 'content-type': 'application/json' } });
+          } catch {
+            return new fetchAPI.Response(JSON.stringify({ ready: false, reason: 'the Data API does not answer' }), {
+              status: 503,
+              headers: { 'content-type': 'application/json' },
+            });
+          }
+        },
+      }),
     ],
   });
 }

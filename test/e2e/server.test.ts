@@ -72,3 +72,25 @@ describe('npm start on the built-in devnet', () => {
     expect(primary.filter((n) => n.peer !== null).length).toBeGreaterThan(primary.length * 0.85);
   });
 });
+
+describe('health and readiness for load balancers', () => {
+  it('answers /health while up and /ready only while the Data API answers', async () => {
+    const running = await startServer({ ...configFromEnv({}), port: 0, cache: 'off' }, pino({ level: 'silent' }));
+    try {
+      const base = running.url.replace(/\/graphql$/, '');
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+      const ready = await fetch(`${base}/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ ready: true });
+      // The Data API fails (503) for longer than the client's retries last.
+      running.devnet?.setChaos({ faultRate: 1, routeFilter: 'GET /v1/chains' });
+      const notReady = await fetch(`${base}/ready`);
+      expect(notReady.status).toBe(503);
+      const body = JSON.stringify(await notReady.json());
+      expect(body).not.toContain(running.devnet?.url ?? 'never');
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
+});
