@@ -8,7 +8,7 @@ import type {
 } from '../upstream/types.ts';
 import { ChainRef, checkDigits, checkEvmAddress, checkPage } from './chains.ts';
 import { PriceRef } from './common.ts';
-import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, UNKNOWN_ENUM_VALUE } from './enums.ts';
 import { checkIcmArgs, IcmMessageConnection, resolveIcmMessages, type IcmListArgs } from './icm.ts';
 import { NetworkNameEnum } from './network.ts';
@@ -132,8 +132,7 @@ AddressRef.implement({
       description:
         'Transactions involving the address (E3), with the ERC-20/721/1155 transfers and internal transactions it took part in. Page size 1-100, default 10.',
       args: {
-        first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PAGES.addressTransactions),
         startBlock: t.arg.int({ description: 'First block, inclusive (alone: up to the latest block).' }),
         endBlock: t.arg.int({ description: 'Last block, exclusive (alone: from genesis).' }),
         sortOrder: t.arg({ type: SortOrderEnum, description: 'By timestamp; the upstream default is descending.' }),
@@ -150,8 +149,7 @@ AddressRef.implement({
       type: NativeTransactionConnection,
       description: 'Transactions the address sent or received (E9), without logs. Page size 1-100, default 10.',
       args: {
-        first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PAGES.nativeTransactions),
         startBlock: t.arg.int({ description: 'First block, inclusive.' }),
         endBlock: t.arg.int({ description: 'Last block, exclusive.' }),
       },
@@ -201,8 +199,7 @@ AddressRef.implement({
       type: Erc1155BalanceConnection,
       description: 'ERC-1155 tokens the address holds (E10), with its native balance at the same block. Page size 1-500, default 10.',
       args: {
-        first: t.arg.int({ description: 'Page size, 1-500 (default 10).' }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PAGES.erc1155Balances),
         blockNumber: t.arg.string({ description: 'At this block, decimal digits (default: the latest).' }),
         contractAddress: t.arg.string({ description: 'Only tokens of this contract.' }),
       },
@@ -219,8 +216,7 @@ AddressRef.implement({
       type: IcmMessageConnection,
       description: 'ICM messages the address sent or received on any chain (E16), newest first. Page size 1-100, default 10.',
       args: {
-        first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PAGES.icmMessages),
         network: t.arg({ type: NetworkNameEnum, description: 'Only messages of this network (all when omitted).' }),
       },
       extensions: { validateArgs: (args) => checkIcmArgs(args as IcmListArgs) },

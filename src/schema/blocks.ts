@@ -8,7 +8,7 @@ import {
   type UtxoSortBy, type Vertex,
 } from '../upstream/types.ts';
 import { AssetAmountRef, ChainInfoRef, looksLikeCb58Id } from './common.ts';
-import { resolvePageConnection, type Connection, type ConnectionArgs, type UpstreamPage } from './connection.ts';
+import { type Connection, type ConnectionArgs, pageArgs, resolvePageConnection, type UpstreamPage } from './connection.ts';
 import { SortOrderEnum } from './enums.ts';
 import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
@@ -374,8 +374,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
       type: BlockConnection,
       description: 'Latest blocks, newest first (E15). Page size 1-100, default 10.',
       args: {
-        first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PAGES.blocks),
         startTimestamp: t.arg.int({ description: 'Only blocks at or after this time, unix seconds (>= 0).' }),
         endTimestamp: t.arg.int({ description: 'Only blocks at or before this time, unix seconds (>= 0).' }),
       },
@@ -409,8 +408,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
       type: VertexConnection,
       description: 'Latest vertices, newest first (E18). X-chain only. Page size 1-100, default 10.',
       args: {
-        first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PAGES.vertices),
       },
       extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.vertices) },
       resolve: (b, args, ctx) => {
@@ -433,8 +431,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
       description: 'UTXOs owned by some addresses on this chain (E4). Page size 1-1024, default 10.',
       args: {
         addresses: t.arg.stringList({ required: true, description: 'Primary-network addresses (`avax1...`/`fuji1...`, optionally with a `P-`/`X-`/`C-` prefix); at least one.' }),
-        first: t.arg.int({ description: 'Page size, 1-1024 (default 10).' }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PAGES.utxos),
         assetId: t.arg.string({ description: 'Only this asset. X-chain only.' }),
         minUtxoAmount: t.arg.float({ description: 'Only UTXOs of at least this amount, nano-units (>= 0, inclusive).' }),
         includeSpent: t.arg.boolean({ description: 'Include spent UTXOs (default false).' }),

@@ -1,3 +1,5 @@
+import type { ArgBuilder } from '@pothos/core';
+import type { BuilderTypes } from '../builder.ts';
 import { badInput } from '../errors.ts';
 import {
   argsHash, checkFirst, decodeCursor, encodeCursor, filterArgs, parentHash, type CursorState, type PageSpec,
@@ -117,3 +119,12 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
 export function emptyConnection<T>(): Connection<T> {
   return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } };
 }
+
+/**
+ * `first` and `after` of a connection over `page`, with the bounds in their
+ * descriptions taken from the same spec the checks use, so the docs cannot drift.
+ */
+export const pageArgs = (arg: ArgBuilder<BuilderTypes>, page: Pick<PageSpec, 'defaultSize' | 'maxSize'>) => ({
+  first: arg.int({ description: `Page size, 1-${page.maxSize} (default ${page.defaultSize}).` }),
+  after: arg.string({ description: 'Cursor of the last edge already seen (`pageInfo.endCursor`); pass the same other arguments that produced it.' }),
+});

@@ -4,7 +4,7 @@ import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { delegationByKey, delegatorsFirstPage, inWindow, type StakingWindow } from '../loaders/validators.ts';
 import { PRIMARY_NETWORK_ID, type Delegator, type DelegationStatus as DelegationStatusValue, type ListDelegatorsParams, type SortOrder } from '../upstream/types.ts';
-import { emptyConnection, resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { type ConnectionArgs, emptyConnection, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
@@ -173,8 +173,7 @@ builder.objectFields(NetworkRef, (t) => ({
     type: DelegatorConnection,
     description: 'Delegations on this network (E13). Page size 1-100, default 10.',
     args: {
-      first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-      after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+      ...pageArgs(t.arg, PAGES.delegators),
       filter: t.arg({ type: DelegatorFilter, description: 'Filters.' }),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
     },
@@ -250,8 +249,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     description:
       'Delegations to this validation: to its node, within its period (E13 `nodeIds`, batched across validators: a list of validators costs a few upstream calls, not one each). Page size 1-100, default 10.',
     args: {
-      first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-      after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+      ...pageArgs(t.arg, PAGES.delegators),
       delegationStatus: t.arg({ type: DelegationStatus.ref, description: 'Only this status.' }),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
     },

@@ -5,7 +5,7 @@ import type { NetworkId } from '../loaders/types.ts';
 import type { IcmMessage } from '../upstream/types.ts';
 import { ChainRef, checkEvmAddress, checkPage } from './chains.ts';
 import { PriceRef } from './common.ts';
-import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { PAGES } from './pagination.ts';
@@ -205,8 +205,7 @@ builder.queryFields((t) => ({
     args: {
       address: t.arg.string({ required: true, description: 'EVM address, 0x + 40 hex digits.' }),
       network: t.arg({ type: NetworkNameEnum, description: 'Only messages of this network (all when omitted).' }),
-      first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-      after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+      ...pageArgs(t.arg, PAGES.icmMessages),
     },
     extensions: {
       validateArgs: (args) => {

@@ -15,6 +15,7 @@ import {
 } from './pagination.ts';
 import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { loadValidator, ValidatorInterface } from './validators.ts';
+import { pageArgs } from './connection.ts';
 
 /**
  * The backing shape of `AvalancheNode`: only the configured name. Every field asks
@@ -375,8 +376,7 @@ AvalancheNodeRef.implement({
       description: `The node's connected peers in node-id order (info.peers). Page size 1-${PEERS_PAGE.maxSize}, default ${PEERS_PAGE.defaultSize}; one info.peers call per request.`,
       args: {
         nodeIds: t.arg.stringList({ description: `Only these node ids (at most ${PEERS_PAGE.maxSize}); ids the node is not connected to are left out.` }),
-        first: t.arg.int({ description: `Page size, 1-${PEERS_PAGE.maxSize} (default ${PEERS_PAGE.defaultSize}).` }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PEERS_PAGE),
       },
       extensions: {
         validateArgs: (args) => void checkPeersArgs(args as PeersArgs),

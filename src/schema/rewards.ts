@@ -9,7 +9,7 @@ import {
   type CurrencyCode, type HistoricalReward, type ListHistoricalRewardsParams, type ListRewardsParams, type PendingReward, type SortOrder,
 } from '../upstream/types.ts';
 import { AssetAmountRef, assetAmountFields, PriceRef } from './common.ts';
-import { emptyConnection, resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { emptyConnection, pageArgs, resolvePageConnection, type ConnectionArgs } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
@@ -133,9 +133,8 @@ async function fetchPending(ctx: Context, network: NetworkId, params: ListReward
   return { items: page.pendingRewards.map((r) => withNetwork(network, r)), nextPageToken: page.nextPageToken };
 }
 
-const pageArgs = (t: ArgBuilder<Types>) => ({
-  first: t.int({ description: 'Page size, 1-100 (default 10).' }),
-  after: t.string({ description: 'Cursor of the last edge already seen.' }),
+const rewardPageArgs = (t: ArgBuilder<Types>, page: PageSpec) => ({
+  ...pageArgs(t, page),
   sortOrder: t({ type: SortOrderEnum, description: 'Sort direction.' }),
 });
 
@@ -146,7 +145,7 @@ builder.objectFields(NetworkRef, (t) => ({
     args: {
       addresses: t.arg.stringList({ description: 'P- or X-chain addresses (`avax1...`/`fuji1...`, optionally with a `P-`/`X-` prefix).' }),
       nodeIds: t.arg.stringList({ description: 'Node ids, `NodeID-...`.' }),
-      ...pageArgs(t.arg),
+      ...rewardPageArgs(t.arg, PAGES.historicalRewards),
       currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
     },
     extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.historicalRewards) },
@@ -167,7 +166,7 @@ builder.objectFields(NetworkRef, (t) => ({
     args: {
       addresses: t.arg.stringList({ description: 'P- or X-chain addresses (`avax1...`/`fuji1...`, optionally with a `P-`/`X-` prefix).' }),
       nodeIds: t.arg.stringList({ description: 'Node ids, `NodeID-...`.' }),
-      ...pageArgs(t.arg),
+      ...rewardPageArgs(t.arg, PAGES.pendingRewards),
     },
     extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.pendingRewards) },
     resolve: (n, rawArgs, ctx) => {
@@ -221,7 +220,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     type: HistoricalRewardConnection,
     description: "Paid rewards of this validation and its delegations (E11 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
     args: {
-      ...pageArgs(t.arg),
+      ...rewardPageArgs(t.arg, PAGES.historicalRewards),
       currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
     },
     extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.historicalRewards) },
@@ -253,7 +252,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
   pendingRewards: t.field({
     type: PendingRewardConnection,
     description: "Accruing rewards of this validation and its delegations (E12 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
-    args: pageArgs(t.arg),
+    args: rewardPageArgs(t.arg, PAGES.pendingRewards),
     extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.pendingRewards) },
     resolve: (v: ValidatorShape, rawArgs, ctx) => {
       if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<PendingRewardShape>();

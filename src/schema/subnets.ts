@@ -9,7 +9,7 @@ import type { NetworkId } from '../loaders/types.ts';
 import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData, type SortOrder } from '../upstream/types.ts';
 import { ChainRef } from './chains.ts';
 import { looksLikeCb58Id } from './common.ts';
-import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
@@ -279,8 +279,7 @@ SubnetRef.implement({
       type: ValidatorConnection,
       description: "This subnet's validations (E8 with `subnetId`). Page size 1-100, default 10.",
       args: {
-        first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-        after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+        ...pageArgs(t.arg, PAGES.validators),
         filter: t.arg({ type: ValidatorFilter, description: 'Filters; `subnetId`, when given, must be this subnet.' }),
         sortBy: t.arg({ type: ValidatorSortByEnum, description: 'Sort key (DELEGATION_FEE only for the primary network on MAINNET).' }),
         sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
@@ -330,8 +329,7 @@ builder.objectFields(NetworkRef, (t) => ({
     type: SubnetConnection,
     description: 'Subnets and L1s created on this network (E7; the primary network itself is not listed, see `subnet`). Page size 1-10000, default 100.',
     args: {
-      first: t.arg.int({ description: 'Page size, 1-10000 (default 100).' }),
-      after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+      ...pageArgs(t.arg, PAGES.subnets),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction (by creation).' }),
     },
     extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.subnets) },

@@ -7,7 +7,7 @@ import { validationByKey, validatorByNodeId } from '../loaders/validators.ts';
 import {
   PRIMARY_NETWORK_ID, type ListValidatorsParams, type Validator, type ValidatorRewards,
 } from '../upstream/types.ts';
-import { resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
@@ -277,8 +277,7 @@ builder.objectFields(NetworkRef, (t) => ({
     type: ValidatorConnection,
     description: 'Validations on this network (E8), newest first by default. Page size 1-100, default 10.',
     args: {
-      first: t.arg.int({ description: 'Page size, 1-100 (default 10).' }),
-      after: t.arg.string({ description: 'Cursor of the last edge already seen.' }),
+      ...pageArgs(t.arg, PAGES.validators),
       filter: t.arg({ type: ValidatorFilter, description: 'Filters.' }),
       sortBy: t.arg({ type: ValidatorSortByEnum, description: 'Sort key.' }),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
