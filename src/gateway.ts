@@ -6,6 +6,7 @@ import { useInputValidation } from './plugins/use-input-validation.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions } from './plugins/use-query-cost.ts';
 import { getSchema } from './schema/index.ts';
+import type { ResponseCache } from './upstream/cache.ts';
 import type { DataApi, NodeClient } from './upstream/client-types.ts';
 import { exampleQueries } from './graphiql-examples.ts';
 
@@ -31,6 +32,10 @@ export interface GatewayOptions {
 export interface GatewayDeps {
   dataApi: DataApi;
   nodes: readonly NodeClient[];
+  /** The response cache in front of the clients, if any: its counters are reported on `/ready`. */
+  cache?: Pick<ResponseCache, 'stats'>;
+  /** What `/ready` asks; it must reach the Data API itself, not a cache. Default: `dataApi.listChains`. */
+  readinessProbe?: () => Promise<unknown>;
 }
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, Context>;
@@ -69,14 +74,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useInputValidation(),
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
       // GET /health says the process is up (yoga's own); GET /ready says it can serve: the Data API
-      // answers (the chain list, which the cache usually holds). Nodes are optional parts: a node
-      // that is down fails its own fields, not the replica.
+      // answers (its cheapest call, the chain list). Nodes are optional parts: a node that is down
+      // fails its own fields, not the replica.
       useReadinessCheck({
         endpoint: '/ready',
         check: async ({ fetchAPI }) => {
           try {
-            await deps.dataApi.listChains({}, { timeoutMs: 3000 });
-            return new fetchAPI.Response(JSON.stringify({ ready: true }), { headers: { 'content-type': 'application/json' } });
+            await (deps.readinessProbe ? deps.readinessProbe() : deps.dataApi.listChains({}, { timeoutMs: 3000 }));
+            const body = { ready: true, ...(deps.cache ? { cache: deps.cache.stats() } : {}) };
+            return new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
           } catch {
             return new fetchAPI.Response(JSON.stringify({ ready: false, reason: 'the Data API does not answer' }), {
               status: 503,

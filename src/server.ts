@@ -42,6 +42,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     apiKeyHeader: config.dataApiKeyHeader,
   });
   const nodeClients = nodes.map((n) => createNodeClient(n));
+  // Readiness asks the Data API itself (its cheapest call), never the cache.
+  const readinessProbe = () => dataApi.listChains({}, { timeoutMs: 3000 });
   // One cache for every client: shared by replicas through Redis, else this process's LRU.
   const cache: ResponseCache | undefined =
     config.cache === 'off'
@@ -60,8 +62,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),
     },
     cache
-      ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)) }
-      : { dataApi, nodes: nodeClients },
+      ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache, readinessProbe }
+      : { dataApi, nodes: nodeClients, readinessProbe },
   );
 
   const server: Server = createServer(gateway);
