@@ -129,6 +129,8 @@ AddressRef.implement({
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', resolve: (a, _args, ctx) => chainById(ctx).load(a.chainId) }),
     transactions: t.field({
       type: AddressTransactionConnection,
+      // An upstream failure here fails this field only, not the whole list it sits in.
+      nullable: true,
       description:
         'Transactions involving the address (E3), with the ERC-20/721/1155 transfers and internal transactions it took part in. Page size 1-100, default 10.',
       args: {
@@ -147,6 +149,8 @@ AddressRef.implement({
     }),
     nativeTransactions: t.field({
       type: NativeTransactionConnection,
+      // An upstream failure here fails this field only, not the whole list it sits in.
+      nullable: true,
       description: 'Transactions the address sent or received (E9), without logs. Page size 1-100, default 10.',
       args: {
         ...pageArgs(t.arg, PAGES.nativeTransactions),
@@ -177,6 +181,8 @@ AddressRef.implement({
     }),
     nativeBalance: t.field({
       type: NativeTokenBalanceRef,
+      // An upstream failure here fails this field only, not the whole list it sits in.
+      nullable: true,
       description: "The address's native token balance (E14).",
       args: {
         blockNumber: t.arg.string({ description: 'At this block, decimal digits (default: the latest).' }),
@@ -197,6 +203,8 @@ AddressRef.implement({
     }),
     erc1155Balances: t.field({
       type: Erc1155BalanceConnection,
+      // An upstream failure here fails this field only, not the whole list it sits in.
+      nullable: true,
       description: 'ERC-1155 tokens the address holds (E10), with its native balance at the same block. Page size 1-500, default 10.',
       args: {
         ...pageArgs(t.arg, PAGES.erc1155Balances),
@@ -214,6 +222,8 @@ AddressRef.implement({
     }),
     icmMessages: t.field({
       type: IcmMessageConnection,
+      // An upstream failure here fails this field only, not the whole list it sits in.
+      nullable: true,
       description: 'ICM messages the address sent or received on any chain (E16), newest first. Page size 1-100, default 10.',
       args: {
         ...pageArgs(t.arg, PAGES.icmMessages),

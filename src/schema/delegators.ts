@@ -246,6 +246,8 @@ function resolveValidatorDelegators(v: ValidatorShape, args: ValidatorDelegators
 builder.interfaceFields(ValidatorInterface, (t) => ({
   delegators: t.field({
     type: DelegatorConnection,
+    // An upstream failure here fails this field only, not the whole list it sits in.
+    nullable: true,
     description:
       'Delegations to this validation: to its node, within its period (E13 `nodeIds`, batched across validators: a list of validators costs a few upstream calls, not one each). Page size 1-100, default 10.',
     args: {

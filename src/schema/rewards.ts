@@ -218,6 +218,8 @@ function historicalRewardsHint(v: ValidatorShape): number | undefined {
 builder.interfaceFields(ValidatorInterface, (t) => ({
   historicalRewards: t.field({
     type: HistoricalRewardConnection,
+    // An upstream failure here fails this field only, not the whole list it sits in.
+    nullable: true,
     description: "Paid rewards of this validation and its delegations (E11 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
     args: {
       ...rewardPageArgs(t.arg, PAGES.historicalRewards),
@@ -251,6 +253,8 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
   }),
   pendingRewards: t.field({
     type: PendingRewardConnection,
+    // An upstream failure here fails this field only, not the whole list it sits in.
+    nullable: true,
     description: "Accruing rewards of this validation and its delegations (E12 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
     args: rewardPageArgs(t.arg, PAGES.pendingRewards),
     extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.pendingRewards) },

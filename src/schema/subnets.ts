@@ -277,6 +277,8 @@ SubnetRef.implement({
     blockchains: t.field({ type: [BlockchainRef], description: 'Blockchains this subnet validates.', resolve: (s) => s.blockchains }),
     validators: t.field({
       type: ValidatorConnection,
+      // An upstream failure here fails this field only, not the whole list it sits in.
+      nullable: true,
       description: "This subnet's validations (E8 with `subnetId`). Page size 1-100, default 10.",
       args: {
         ...pageArgs(t.arg, PAGES.validators),
