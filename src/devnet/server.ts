@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createDataApiHandler } from './data-api.ts';
 import { createDataset, type Dataset } from './dataset/index.ts';
 import { errorResponse, type DevnetHandler, type DevnetResponse } from './http-types.ts';
-import { createNodeSimulator } from './node-api.ts';
+import { createNodeSimulator } from './node/index.ts';
 
 /** Options of the devnet; each has an environment variable in `cli.ts`. */
 export interface DevnetOptions {

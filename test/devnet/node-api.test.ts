@@ -2,7 +2,7 @@ import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevnetHandler } from '../../src/devnet/http-types.ts';
-import { createNodeSimulator, goDuration, idFromName, rfc3339Nano, type NodeSimulator } from '../../src/devnet/node-api.ts';
+import { createNodeSimulator, goDuration, idFromName, rfc3339Nano, type NodeSimulator } from '../../src/devnet/node/index.ts';
 import type { DevnetBlockchain, NodeDataView } from '../../src/devnet/node-view.ts';
 import { Rng } from '../../src/devnet/rng.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeSimulator } from '../../src/devnet/node-api.ts';
+import { createNodeSimulator } from '../../src/devnet/node/index.ts';
 import type { DevnetHandler } from '../../src/devnet/http-types.ts';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';

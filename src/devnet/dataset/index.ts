@@ -1,9 +1,9 @@
 import { PRIMARY_NETWORK_ID } from '../../upstream/types.ts';
 import type { DevnetNetwork, NodeDataView } from '../node-view.ts';
 import { createEvmData, type EvmChainSeed, type EvmData } from './evm.ts';
-import { C_CHAIN_EVM_IDS, createPrimaryData, VM_IDS, type PrimaryData, type PrimaryFixtures } from './primary.ts';
+import { C_CHAIN_EVM_IDS, createPrimaryData, VM_IDS, type PrimaryData, type PrimaryFixtures } from './primary/index.ts';
 
-export type { PrimaryData, PrimaryFixtures } from './primary.ts';
+export type { PrimaryData, PrimaryFixtures } from './primary/index.ts';
 
 export const DEVNET_NETWORKS: readonly DevnetNetwork[] = ['mainnet', 'fuji'];
 

@@ -11,7 +11,7 @@ import {
   type SortOrder,
 } from '../../upstream/types.ts';
 import { devnetNetworkOf, type Dataset } from '../dataset/index.ts';
-import { CHAIN_NAMES, type Page, type PrimaryChain, type PrimaryData, type Range } from '../dataset/primary.ts';
+import { CHAIN_NAMES, type Page, type PrimaryChain, type PrimaryData, type Range } from '../dataset/primary/index.ts';
 import { errorResponse, type DevnetRequest } from '../http-types.ts';
 import type { DevnetNetwork } from '../node-view.ts';
 import type { Route, RouteAnswer } from '../router.ts';

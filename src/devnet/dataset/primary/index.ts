@@ -1,0 +1,272 @@
+/**
+ * The primary-network half of the devnet dataset: subnets and their blockchains,
+ * validators, delegators, rewards, UTXOs, blocks and vertices of one network.
+ *
+ * Sizes scale with the validator count, so everything bulky is stored compactly
+ * and turned into wire objects only when a page is served:
+ * - validators are plain records (a few thousand to tens of thousands);
+ * - delegators live in typed arrays, their ids are hashes of their index;
+ * - rewards are codes pointing at validations/delegations;
+ * - UTXOs are derived per address on request, blocks and vertices per height.
+ * Sorted orders and per-key lists are built once, so a page costs little more
+ * than the items it returns.
+ *
+ * This module holds `PrimaryData`, the one entry point: it generates the records
+ * (generate.ts) and answers queries by delegating to the per-resource modules.
+ */
+
+import type {
+  Block,
+  CurrencyCode,
+  Delegator,
+  HistoricalReward,
+  PendingReward,
+  SortOrder,
+  Subnet,
+  Utxo,
+  Validator,
+  Vertex,
+} from '../../../upstream/types.ts';
+import type { DevnetBlockchain, DevnetNetwork } from '../../node-view.ts';
+import { block, heightAt, listBlocks, listVertices, vertex, type BlockProducers } from './chain-activity.ts';
+import { VERTEX_COUNT, type PrimaryChain } from './constants.ts';
+import type { NetworkContext } from './context.ts';
+import { pickFixtures } from './fixtures.ts';
+import { generatePrimaryRecords, type PrimaryRecords } from './generate.ts';
+import { pageOf } from './paging.ts';
+import type { ValidatorRecord } from './staking.ts';
+import { toValidator } from './staking-wire.ts';
+import { StakingQueries } from './staking-queries.ts';
+import type {
+  BlockQuery,
+  DelegatorQuery,
+  Page,
+  PrimaryDataInput,
+  PrimaryFixtures,
+  RewardQuery,
+  SubnetChain,
+  UtxoQuery,
+  ValidatorQuery,
+} from './types.ts';
+import { listUtxos } from './utxos.ts';
+
+export { AVAX_ASSET_IDS, BLOCK_INTERVAL_SECONDS, C_CHAIN_EVM_IDS, CHAIN_NAMES, VM_IDS } from './constants.ts';
+export type { PrimaryChain } from './constants.ts';
+export { cb58 } from './ids.ts';
+export { avaxPrice } from './math.ts';
+export type {
+  BlockQuery,
+  DelegatorQuery,
+  Page,
+  PrimaryDataInput,
+  PrimaryFixtures,
+  Range,
+  RewardQuery,
+  SubnetChain,
+  UtxoQuery,
+  ValidatorQuery,
+} from './types.ts';
+
+export class PrimaryData {
+  readonly network: DevnetNetwork;
+  readonly hrp: 'avax' | 'fuji';
+  readonly avaxAssetId: string;
+  readonly chainIds: { readonly p: string; readonly x: string; readonly c: string };
+  /** Oldest first; the primary network itself is the first subnet. */
+  readonly subnets: readonly Subnet[];
+  readonly subnetChains: readonly SubnetChain[];
+  /** Seconds; the dataset's statuses (active, pending ...) are relative to this instant. */
+  readonly generatedAt: number;
+
+  private readonly records: PrimaryRecords;
+  private readonly ctx: NetworkContext;
+  private readonly now: () => number;
+  private readonly subnetById = new Map<string, Subnet>();
+  private readonly producers: BlockProducers;
+  private readonly staking: StakingQueries;
+
+  constructor(input: PrimaryDataInput) {
+    this.now = input.now;
+    this.records = generatePrimaryRecords(input);
+    const { ctx, subnets, staking } = this.records;
+    this.ctx = ctx;
+    this.network = ctx.network;
+    this.hrp = ctx.profile.hrp;
+    this.avaxAssetId = ctx.avaxAssetId;
+    this.chainIds = ctx.chainIds;
+    this.generatedAt = ctx.generatedAt;
+    this.subnets = subnets;
+    this.subnetChains = this.records.subnetChains;
+    for (const s of subnets) this.subnetById.set(s.subnetId, s);
+    this.staking = new StakingQueries(this.records, this.subnetById, () => this.nowSec());
+    const validators = staking.validators;
+    this.producers = {
+      activeNodeIds: validators.filter((v) => v.primary && v.status === 'active').map((v) => v.nodeId),
+      activeL1Validators: validators.filter((v) => !v.primary && v.status === 'active' && this.subnetById.get(v.subnetId)?.isL1).length,
+    };
+  }
+
+  private nowSec(): number {
+    return Math.floor(this.now() / 1000);
+  }
+
+  // ---------------------------------------------------------------- subnets
+
+  listSubnets(order: SortOrder, offset: number, limit: number): Page<Subnet> {
+    return pageOf(this.subnets.length, order, () => true, offset, limit, (i) => this.subnets[i] as Subnet);
+  }
+
+  subnet(subnetId: string): Subnet | undefined {
+    return this.subnetById.get(subnetId);
+  }
+
+  /** Non-primary subnet ids. */
+  subnetIds(): string[] {
+    return this.subnets.slice(1).map((s) => s.subnetId);
+  }
+
+  // ---------------------------------------------------------------- validators, delegators, rewards
+
+  get validatorCount(): number {
+    return this.records.staking.validators.length;
+  }
+
+  /** The wire object of the validation with this node id (each node id validates once in the dataset). */
+  validator(nodeId: string): Validator | undefined {
+    const i = this.records.staking.validatorByNodeId.get(nodeId);
+    return i === undefined ? undefined : toValidator(this.records, i);
+  }
+
+  /** Tx hashes of every validation (add-validator txs), in block order; cheap. */
+  validationTxHashes(): string[] {
+    return this.records.staking.validators.map((v) => v.txHash);
+  }
+
+  /** Every validation as wire objects, in block order (for tests and fixtures; costly at large sizes). */
+  allValidators(): Validator[] {
+    return this.records.staking.validators.map((_, i) => toValidator(this.records, i));
+  }
+
+  /** See `StakingQueries.listValidators` for how the filters apply. */
+  listValidators(q: ValidatorQuery, offset: number, limit: number): Page<Validator> {
+    return this.staking.listValidators(q, offset, limit);
+  }
+
+  get delegatorCount(): number {
+    return this.records.staking.delegations.status.length;
+  }
+
+  listDelegators(q: DelegatorQuery, offset: number, limit: number): Page<Delegator> {
+    return this.staking.listDelegators(q, offset, limit);
+  }
+
+  /** Both `addresses` and `nodeIds` narrow the result when both are given. Newest `endTimestamp` first by default. */
+  listHistoricalRewards(q: RewardQuery, currency: CurrencyCode, offset: number, limit: number): Page<HistoricalReward> {
+    return this.staking.listHistoricalRewards(q, currency, offset, limit);
+  }
+
+  /** Ordered by `startTimestamp`. */
+  listPendingRewards(q: RewardQuery, offset: number, limit: number): Page<PendingReward> {
+    return this.staking.listPendingRewards(q, offset, limit);
+  }
+
+  // ---------------------------------------------------------------- UTXOs
+
+  /** Whether `address` (a body like `avax1...`) is one of this network's known addresses. */
+  isKnownAddress(address: string): boolean {
+    return this.records.addresses.indexOf.has(address);
+  }
+
+  /** Sorted by `sortBy` then utxo id; addresses are bodies without chain prefix. */
+  listUtxos(chain: PrimaryChain, q: UtxoQuery, offset: number, limit: number): Page<Utxo> {
+    return listUtxos(this.records, chain, q, offset, limit);
+  }
+
+  // ---------------------------------------------------------------- blocks and vertices
+
+  /** Height of the last block at or before `timestamp` (0 before the chain started). */
+  heightAt(chain: PrimaryChain, timestamp: number): number {
+    return heightAt(this.ctx, chain, timestamp);
+  }
+
+  latestHeight(chain: PrimaryChain): number {
+    return this.heightAt(chain, this.nowSec());
+  }
+
+  block(chain: PrimaryChain, height: number): Block {
+    return block(this.ctx, this.producers, chain, height);
+  }
+
+  /**
+   * Newest first. `cursor` is the height to continue from (it pins the listing,
+   * so blocks produced between pages do not shift it).
+   */
+  listBlocks(chain: PrimaryChain, q: BlockQuery, cursor: number | undefined, limit: number): { items: Block[]; next?: number } {
+    return listBlocks(this.ctx, this.producers, chain, q, this.latestHeight(chain), cursor, limit);
+  }
+
+  get vertexCount(): number {
+    return VERTEX_COUNT;
+  }
+
+  vertex(index: number): Vertex {
+    return vertex(this.ctx, index);
+  }
+
+  /** Newest first. */
+  listVertices(offset: number, limit: number): Page<Vertex> {
+    return listVertices(this.ctx, offset, limit);
+  }
+
+  // ---------------------------------------------------------------- node view, fixtures, stats
+
+  activeValidatorNodeIds(): readonly string[] {
+    return this.producers.activeNodeIds;
+  }
+
+  devnetBlockchains(): DevnetBlockchain[] {
+    const aliases: Record<string, string[]> = {
+      [this.chainIds.p]: ['P', 'platform'],
+      [this.chainIds.x]: ['X', 'avm'],
+      [this.chainIds.c]: ['C', 'evm'],
+    };
+    return this.subnets.flatMap((s) =>
+      s.blockchains.map((b) => ({
+        blockchainId: b.blockchainId,
+        subnetId: b.subnetId,
+        vmId: b.vmId,
+        name: b.blockchainName,
+        aliases: aliases[b.blockchainId] ?? [],
+      })),
+    );
+  }
+
+  fixtures(): PrimaryFixtures {
+    return pickFixtures(this.records);
+  }
+
+  /** Sizes, for logs and tests. */
+  stats(): Record<string, number> {
+    const { validators, delegations, historical, pending } = this.records.staking;
+    const count = (pred: (v: ValidatorRecord) => boolean): number => validators.filter(pred).length;
+    return {
+      subnets: this.subnets.length,
+      blockchains: this.subnets.reduce((n, s) => n + s.blockchains.length, 0),
+      validators: validators.length,
+      primaryValidators: count((v) => v.primary),
+      subnetValidators: count((v) => !v.primary),
+      activeValidators: count((v) => v.status === 'active'),
+      completedValidators: count((v) => v.status === 'completed'),
+      pendingValidators: count((v) => v.status === 'pending'),
+      removedValidators: count((v) => v.status === 'removed'),
+      delegators: delegations.status.length,
+      historicalRewards: historical.codes.length,
+      pendingRewards: pending.codes.length,
+      addresses: this.records.addresses.list.length,
+    };
+  }
+}
+
+export function createPrimaryData(input: PrimaryDataInput): PrimaryData {
+  return new PrimaryData(input);
+}
