@@ -21,6 +21,19 @@ export const ErrorCode = {
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
   UPSTREAM_PROTOCOL_ERROR: 'UPSTREAM_PROTOCOL_ERROR',
   REQUEST_ABORTED: 'REQUEST_ABORTED',
+  // The HTTP edge (src/plugins/use-request-limits.ts, use-admission-control.ts, use-response-limit.ts,
+  // use-introspection-limit.ts): what a request may weigh before any work is done for it.
+  BAD_REQUEST: 'BAD_REQUEST',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  URI_TOO_LONG: 'URI_TOO_LONG',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  NOT_ACCEPTABLE: 'NOT_ACCEPTABLE',
+  NOT_FOUND: 'NOT_FOUND',
+  DOCUMENT_TOO_LARGE: 'DOCUMENT_TOO_LARGE',
+  VARIABLES_TOO_LARGE: 'VARIABLES_TOO_LARGE',
+  INTROSPECTION_LIMIT: 'INTROSPECTION_LIMIT',
+  RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
+  SERVER_BUSY: 'SERVER_BUSY',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

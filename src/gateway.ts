@@ -5,6 +5,11 @@ import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions } from './plugins/use-query-cost.ts';
+import { createAdmissionGate, useAdmissionControl, type AdmissionGate, type AdmissionOptions } from './plugins/use-admission-control.ts';
+import { useIntrospectionLimit, type IntrospectionLimitOptions } from './plugins/use-introspection-limit.ts';
+import { useRequestLimits, type RequestLimitsOptions } from './plugins/use-request-limits.ts';
+import { useResponseLimit } from './plugins/use-response-limit.ts';
+import { useVariableErrors } from './plugins/use-variable-errors.ts';
 import { getSchema } from './schema/index.ts';
 import type { ResponseCache } from './upstream/cache.ts';
 import type { DataApi, NodeClient } from './upstream/client-types.ts';
@@ -27,6 +32,14 @@ export interface GatewayOptions {
   maxQueryNodes?: number;
   /** Depth, alias, token and directive limits (graphql-armor). Defaults in `OPERATION_LIMITS_DEFAULTS`. */
   operationLimits?: OperationLimitsOptions;
+  /** Body, URL, document-shape and variables limits of the HTTP edge. Defaults in `REQUEST_LIMITS_DEFAULTS` (body 1 MiB). */
+  requestLimits?: RequestLimitsOptions;
+  /** Largest serialized response (`MAX_RESPONSE_BYTES`); RESPONSE_TOO_LARGE above. Default 8 MiB. */
+  maxResponseBytes?: number;
+  /** `__schema`/`__type` counts and introspection list nesting per operation. Defaults in `INTROSPECTION_LIMIT_DEFAULTS`. */
+  introspectionLimits?: IntrospectionLimitOptions;
+  /** Concurrency, queue and subscription limits (`MAX_CONCURRENT_OPERATIONS`...), or a gate to share. Defaults in `ADMISSION_DEFAULTS`. */
+  admission?: AdmissionOptions | AdmissionGate;
 }
 
 export interface GatewayDeps {
@@ -46,6 +59,7 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, Context>;
  */
 export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gateway {
   const nodes = createNodeDirectory(deps.nodes);
+  const admission = options.admission && 'acquire' in options.admission ? options.admission : createAdmissionGate(options.admission);
   warmNodeDirectory(nodes);
   const contextDeps = {
     dataApi: deps.dataApi,
@@ -63,8 +77,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     landingPage: false,
     // Upstream failures are mapped by useUpstreamErrors; what reaches masking is unexpected.
     maskedErrors: true,
+    // Yoga's own body limit (25 MB, REQUEST_ENTITY_TOO_LARGE) is replaced by useRequestLimits (1 MiB, PAYLOAD_TOO_LARGE).
+    maxRequestBodySize: false,
     // Cost before input validation: its execute replacement yields to a BAD_USER_INPUT stop (see useQueryCost).
     plugins: [
+      // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
+      useRequestLimits(options.requestLimits),
+      useAdmissionControl(admission),
+      useIntrospectionLimit(options.introspectionLimits),
+      useVariableErrors(),
       useOperationLimits(options.operationLimits),
       useQueryCost({
         ...(options.maxQueryCost !== undefined ? { maxCost: options.maxQueryCost } : {}),
@@ -73,6 +94,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       }),
       useInputValidation(),
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
+      // Last of the result hooks: measures the response as it will be sent.
+      useResponseLimit(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
       // GET /health says the process is up (yoga's own); GET /ready says it can serve: the Data API
       // answers (its cheapest call, the chain list). Nodes are optional parts: a node that is down
       // fails its own fields, not the replica.
@@ -81,7 +104,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
         check: async ({ fetchAPI }) => {
           try {
             await (deps.readinessProbe ? deps.readinessProbe() : deps.dataApi.listChains({}, { timeoutMs: 3000 }));
-            const body = { ready: true, ...(deps.cache ? { cache: deps.cache.stats() } : {}) };
+            const body = { ready: true, admission: admission.stats(), ...(deps.cache ? { cache: deps.cache.stats() } : {}) };
             return new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
           } catch {
             return new fetchAPI.Response(JSON.stringify({ ready: false, reason: 'the Data API does not answer' }), {
