@@ -1,8 +1,9 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, useReadinessCheck, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
+import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
+import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions } from './plugins/use-query-cost.ts';
 import { createAdmissionGate, useAdmissionControl, type AdmissionGate, type AdmissionOptions } from './plugins/use-admission-control.ts';
@@ -32,6 +33,8 @@ export interface GatewayOptions {
   maxQueryNodes?: number;
   /** Depth, alias, token and directive limits (graphql-armor). Defaults in `OPERATION_LIMITS_DEFAULTS`. */
   operationLimits?: OperationLimitsOptions;
+  /** Byte budget of the parse/validation cache (keyed by a hash of the query text). Defaults in `PARSE_CACHE_DEFAULTS` (8 MiB). */
+  parseCache?: ParseCacheOptions;
   /** Body, URL, document-shape and variables limits of the HTTP edge. Defaults in `REQUEST_LIMITS_DEFAULTS` (body 1 MiB). */
   requestLimits?: RequestLimitsOptions;
   /** Largest serialized response (`MAX_RESPONSE_BYTES`); RESPONSE_TOO_LARGE above. Default 8 MiB. */
@@ -71,9 +74,10 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     schema: getSchema(),
     graphqlEndpoint: '/graphql',
     context: (initial) => createContext(contextDeps, initial),
-    graphiql: options.graphiql === false ? false : { title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() },
-    // GraphiQL's assets are served by the gateway itself, not a CDN: it works offline and behind firewalls.
-    renderGraphiQL,
+    // GraphiQL is served by useGraphiQLAssets (built once, compressed, cached), not yoga's renderer.
+    graphiql: false,
+    // Replaced by useParseCache: yoga's keeps 1024 documents keyed by their raw text, whatever their size.
+    parserAndValidationCache: false,
     landingPage: false,
     // Upstream failures are mapped by useUpstreamErrors; what reaches masking is unexpected.
     maskedErrors: true,
@@ -81,12 +85,17 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     maxRequestBodySize: false,
     // Cost before input validation: its execute replacement yields to a BAD_USER_INPUT stop (see useQueryCost).
     plugins: [
+      // GraphiQL's page and assets, served by the gateway itself (offline, no CDN) from buffers built once;
+      // first, so admission control never queues a page load.
+      ...(options.graphiql === false ? [] : [useGraphiQLAssets({ title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() })]),
       // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
       useRequestLimits(options.requestLimits),
       useAdmissionControl(admission),
       useIntrospectionLimit(options.introspectionLimits),
       useVariableErrors(),
       useOperationLimits(options.operationLimits),
+      // After the armor limits, whose token-limited parser it caches.
+      useParseCache(options.parseCache),
       useQueryCost({
         ...(options.maxQueryCost !== undefined ? { maxCost: options.maxQueryCost } : {}),
         ...(options.maxQueryNodes !== undefined ? { maxNodes: options.maxQueryNodes } : {}),

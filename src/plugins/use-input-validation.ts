@@ -35,11 +35,12 @@ declare module 'graphql' {
  * `validateArgs` extension cost nothing here.
  */
 export function useInputValidation(): Plugin {
-  const memo = createDocumentMemo<GraphQLError[]>();
+  // Error lists may quote a caller's argument: a long one is recomputed rather than kept.
+  const memo = createDocumentMemo<GraphQLError[]>({ sizeOf: (errors) => errors.reduce((bytes, e) => bytes + 2 * e.message.length + 512, 0) });
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const variables = args.variableValues ?? {};
-      const errors = memo(args.document, `${args.operationName ?? ''}:${JSON.stringify(variables)}`, () =>
+      const errors = memo(args.document, args.operationName, variables, () =>
         collectInputErrors(args.schema, args.document, variables, args.operationName ?? undefined));
       if (errors.length > 0) setResultAndStopExecution({ errors });
     },

@@ -300,7 +300,7 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
   return {
     onExecute({ args, setExecuteFn }) {
       const variables = args.variableValues ?? {};
-      const estimate = memo(args.document, `${args.operationName ?? ''}:${JSON.stringify(variables)}`, () =>
+      const estimate = memo(args.document, args.operationName, variables, () =>
         estimateQueryCost(args.schema, args.document, variables, args.operationName, options));
       if (!estimate) return undefined;
       if (estimate.estimatedUpstreamCalls > maxCost || estimate.nodes > maxNodes) {

@@ -18,6 +18,12 @@ export interface CacheStats {
   misses: number;
   /** Entries written. */
   sets: number;
+  /** In-process caches: entries held now. */
+  entries?: number;
+  /** In-process caches: bytes held now, as counted against `maxBytes` (see {@link entryBytes}). */
+  bytes?: number;
+  /** In-process caches: the byte budget. */
+  maxBytes?: number;
 }
 
 /** A shared store of upstream answers. Implementations never throw from get/set/delete. */
@@ -34,28 +40,56 @@ export interface ResponseCache {
 
 /** Options of {@link createMemoryCache}. */
 export interface MemoryCacheOptions {
-  /** Most entries kept; the least recently used goes first. Default 10000. */
+  /** Most entries kept; the least recently used goes first. Default 20000. */
   maxEntries?: number;
   /**
-   * Budget for keys plus values, counted in characters (about bytes for the
-   * ASCII JSON upstreams send). A value larger than the whole budget is not stored.
-   * Default 64 MiB.
+   * Budget in bytes for everything the cache holds, counted by {@link entryBytes}
+   * (key and value at V8's one or two bytes per character, plus the per-entry
+   * overhead). An entry larger than `maxEntryBytes` is not stored. Default 16 MiB
+   * (`CACHE_MAX_BYTES`), chosen from the heap arithmetic in the README.
    */
   maxBytes?: number;
+  /** Largest single entry stored. Default an eighth of `maxBytes`, so one answer never flushes the cache. */
+  maxEntryBytes?: number;
 }
 
-export const MEMORY_CACHE_DEFAULTS = { maxEntries: 10_000, maxBytes: 64 * 1024 * 1024 } as const;
+export const MEMORY_CACHE_DEFAULTS = { maxEntries: 20_000, maxBytes: 16 * 1024 * 1024 } as const;
 
-/** An in-process LRU cache with per-entry TTLs; the default when `REDIS_URL` is unset. */
+/**
+ * What one entry costs beyond its characters: two string headers, the Map entry
+ * and the slots of lru-cache's index, TTL and size arrays: measured at about 100
+ * bytes on V8 11 with lru-cache 11 (test/upstream/cache.test.ts checks the counted
+ * bytes stay above the heap actually used), counted at about twice that.
+ */
+export const ENTRY_OVERHEAD_BYTES = 192;
+
+/**
+ * Heap bytes a cache entry holds. V8 stores a string at one byte per character when
+ * every character fits Latin-1 and two otherwise; JSON from the upstream is usually,
+ * but not always, ASCII (names, descriptions), so the check is made per string.
+ */
+export function entryBytes(key: string, value: string): number {
+  return stringBytes(key) + stringBytes(value) + ENTRY_OVERHEAD_BYTES;
+}
+
+function stringBytes(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length;
+}
+
+/** An in-process LRU cache with per-entry TTLs and a byte budget; the default when `REDIS_URL` is unset. */
 export function createMemoryCache(options: MemoryCacheOptions = {}): ResponseCache {
   const maxEntries = options.maxEntries ?? MEMORY_CACHE_DEFAULTS.maxEntries;
   const maxBytes = options.maxBytes ?? MEMORY_CACHE_DEFAULTS.maxBytes;
+  const maxEntryBytes = Math.min(options.maxEntryBytes ?? Math.floor(maxBytes / 8), maxBytes);
   const lru = new LRUCache<string, string>({
     max: maxEntries,
     maxSize: maxBytes,
-    sizeCalculation: (value, key) => Math.max(1, value.length + key.length),
+    // lru-cache refuses (does not store) an entry over maxEntrySize instead of evicting everything for it.
+    maxEntrySize: maxEntryBytes,
+    sizeCalculation: (value, key) => entryBytes(key, value),
   });
-  const counters: CacheStats = { hits: 0, misses: 0, sets: 0 };
+  const counters = { hits: 0, misses: 0, sets: 0 };
   return {
     get(key) {
       const value = lru.get(key);
@@ -74,7 +108,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): ResponseCac
       lru.delete(key);
       return Promise.resolve();
     },
-    stats: () => ({ ...counters }),
+    stats: () => ({ ...counters, entries: lru.size, bytes: lru.calculatedSize, maxBytes }),
     close() {
       lru.clear();
       return Promise.resolve();

@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { createMemoryCache, createRedisCache, type RedisCache, type ResponseCache } from '../../src/upstream/cache.ts';
+import { createMemoryCache, createRedisCache, entryBytes, ENTRY_OVERHEAD_BYTES, MEMORY_CACHE_DEFAULTS, type RedisCache, type ResponseCache } from '../../src/upstream/cache.ts';
 import { canonicalJson, withDataApiCache, withNodeCache, type CachedClientOptions } from '../../src/upstream/cached-clients.ts';
 import type { UpstreamObserver } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
@@ -86,7 +87,7 @@ describe.each(backends)('ResponseCache ($name)', (backend) => {
     expect(await cache.get('a')).toBe('{"x":1}');
     await cache.delete('a');
     expect(await cache.get('a')).toBeUndefined();
-    expect(cache.stats()).toEqual({ hits: 1, misses: 2, sets: 1 });
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 2, sets: 1 });
   });
 
   it('expires entries after their TTL', async () => {
@@ -119,16 +120,76 @@ describe('createMemoryCache', () => {
     expect(await cache.get('c')).toBe('3');
   });
 
-  it('evicts by size beyond maxBytes and never stores a value larger than the budget', async () => {
-    const cache = createMemoryCache({ maxBytes: 100 });
+  it('evicts by counted bytes beyond maxBytes and never stores an entry larger than maxEntryBytes', async () => {
+    const one = entryBytes('k1', 'x'.repeat(40));
+    const cache = createMemoryCache({ maxBytes: 2 * one + 10, maxEntryBytes: 2 * one });
     await cache.set('k1', 'x'.repeat(40), 10_000);
     await cache.set('k2', 'y'.repeat(40), 10_000);
-    await cache.set('k3', 'z'.repeat(40), 10_000); // 3 x 42 > 100: k1 goes
+    await cache.set('k3', 'z'.repeat(40), 10_000); // three entries do not fit: k1 goes
     expect(await cache.get('k1')).toBeUndefined();
     expect(await cache.get('k2')).toBeDefined();
-    await cache.set('huge', 'h'.repeat(500), 10_000);
+    await cache.set('huge', 'h'.repeat(2 * one), 10_000);
     expect(await cache.get('huge')).toBeUndefined();
     expect(await cache.get('k3')).toBeDefined();
+    expect(cache.stats().bytes).toBeLessThanOrEqual(2 * one + 10);
+  });
+
+  it('counts two bytes per character for strings V8 cannot store as Latin-1', () => {
+    expect(entryBytes('k', 'abc') - ENTRY_OVERHEAD_BYTES).toBe(4);
+    expect(entryBytes('k', 'äbc') - ENTRY_OVERHEAD_BYTES).toBe(4); // ä is Latin-1: one byte each
+    expect(entryBytes('k', 'Ωbc') - ENTRY_OVERHEAD_BYTES).toBe(1 + 6);
+    expect(entryBytes('k', '😀') - ENTRY_OVERHEAD_BYTES).toBe(1 + 4);
+  });
+
+  it('defaults to a 16 MiB budget and reports what it holds', async () => {
+    const cache = createMemoryCache();
+    await cache.set('a', '"1"', 10_000);
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: entryBytes('a', '"1"'), maxBytes: MEMORY_CACHE_DEFAULTS.maxBytes });
+    expect(MEMORY_CACHE_DEFAULTS.maxBytes).toBe(16 * 1024 * 1024);
+  });
+
+  it('property: under any sequence of sets, reads and deletes, the counted bytes are the live entries\' and never exceed the budget', async () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.string({ unit: 'grapheme', maxLength: 120 }),
+      fc.integer({ min: 0, max: 5_000 }).map((n) => 'v'.repeat(n)),
+    );
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('set' as const), key: fc.string({ minLength: 1, maxLength: 8 }), value: text, ttl: fc.constantFrom(0, 60_000) }),
+      fc.record({ kind: fc.constant('get' as const), key: fc.string({ minLength: 1, maxLength: 8 }) }),
+      fc.record({ kind: fc.constant('delete' as const), key: fc.string({ minLength: 1, maxLength: 8 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 300, max: 20_000 }), fc.array(op, { maxLength: 120 }), async (maxBytes, ops) => {
+        const cache = createMemoryCache({ maxBytes, maxEntries: 50 });
+        const live = new Map<string, string>();
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            await cache.set(o.key, o.value, o.ttl);
+            if (o.ttl > 0) live.set(o.key, o.value);
+          } else if (o.kind === 'delete') {
+            await cache.delete(o.key);
+            live.delete(o.key);
+          } else {
+            await cache.get(o.key);
+          }
+          const stats = cache.stats();
+          expect(stats.bytes).toBeLessThanOrEqual(maxBytes);
+          expect(stats.entries).toBeLessThanOrEqual(50);
+        }
+        // What is still there is exactly what the counter says, each entry at most maxEntryBytes.
+        let counted = 0;
+        for (const [key, value] of live) {
+          const stored = await cache.get(key);
+          if (stored === undefined) continue;
+          expect(stored).toBe(value);
+          expect(entryBytes(key, value)).toBeLessThanOrEqual(Math.floor(maxBytes / 8));
+          counted += entryBytes(key, value);
+        }
+        expect(cache.stats().bytes).toBe(counted);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -150,7 +211,7 @@ describe.skipIf(!redisAvailable)('createRedisCache', () => {
       await cache.set('k', '"v"', 10_000);
       expect(await cache.get('k')).toBeUndefined();
       expect(await cache.get('k')).toBeUndefined();
-      expect(cache.stats()).toEqual({ hits: 0, misses: 2, sets: 0 });
+      expect(cache.stats()).toMatchObject({ hits: 0, misses: 2, sets: 0 });
       await sleep(300); // several reconnect attempts fail meanwhile
       expect(errors).toHaveLength(1);
     } finally {
@@ -204,7 +265,7 @@ describe.each(backends)('cached clients ($name)', (backend) => {
     expect(requests()).toBe(1);
     await api.listValidators('mainnet', { pageSize: 4 });
     expect(requests()).toBe(2);
-    expect(cache.stats()).toEqual({ hits: 1, misses: 2, sets: 2 });
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 2, sets: 2 });
   });
 
   it('gives every caller its own copy', async () => {
