@@ -1,4 +1,7 @@
 import { parseNodeUrls } from './upstream/node-client.ts';
+import { ADMISSION_DEFAULTS } from './plugins/use-admission-control.ts';
+import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
+import { RESPONSE_LIMIT_DEFAULTS } from './plugins/use-response-limit.ts';
 
 /** Everything the gateway reads from the environment (see README, "Configuration"). */
 export interface GatewayConfig {
@@ -15,6 +18,8 @@ export interface GatewayConfig {
   cache: 'memory' | 'redis' | 'off';
   /** Upper bound of estimated upstream calls a query may cost (QUERY_TOO_COSTLY above). */
   maxQueryCost: number;
+  /** The HTTP edge's limits: body, response, concurrency (README, "Limits and security"). */
+  limits: EdgeLimits;
   logLevel: string;
 }
 
@@ -34,8 +39,43 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     ...(env['REDIS_URL'] ? { redisUrl: env['REDIS_URL'] } : {}),
     cache: cacheMode(env['CACHE'], Boolean(env['REDIS_URL'])),
     maxQueryCost,
+    limits: edgeLimitsFromEnv(env),
     logLevel: env['LOG_LEVEL'] ?? 'info',
   };
+}
+
+export interface EdgeLimits {
+  /** `MAX_BODY_BYTES`: largest request body, counted while it streams (413 PAYLOAD_TOO_LARGE). Default 1 MiB. */
+  maxBodyBytes: number;
+  /** `MAX_RESPONSE_BYTES`: largest serialized response (RESPONSE_TOO_LARGE). Default 8 MiB. */
+  maxResponseBytes: number;
+  /** `MAX_CONCURRENT_OPERATIONS`: GraphQL requests in progress at once. Default 32. */
+  maxConcurrentOperations: number;
+  /** `MAX_QUEUED_OPERATIONS`: requests waiting for a slot; beyond, 503 SERVER_BUSY. Default 64. */
+  maxQueuedOperations: number;
+  /** `MAX_QUEUE_WAIT_MS`: longest wait for a slot. Default 2000. */
+  maxQueueWaitMs: number;
+  /** `MAX_SUBSCRIPTIONS`: live subscriptions. Default 100. */
+  maxSubscriptions: number;
+}
+
+function edgeLimitsFromEnv(env: NodeJS.ProcessEnv): EdgeLimits {
+  return {
+    maxBodyBytes: positiveInteger(env, 'MAX_BODY_BYTES', REQUEST_LIMITS_DEFAULTS.maxBodyBytes),
+    maxResponseBytes: positiveInteger(env, 'MAX_RESPONSE_BYTES', RESPONSE_LIMIT_DEFAULTS.maxResponseBytes),
+    maxConcurrentOperations: positiveInteger(env, 'MAX_CONCURRENT_OPERATIONS', ADMISSION_DEFAULTS.maxConcurrent),
+    maxQueuedOperations: positiveInteger(env, 'MAX_QUEUED_OPERATIONS', ADMISSION_DEFAULTS.maxQueued, 0),
+    maxQueueWaitMs: positiveInteger(env, 'MAX_QUEUE_WAIT_MS', ADMISSION_DEFAULTS.maxWaitMs, 0),
+    maxSubscriptions: positiveInteger(env, 'MAX_SUBSCRIPTIONS', ADMISSION_DEFAULTS.maxSubscriptions, 0),
+  };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
+  return value;
 }
 
 function cacheMode(value: string | undefined, hasRedis: boolean): GatewayConfig['cache'] {

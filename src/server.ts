@@ -1,14 +1,21 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import { startDevnet, type Devnet } from './devnet/server.ts';
 import { createGateway, type Gateway } from './gateway.ts';
+import { edgeErrorBody } from './plugins/edge-response.ts';
 import { exampleQueries } from './graphiql-examples.ts';
 import { createMemoryCache, createRedisCache, type ResponseCache } from './upstream/cache.ts';
 import { withDataApiCache, withNodeCache } from './upstream/cached-clients.ts';
 import { createDataApiClient } from './upstream/data-api.ts';
 import { createNodeClient } from './upstream/node-client.ts';
+
+/** node:http's own refusals, by error code: status and GraphQL error code. */
+const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'BAD_REQUEST'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'BAD_REQUEST'],
+};
 
 export interface RunningServer {
   url: string;
@@ -60,6 +67,14 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       // On the devnet, the examples use ids that have data behind them.
       ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),
+      requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
+      maxResponseBytes: config.limits.maxResponseBytes,
+      admission: {
+        maxConcurrent: config.limits.maxConcurrentOperations,
+        maxQueued: config.limits.maxQueuedOperations,
+        maxWaitMs: config.limits.maxQueueWaitMs,
+        maxSubscriptions: config.limits.maxSubscriptions,
+      },
     },
     cache
       ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache, readinessProbe }
@@ -67,6 +82,19 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   );
 
   const server: Server = createServer(gateway);
+  // Slow clients: headers within 10 s, the whole request (a body at most MAX_BODY_BYTES) within 30 s, so a
+  // trickled body cannot hold its admission slot for long. Responses (SSE subscriptions) are not limited.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  // What node:http refuses itself (oversized headers, malformed requests, timeouts) gets a coded body too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const [status, code] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'BAD_REQUEST'];
+    const body = edgeErrorBody(code, `${STATUS_CODES[status] ?? 'Bad Request'}: the request was refused before it reached the gateway.`);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
