@@ -18,12 +18,22 @@ function base58Decode(text: string): Buffer | undefined {
   return Buffer.concat([Buffer.alloc(zeros), Buffer.from(hex, 'hex')]);
 }
 
-/** True for cb58 of exactly `size` bytes: base58 of the bytes and the last 4 bytes of their sha256. */
+/**
+ * True for cb58 of exactly `size` bytes: base58 of the bytes and the last 4 bytes of their sha256.
+ * The length is bounded before decoding: base58 of n bytes takes fewer than 2n characters, and
+ * decoding is quadratic in the length, so a megabyte of base58 characters is refused at once.
+ */
 export function isCb58(text: string, size: number): boolean {
+  if (text.length === 0 || text.length > 2 * (size + 4)) return false;
   const bytes = base58Decode(text);
   if (!bytes || bytes.length !== size + 4) return false;
   const payload = bytes.subarray(0, size);
   return createHash('sha256').update(payload).digest().subarray(-4).equals(bytes.subarray(size));
+}
+
+/** True for a 32-byte id in cb58 (blockchain, subnet, asset and P/X-chain transaction ids). */
+export function isCb58Id(text: string): boolean {
+  return isCb58(text, 32);
 }
 
 /**

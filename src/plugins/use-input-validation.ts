@@ -14,13 +14,17 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../context.ts';
 import { createDocumentMemo } from './document-memo.ts';
 
 /**
  * A field's argument check: throws (or returns) GraphQL errors for bad input.
- * Declared on a field as `extensions: { validateArgs }` (see `src/schema/validation.ts`).
+ * Declared on a field as `extensions: { validateArgs }` (the grammars are in
+ * `src/schema/input-checks.ts`). `context` is the request's; a check may read only what is
+ * fixed for the gateway's lifetime (the configured nodes), since results are memoized
+ * per document and variables.
  */
-export type ArgsValidator = (args: Record<string, unknown>) => void;
+export type ArgsValidator = (args: Record<string, unknown>, context: Context) => void;
 
 declare module 'graphql' {
   interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
@@ -34,14 +38,22 @@ declare module 'graphql' {
  * BAD_USER_INPUT before a single upstream call is made. Fields without a
  * `validateArgs` extension cost nothing here.
  */
-export function useInputValidation(): Plugin {
+export function useInputValidation(): Plugin<Context> {
   // Error lists may quote a caller's argument: a long one is recomputed rather than kept.
   const memo = createDocumentMemo<GraphQLError[]>({ sizeOf: (errors) => errors.reduce((bytes, e) => bytes + 2 * e.message.length + 512, 0) });
+  const check = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null | undefined; operationName?: string | null | undefined; contextValue: Context }): GraphQLError[] => {
+    const variables = args.variableValues ?? {};
+    return memo(args.document, args.operationName, variables, () =>
+      collectInputErrors(args.schema, args.document, variables, args.operationName ?? undefined, args.contextValue));
+  };
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const variables = args.variableValues ?? {};
-      const errors = memo(args.document, args.operationName, variables, () =>
-        collectInputErrors(args.schema, args.document, variables, args.operationName ?? undefined));
+      const errors = check(args);
+      if (errors.length > 0) setResultAndStopExecution({ errors });
+    },
+    // Subscriptions do not pass through execute: their arguments are checked before the first poll.
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const errors = check(args);
       if (errors.length > 0) setResultAndStopExecution({ errors });
     },
   };
@@ -52,6 +64,7 @@ export function collectInputErrors(
   document: DocumentNode,
   rawVariables: Record<string, unknown>,
   operationName?: string,
+  context?: Context,
 ): GraphQLError[] {
   const operation = getOperationAST(document, operationName);
   if (!operation) return [];
@@ -75,7 +88,7 @@ export function collectInputErrors(
           const validate = (fieldDef?.extensions as GraphQLFieldExtensions<unknown, unknown> | undefined)?.validateArgs;
           if (!fieldDef || !validate) return;
           try {
-            validate(getArgumentValues(fieldDef, node, variables));
+            validate(getArgumentValues(fieldDef, node, variables), context as Context);
           } catch (error) {
             const list = error instanceof AggregateError ? error.errors : [error];
             for (const e of list) {
