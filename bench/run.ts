@@ -11,6 +11,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { configFromEnv } from '../src/config.ts';
+import { heapBudget } from '../src/heap-budget.ts';
 import { countRounds, percentile } from './stats.ts';
 import { buildScenarios, type Fixtures, type Scenario } from './scenarios.ts';
 import { directS1, directS2 } from './direct.ts';
@@ -18,8 +20,9 @@ import { directS1, directS2 } from './direct.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
-/** The flags `npm start` gives node (see package.json). */
-const GATEWAY_NODE_FLAGS = [`--max-old-space-size=${process.env['GATEWAY_HEAP_MB'] ?? 128}`, '--max-semi-space-size=8'];
+/** The flags `npm start` gives node (see package.json): the heap follows the limits (src/heap-budget.ts), here with an external devnet. */
+const GATEWAY_HEAP_MB = process.env['GATEWAY_HEAP_MB'] ?? heapBudget(configFromEnv({ ...process.env, DATA_API_URL: 'http://devnet', NODE_URLS: 'mainnet=http://devnet' })).heapMb;
+const GATEWAY_NODE_FLAGS = [`--max-old-space-size=${GATEWAY_HEAP_MB}`, '--max-semi-space-size=8'];
 const LATENCIES = (process.env['BENCH_LATENCIES'] ?? '0,20').split(',').map(Number);
 
 interface Proc {

@@ -1,3 +1,4 @@
+import { MEMORY_CACHE_DEFAULTS } from './upstream/cache.ts';
 import { parseNodeUrls } from './upstream/node-client.ts';
 import { ADMISSION_DEFAULTS } from './plugins/use-admission-control.ts';
 import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
@@ -16,6 +17,8 @@ export interface GatewayConfig {
   redisUrl?: string;
   /** `off` serves every read from the upstream (no response cache, no sharing of identical calls). */
   cache: 'memory' | 'redis' | 'off';
+  /** `CACHE_MAX_BYTES`: byte budget of the in-memory response cache (counted V8 bytes). Default 16 MiB. */
+  cacheMaxBytes: number;
   /** Upper bound of estimated upstream calls a query may cost (QUERY_TOO_COSTLY above). */
   maxQueryCost: number;
   /** The HTTP edge's limits: body, response, concurrency (README, "Limits and security"). */
@@ -38,6 +41,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     ...(env['ADMIN_TOKEN'] ? { adminToken: env['ADMIN_TOKEN'] } : {}),
     ...(env['REDIS_URL'] ? { redisUrl: env['REDIS_URL'] } : {}),
     cache: cacheMode(env['CACHE'], Boolean(env['REDIS_URL'])),
+    cacheMaxBytes: positiveInteger(env, 'CACHE_MAX_BYTES', MEMORY_CACHE_DEFAULTS.maxBytes, 1024),
     maxQueryCost,
     limits: edgeLimitsFromEnv(env),
     logLevel: env['LOG_LEVEL'] ?? 'info',

@@ -1,11 +1,13 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import pino, { type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import { startDevnet, type Devnet } from './devnet/server.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 import { edgeErrorBody } from './plugins/edge-response.ts';
 import { exampleQueries } from './graphiql-examples.ts';
+import { heapBudget } from './heap-budget.ts';
 import { createMemoryCache, createRedisCache, type ResponseCache } from './upstream/cache.ts';
 import { withDataApiCache, withNodeCache } from './upstream/cached-clients.ts';
 import { createDataApiClient } from './upstream/data-api.ts';
@@ -57,7 +59,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ? undefined
       : config.cache === 'redis' && config.redisUrl
         ? createRedisCache({ url: config.redisUrl, onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
-        : createMemoryCache();
+        : createMemoryCache({ maxBytes: config.cacheMaxBytes });
+  warnIfHeapTooSmall(config, logger);
   const gateway = createGateway(
     {
       apiKeyHeader: config.dataApiKeyHeader,
@@ -121,4 +124,20 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       await devnet?.close();
     },
   };
+}
+
+/**
+ * `npm start` sizes the heap from the limits (src/heap-budget.ts); a process started
+ * another way, or with a smaller GATEWAY_HEAP_MB, is told when its heap is below what
+ * the limits allow, since pressure would then end in a crash rather than a 503.
+ */
+function warnIfHeapTooSmall(config: GatewayConfig, logger: Logger): void {
+  const budget = heapBudget(config);
+  const limitMb = Math.floor(getHeapStatistics().heap_size_limit / 1024 / 1024);
+  if (limitMb < budget.heapMb) {
+    logger.warn(
+      { heapLimitMb: limitMb, heapBudgetMb: budget.heapMb },
+      'the V8 heap limit is below what the configured limits may use: start with --max-old-space-size (GATEWAY_HEAP_MB) of at least the budget, or lower MAX_CONCURRENT_OPERATIONS, MAX_RESPONSE_BYTES or CACHE_MAX_BYTES',
+    );
+  }
 }

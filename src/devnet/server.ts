@@ -140,6 +140,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const url = new URL(req.url ?? '/', 'http://devnet');
     const method = req.method ?? 'GET';
     const body = await readBody(req);
+    if (body === undefined) return send(res, errorResponse(413, `Request body over ${MAX_BODY_BYTES} bytes`, ''), 0);
     const controlAnswer = control(method, url.pathname, body);
     if (controlAnswer) return send(res, controlAnswer, 0);
 
@@ -214,9 +215,25 @@ function send(res: ServerResponse, answer: DevnetResponse, bodyDelayMs: number):
   res.end(payload);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The devnet's own memory budget for a request body: the gateway forwards at most
+ * its 1 MiB client body, so 2 MiB leaves room and no caller can make the in-process
+ * devnet buffer more.
+ */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** The body as text, or undefined (and the rest left unread) once it is over MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      req.resume();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -11,11 +11,11 @@ export interface DocumentMemoOptions<T> {
    * say). Default: every result counts 0.
    */
   sizeOf?: (value: T) => number;
-  /** Largest result kept, as counted by `sizeOf`. Default 4 KiB. */
+  /** Largest result kept, as counted by `sizeOf`. Default 1 KiB. */
   maxValueBytes?: number;
 }
 
-export const DOCUMENT_MEMO_DEFAULTS = { maxPerDocument: 8, maxValueBytes: 4096 } as const;
+export const DOCUMENT_MEMO_DEFAULTS = { maxPerDocument: 8, maxValueBytes: 1024 } as const;
 
 /**
  * Memoizes one per-operation analysis (cost estimate, argument checks): call it as

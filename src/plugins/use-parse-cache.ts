@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 export interface ParseCacheOptions {
   /** Budget of the cached documents and parse errors, in counted bytes (see {@link documentBytes}). Default 8 MiB. */
   maxBytes?: number;
-  /** Most cached documents and errors. Default 1000 (the document memos keep a few entries per live document). */
+  /** Most cached documents and errors. Default 500 (the document memos keep up to 8 results per live document). */
   maxEntries?: number;
   /**
    * A document counted larger than this is parsed for its request and not kept. The
@@ -17,7 +17,7 @@ export interface ParseCacheOptions {
   maxDocumentBytes?: number;
 }
 
-export const PARSE_CACHE_DEFAULTS = { maxBytes: 8 * 1024 * 1024, maxEntries: 1000, maxDocumentBytes: 256 * 1024 } as const;
+export const PARSE_CACHE_DEFAULTS = { maxBytes: 8 * 1024 * 1024, maxEntries: 500, maxDocumentBytes: 256 * 1024 } as const;
 
 /**
  * Heap a parsed document holds per token once its token list is detached: the AST

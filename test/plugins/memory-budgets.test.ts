@@ -7,8 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentMemo, operationKey } from '../../src/plugins/document-memo.ts';
 import { useOperationLimits } from '../../src/plugins/use-query-cost.ts';
 import { detachTokens, PARSE_CACHE_DEFAULTS, useParseCache } from '../../src/plugins/use-parse-cache.ts';
+import { MAX_ALIASES } from '../../src/devnet/node/admin.ts';
+import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { getSchema } from '../../src/schema/index.ts';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { configFromEnv } from '../../src/config.ts';
+import { heapBudget } from '../../src/heap-budget.ts';
+import { createMemoryCache, MEMORY_CACHE_DEFAULTS } from '../../src/upstream/cache.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 // Heap measurements need a full GC: expose it to this test process.
@@ -192,5 +196,58 @@ describe('the response cache counts at least what it holds', () => {
     for (let i = 0; i < 20_000; i++) await cache.set(`v1:dataApi:listValidators:${'k'.repeat(40)}${i}`, JSON.stringify({ i, s: 'x'.repeat(10) }), 60_000);
     const used = heapAfterGc() - before;
     expect(cache.stats().bytes).toBeGreaterThan(used);
+  });
+});
+
+describe('the in-process devnet: state a caller can grow is budgeted', () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet({ validators: 20 });
+  });
+  afterAll(async () => {
+    await devnet?.close();
+  });
+
+  const rpc = async (method: string, params: unknown) => {
+    const res = await fetch(`${devnet.url}/ext/admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    return (await res.json()) as { result?: unknown; error?: { message: string } };
+  };
+
+  it(`accepts at most ${MAX_ALIASES} aliases per node, HTTP and chain aliases together`, async () => {
+    for (let i = 0; i < MAX_ALIASES; i++) {
+      const reply = i % 2 ? await rpc('admin.alias', { endpoint: 'info', alias: `info-${i}` }) : await rpc('admin.aliasChain', { chain: 'X', alias: `x-${i}` });
+      expect(reply.error).toBeUndefined();
+    }
+    expect((await rpc('admin.alias', { endpoint: 'info', alias: 'one-more' })).error?.message).toBe(`the devnet node keeps at most ${MAX_ALIASES} aliases`);
+    expect((await rpc('admin.aliasChain', { chain: 'X', alias: 'one-more' })).error?.message).toBe(`the devnet node keeps at most ${MAX_ALIASES} aliases`);
+  });
+
+  it('refuses a request body over 2 MiB with 413 without buffering it', async () => {
+    const res = await fetch(`${devnet.url}/v1/signatureAggregator/mainnet/aggregateSignatures`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'a'.repeat(3 * MiB) }),
+    });
+    expect(res.status).toBe(413);
+    const ok = await fetch(`${devnet.url}/__devnet/stats`);
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('the heap limit follows the budgets', () => {
+  it('npm start sizes --max-old-space-size from heapBudget, which adds up every budget with headroom', async () => {
+    const { readFileSync } = await import('node:fs');
+    const start = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts['start'];
+    expect(start).toContain('--max-old-space-size=${GATEWAY_HEAP_MB:-$(node dist/heap-budget-cli.mjs)}');
+    const config = configFromEnv({});
+    const budget = heapBudget(config);
+    expect(budget.totalBytes).toBe(Object.values(budget.terms).reduce((a, b) => a + b, 0));
+    expect(budget.terms['response cache (CACHE_MAX_BYTES)']).toBe(MEMORY_CACHE_DEFAULTS.maxBytes);
+    expect(budget.terms['parse cache']).toBe(PARSE_CACHE_DEFAULTS.maxBytes);
+    expect(budget.heapMb * MiB).toBeGreaterThanOrEqual(budget.totalBytes * 1.25);
+    // Fewer concurrent operations, a smaller heap; no in-process devnet, no devnet term.
+    const smaller = heapBudget(configFromEnv({ MAX_CONCURRENT_OPERATIONS: '8', DATA_API_URL: 'http://x', NODE_URLS: 'a=http://x' }));
+    expect(smaller.heapMb).toBeLessThan(budget.heapMb);
+    expect(smaller.terms['in-process devnet']).toBe(0);
   });
 });

@@ -1043,7 +1043,10 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
   function createExport(request: ExportRequest): ExportOperation {
     const op: OperationRecord = { id: newOperationId(), type: request.type, createdMs: now() };
     if (request.unknownChains && request.unknownChains.length > 0) {
-      op.failure = `Unknown chain(s) in includeChains: ${request.unknownChains.join(', ')}`;
+      // Kept for up to MAX_OPERATIONS operations: name a few chains, not a caller's whole list.
+      const named = request.unknownChains.slice(0, 5).map((id) => id.slice(0, 100));
+      const more = request.unknownChains.length - named.length;
+      op.failure = `Unknown chain(s) in includeChains: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
     } else if (request.firstDate && request.lastDate) {
       const first = Date.parse(`${request.firstDate}T00:00:00Z`) / 1000;
       const last = Date.parse(`${request.lastDate}T00:00:00Z`) / 1000;

@@ -10,6 +10,13 @@ import { method, RpcError, str, type LogLevel, type RpcService } from './rpc.ts'
 import type { NodeState } from './state.ts';
 
 const MAX_ALIAS_LENGTH = 512;
+/**
+ * Aliases (HTTP and chain) one simulated node accepts over its lifetime. The real node
+ * has no such cap; the devnet runs inside the gateway's process on `npm start`, so its
+ * caller-grown state is budgeted: 1,000 aliases of at most 512 bytes, each a few route
+ * entries, stay under 4 MB.
+ */
+export const MAX_ALIASES = 1_000;
 /** Plugin VMs `admin.loadVMs` finds on its first and second call. */
 const PLUGIN_VMS = ['xsvm', 'timestampvm', 'spacesvm'];
 const BROKEN_PLUGIN = 'brokenvm';
@@ -24,6 +31,11 @@ export function createAdmin(node: NodeState): Admin {
   const { facts, adminEnabled, routes, dealias, chainsById, loggers, vms, chains, lookupChain, trackedSubnetIds } = node;
   let cpuProfilerRunning = false;
   let loadVMsCalls = 0;
+  let aliases = 0;
+  const countAlias = (): void => {
+    if (aliases >= MAX_ALIASES) throw new RpcError(`the devnet node keeps at most ${MAX_ALIASES} aliases`);
+    aliases += 1;
+  };
 
   const loggerLevels = (names: readonly string[]): Record<string, { logLevel: string; displayLevel: string }> => {
     const out: Record<string, { logLevel: string; displayLevel: string }> = {};
@@ -40,6 +52,7 @@ export function createAdmin(node: NodeState): Admin {
       const alias = str(args.alias);
       if (Buffer.byteLength(alias) > MAX_ALIAS_LENGTH) throw new RpcError('alias length is too long');
       chains();
+      countAlias();
       const error = routes.addAlias(`/ext/${str(args.endpoint)}`, `/ext/${alias}`);
       if (error) throw new RpcError(error);
       return {};
@@ -50,6 +63,7 @@ export function createAdmin(node: NodeState): Admin {
       const chain = lookupChain(str(args.chain));
       if (!chain) throw new RpcError(`there is no ID with alias: ${str(args.chain)}`);
       if (dealias.has(alias)) throw new RpcError(`alias already mapped to an ID: ${alias}`);
+      countAlias();
       dealias.set(alias, chain.blockchainId);
       chain.aliases.push(alias);
       // The chain alias stays even if its HTTP alias fails, as on the node.

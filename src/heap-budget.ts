@@ -1,0 +1,71 @@
+/**
+ * The gateway's heap, added up from its budgets. `npm start` gives node
+ * `--max-old-space-size` from {@link heapBudget} (through `dist/heap-budget.mjs`),
+ * so the heap limit follows the configured limits instead of being a guess that
+ * turns load into a crash: every term below is a budget that counts what it holds,
+ * or a limit that bounds what one operation can hold.
+ */
+import type { GatewayConfig } from './config.ts';
+import { DOCUMENT_MEMO_DEFAULTS } from './plugins/document-memo.ts';
+import { PARSE_CACHE_DEFAULTS } from './plugins/use-parse-cache.ts';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Measured heap (after GC) of an idle gateway: schema, yoga, plugins, clients. The
+ * in-process devnet's dataset adds its own (1,200 validators per network). Measured
+ * 43-50 MB for both together with `npm start` (bench/soak-paging.ts), rounded up.
+ */
+export const GATEWAY_BASELINE_BYTES = 40 * MiB;
+export const DEVNET_BASELINE_BYTES = 24 * MiB;
+/**
+ * Heap one executing operation holds for each byte of its serialized response: the
+ * upstream JSON parsed for it, the result tree, and the serialized text. Measured
+ * 32 concurrent operations of 30 listings each: 5.0x for 3.5 MB responses (served
+ * from the response cache), and 1.8 MB responses with their 30 upstream calls held
+ * about 16 MB each, covered by the per-operation upstream term below.
+ */
+export const RESPONSE_HEAP_FACTOR = 5;
+/** Upstream answers one operation holds beyond what its response shows (measured about 8 MB for 30 listings of 100). */
+export const OPERATION_UPSTREAM_BYTES = 8 * MiB;
+/** A parsed document at the token limit: 5,000 tokens at about 400 bytes (see use-parse-cache.ts). */
+export const DOCUMENT_BYTES = 2 * MiB;
+/** A live subscription between events: its document, context and a small event. */
+export const SUBSCRIPTION_BYTES = 256 * 1024;
+/** Room above the sum for the collector to work in (V8 slows to a crawl near its limit). */
+export const HEADROOM = 1.25;
+
+export interface HeapBudget {
+  /** Each term in bytes, named as in the README's arithmetic. */
+  terms: Record<string, number>;
+  /** The sum of the terms. */
+  totalBytes: number;
+  /** What `npm start` passes as `--max-old-space-size`: the sum plus headroom, in MiB, rounded up to 64. */
+  heapMb: number;
+}
+
+type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'limits'> & { dataApiUrl?: string | undefined; nodes: readonly unknown[] };
+
+/** The heap the configured limits need, term by term. */
+export function heapBudget(config: BudgetInputs): HeapBudget {
+  const { limits } = config;
+  const inProcessDevnet = !config.dataApiUrl && config.nodes.length === 0;
+  const memoEntryBytes = DOCUMENT_MEMO_DEFAULTS.maxValueBytes + 128;
+  const perOperation = 2 * limits.maxBodyBytes + DOCUMENT_BYTES + RESPONSE_HEAP_FACTOR * limits.maxResponseBytes + OPERATION_UPSTREAM_BYTES;
+  const terms: Record<string, number> = {
+    'gateway baseline': GATEWAY_BASELINE_BYTES,
+    'in-process devnet': inProcessDevnet ? DEVNET_BASELINE_BYTES : 0,
+    'response cache (CACHE_MAX_BYTES)': config.cache === 'memory' ? config.cacheMaxBytes : 0,
+    'parse cache': PARSE_CACHE_DEFAULTS.maxBytes,
+    // Two memos (cost, argument checks), each at most maxPerDocument results per live document.
+    'document memos': 2 * PARSE_CACHE_DEFAULTS.maxEntries * DOCUMENT_MEMO_DEFAULTS.maxPerDocument * memoEntryBytes,
+    // Body (raw and as a string), document, response tree and text, upstream answers.
+    'executing operations (MAX_CONCURRENT_OPERATIONS x per operation)': limits.maxConcurrentOperations * perOperation,
+    // Queued requests hold a socket and their headers, not a body (admission comes before the body is read).
+    'queued operations (MAX_QUEUED_OPERATIONS x 16 KiB)': limits.maxQueuedOperations * 16 * 1024,
+    'subscriptions (MAX_SUBSCRIPTIONS x 256 KiB)': limits.maxSubscriptions * SUBSCRIPTION_BYTES,
+  };
+  const totalBytes = Object.values(terms).reduce((a, b) => a + b, 0);
+  const heapMb = Math.ceil((totalBytes * HEADROOM) / MiB / 64) * 64;
+  return { terms, totalBytes, heapMb };
+}
