@@ -1,4 +1,5 @@
 import { MEMORY_CACHE_DEFAULTS } from './upstream/cache.ts';
+import { parseCursorSecrets } from './schema/pagination.ts';
 import { parseNodeUrls } from './upstream/node-client.ts';
 import { ADMISSION_DEFAULTS } from './plugins/use-admission-control.ts';
 import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
@@ -14,6 +15,8 @@ export interface GatewayConfig {
   dataApiKeyHeader: string;
   nodes: { name: string; url: string }[];
   adminToken?: string;
+  /** `CURSOR_SECRET`: cursor signing secrets, the first signs and all verify. Unset: a random one per process. */
+  cursorSecrets?: string[];
   redisUrl?: string;
   /** `off` serves every read from the upstream (no response cache, no sharing of identical calls). */
   cache: 'memory' | 'redis' | 'off';
@@ -39,6 +42,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     dataApiKeyHeader: env['DATA_API_KEY_HEADER'] || 'x-service-api-key',
     nodes: env['NODE_URLS'] ? parseNodeUrls(env['NODE_URLS']) : [],
     ...(env['ADMIN_TOKEN'] ? { adminToken: env['ADMIN_TOKEN'] } : {}),
+    ...cursorSecretsFrom(env['CURSOR_SECRET']),
     ...(env['REDIS_URL'] ? { redisUrl: env['REDIS_URL'] } : {}),
     cache: cacheMode(env['CACHE'], Boolean(env['REDIS_URL'])),
     cacheMaxBytes: positiveInteger(env, 'CACHE_MAX_BYTES', MEMORY_CACHE_DEFAULTS.maxBytes, 1024),
@@ -80,6 +84,11 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
   return value;
+}
+
+function cursorSecretsFrom(value: string | undefined): { cursorSecrets?: string[] } {
+  const secrets = parseCursorSecrets(value);
+  return secrets ? { cursorSecrets: secrets } : {};
 }
 
 function cacheMode(value: string | undefined, hasRedis: boolean): GatewayConfig['cache'] {

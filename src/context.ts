@@ -1,6 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { YogaInitialContext } from 'graphql-yoga';
+import { codedError, ErrorCode } from './errors.ts';
 import type { LoaderContext, NodeDirectory } from './loaders/registry.ts';
+import type { CursorCodec } from './schema/pagination.ts';
+import { isApiKey, MAX_API_KEY_LENGTH } from './upstream/data-api.ts';
 import type { CallOptions, DataApi } from './upstream/client-types.ts';
 
 /** Per-request context: loaders, the request's signal, the caller's key and admin rights. */
@@ -11,6 +14,8 @@ export interface Context extends LoaderContext {
   readonly isAdmin: boolean;
   /** Upstream HTTP attempts this request made (cache hits and shared calls it joined count 0). */
   readonly upstreamCalls: { count: number };
+  /** The gateway's cursor codec (one per gateway: its secret signs every cursor). */
+  readonly cursors: CursorCodec;
 }
 
 export interface ContextDeps {
@@ -19,11 +24,20 @@ export interface ContextDeps {
   adminToken?: string;
   /** Header a caller may use to send their own Data API key (default `x-service-api-key`). */
   apiKeyHeader: string;
+  cursors: CursorCodec;
 }
 
 export function createContext(deps: ContextDeps, initial: YogaInitialContext): Context {
   const request = initial.request;
   const callerKey = request.headers.get(deps.apiKeyHeader) ?? undefined;
+  // Parsed before it becomes an upstream header or part of a cache key; never echoed or logged.
+  if (callerKey && !isApiKey(callerKey)) {
+    throw codedError(
+      ErrorCode.UNAUTHENTICATED,
+      `The ${deps.apiKeyHeader} header is not a well-formed API key (1-${MAX_API_KEY_LENGTH} characters among letters, digits and - _ . ~ + / =)`,
+      { header: deps.apiKeyHeader, http: { status: 401 } },
+    );
+  }
   const upstreamCalls = { count: 0 };
   const call: CallOptions = {
     signal: request.signal,
@@ -39,6 +53,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     adminConfigured: Boolean(deps.adminToken),
     isAdmin: sameSecret(bearer(request.headers.get('authorization')), deps.adminToken),
     upstreamCalls,
+    cursors: deps.cursors,
   };
 }
 

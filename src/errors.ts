@@ -21,6 +21,8 @@ export const ErrorCode = {
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
   UPSTREAM_PROTOCOL_ERROR: 'UPSTREAM_PROTOCOL_ERROR',
   REQUEST_ABORTED: 'REQUEST_ABORTED',
+  /** The caller's own API key header is malformed (checked before it is sent anywhere; HTTP 401). */
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
   // The HTTP edge (src/plugins/use-request-limits.ts, use-admission-control.ts, use-response-limit.ts,
   // use-introspection-limit.ts): what a request may weigh before any work is done for it.
   BAD_REQUEST: 'BAD_REQUEST',
@@ -61,6 +63,10 @@ export function upstreamToGraphQLError(error: UpstreamError): GraphQLError {
     upstream: error.upstream,
     operation: error.operation,
   };
+  // Refused before sending: the value is the caller's, so the message names the parameter, never the value.
+  if (error.kind === 'input') {
+    return new GraphQLError(`Invalid input: ${error.message}`, { extensions: { ...extensions, ...(error.parameter ? { parameter: error.parameter } : {}) } });
+  }
   if (error.status !== undefined) extensions['upstreamStatus'] = error.status;
   if (error.retryAfter !== undefined) extensions['retryAfter'] = error.retryAfter;
   if (error.rpcError) extensions['rpcCode'] = error.rpcError.code;
@@ -81,6 +87,8 @@ function codeFor(error: UpstreamError, isNode: boolean): ErrorCode {
       return ErrorCode.UPSTREAM_PROTOCOL_ERROR;
     case 'rpc':
       return ErrorCode.NODE_RPC_ERROR;
+    case 'input':
+      return ErrorCode.BAD_USER_INPUT;
     case 'http':
       break;
   }

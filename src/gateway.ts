@@ -3,6 +3,7 @@ import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
+import { useOpaqueInputs } from './plugins/use-opaque-inputs.ts';
 import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions } from './plugins/use-query-cost.ts';
@@ -12,11 +13,19 @@ import { useRequestLimits, type RequestLimitsOptions } from './plugins/use-reque
 import { useResponseLimit } from './plugins/use-response-limit.ts';
 import { useVariableErrors } from './plugins/use-variable-errors.ts';
 import { getSchema } from './schema/index.ts';
+import { checkRepresentations } from './schema/federation.ts';
+import { createCursorCodec, randomCursorSecret } from './schema/pagination.ts';
 import type { ResponseCache } from './upstream/cache.ts';
 import type { DataApi, NodeClient } from './upstream/client-types.ts';
 import { exampleQueries } from './graphiql-examples.ts';
 
 export interface GatewayOptions {
+  /**
+   * Secrets that sign cursors (`CURSOR_SECRET`, comma-separated): the first signs, all
+   * verify. Replicas behind one load balancer must share them. Default: a random secret
+   * made here, so cursors do not survive a restart or cross replicas.
+   */
+  cursorSecrets?: readonly string[];
   /** Header carrying a caller's own Data API key (default `x-service-api-key`). */
   apiKeyHeader?: string;
   /** Enables admin mutations for callers sending `authorization: Bearer <token>`. */
@@ -64,9 +73,11 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   const nodes = createNodeDirectory(deps.nodes);
   const admission = options.admission && 'acquire' in options.admission ? options.admission : createAdmissionGate(options.admission);
   warmNodeDirectory(nodes);
+  const cursors = createCursorCodec(options.cursorSecrets?.length ? options.cursorSecrets : [randomCursorSecret()]);
   const contextDeps = {
     dataApi: deps.dataApi,
     nodes,
+    cursors,
     apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key',
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
   };
@@ -102,6 +113,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
         listSizes: { 'Query.avalancheNodes': deps.nodes.length },
       }),
       useInputValidation(),
+      // Cursors (signed per gateway) and federation representations, before any resolver runs.
+      useOpaqueInputs({ verifyCursor: (cursor) => void cursors.verify(cursor), checkRepresentations }),
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
       // Last of the result hooks: measures the response as it will be sent.
       useResponseLimit(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),

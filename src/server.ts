@@ -45,6 +45,9 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     throw new Error('NODE_URLS is set but DATA_API_URL is not: set both, or neither to use the built-in devnet');
   }
 
+  if (!config.cursorSecrets) {
+    logger.warn('CURSOR_SECRET is not set: cursors are signed with a random secret, so they will not survive a restart or work across replicas');
+  }
   const dataApi = createDataApiClient({
     baseUrl: dataApiUrl,
     ...(config.dataApiKey ? { apiKey: config.dataApiKey } : {}),
@@ -70,6 +73,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       // On the devnet, the examples use ids that have data behind them.
       ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),
+      ...(config.cursorSecrets ? { cursorSecrets: config.cursorSecrets } : {}),
       requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
       maxResponseBytes: config.limits.maxResponseBytes,
       admission: {

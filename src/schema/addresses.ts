@@ -13,7 +13,7 @@ import { CurrencyCodeEnum, SortOrderEnum, UNKNOWN_ENUM_VALUE } from './enums.ts'
 import { checkIcmArgs, IcmMessageConnection, resolveIcmMessages, type IcmListArgs } from './icm.ts';
 import { NetworkNameEnum } from './network.ts';
 import { PAGES } from './pagination.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import {
   ErcType, loadTransaction, NativeTransactionConnection, NativeTransactionRef, NftMetadataRef, TransactionRef, transferFields,
 } from './transactions.ts';
@@ -165,6 +165,7 @@ AddressRef.implement({
       },
       resolve: (a, args, ctx) =>
         resolvePageConnection({
+          ctx,
           page: PAGES.nativeTransactions,
           args,
           parent: a,
@@ -237,6 +238,7 @@ AddressRef.implement({
 
 function resolveAddressTransactions(ctx: Context, a: AddressShape, args: BlockRangeArgs & { sortOrder?: string | null }) {
   return resolvePageConnection<AddressTransactionShape>({
+    ctx,
     page: PAGES.addressTransactions,
     args,
     parent: a,
@@ -260,6 +262,7 @@ function resolveAddressTransactions(ctx: Context, a: AddressShape, args: BlockRa
 async function resolveErc1155Balances(ctx: Context, a: AddressShape, args: ConnectionArgs & { blockNumber?: string | null; contractAddress?: string | null }) {
   let nativeTokenBalance: NativeTokenBalance | undefined;
   const connection = await resolvePageConnection<Erc1155TokenBalance>({
+    ctx,
     page: PAGES.erc1155Balances,
     args,
     parent: a,
@@ -283,6 +286,7 @@ async function resolveErc1155Balances(ctx: Context, a: AddressShape, args: Conne
 }
 
 registerNodeFamily('Address', {
+  parts: [ID_PARTS.chainId, ID_PARTS.evmAddress],
   load: async (ctx, [chainId, address]) => {
     if (!chainId || !address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
     const chain = await chainById(ctx).load(chainId);

@@ -12,7 +12,7 @@ import { type Connection, type ConnectionArgs, pageArgs, resolvePageConnection, 
 import { SortOrderEnum } from './enums.ts';
 import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
 import { RewardType } from './rewards.ts';
 import { BlockchainRef } from './subnets.ts';
 import { loadValidator, ValidatorInterface } from './validators.ts';
@@ -139,6 +139,7 @@ const BLOCK_REFETCH_PAGE_SIZE = 25;
  * and matches the hash, reading back only while blocks of that second remain.
  */
 registerNodeFamily('Block', {
+  parts: [ID_PARTS.network, ID_PARTS.primaryChain, ID_PARTS.decimal, ID_PARTS.uint, ID_PARTS.blockHash],
   load: async (ctx, [network, blockchainId, _blockNumber, timestamp, blockHash]) => {
     const ts = Number(timestamp);
     if (!isNetwork(network) || !blockchainId || !blockHash || !Number.isSafeInteger(ts) || ts < 0) return null;
@@ -191,6 +192,7 @@ const VERTEX_REFETCH_PAGES = 5;
  * `VERTEX_REFETCH_PAGES` pages of 100 refetch as null.
  */
 registerNodeFamily('Vertex', {
+  parts: [ID_PARTS.network, ID_PARTS.primaryChain, ID_PARTS.uint, ID_PARTS.cb58Id],
   load: async (ctx, [network, blockchainId, height, vertexHash]) => {
     const h = Number(height);
     if (!isNetwork(network) || !blockchainId || !vertexHash || !Number.isSafeInteger(h)) return null;
@@ -256,6 +258,7 @@ export const UtxoRef = builder.objectRef<UtxoShape>('Utxo').implement({
 const UTXO_REFETCH_PAGES = 5;
 
 registerNodeFamily('Utxo', {
+  parts: [ID_PARTS.network, ID_PARTS.primaryChain, optional(ID_PARTS.primaryAddress), ID_PARTS.cb58Id],
   load: async (ctx, [network, blockchainId, address, utxoId]) => {
     if (!isNetwork(network) || !blockchainId || !address || !utxoId) return null;
     let pageToken: string | undefined;
@@ -383,6 +386,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
         const args = rawArgs as BlocksArgs;
         return withChainInfo<BlockShape>((track) =>
           resolvePageConnection<BlockShape>({
+            ctx,
             page: PAGES.blocks,
             args,
             parent: { network: b.network, blockchainId: b.blockchainId },
@@ -415,6 +419,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
         if (!isXChain(b)) throw badInput('vertices', 'vertices exist only on the X-chain (x-chain)');
         return withChainInfo<VertexShape>((track) =>
           resolvePageConnection<VertexShape>({
+            ctx,
             page: PAGES.vertices,
             args,
             parent: { network: b.network, blockchainId: b.blockchainId },
@@ -452,6 +457,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
         };
         return withChainInfo<UtxoShape>((track) =>
           resolvePageConnection<UtxoShape>({
+            ctx,
             page: PAGES.utxos,
             args,
             parent: { network: b.network, blockchainId: b.blockchainId },
@@ -467,6 +473,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
 });
 
 registerNodeFamily('PrimaryBlockchain', {
+  parts: [ID_PARTS.network, ID_PARTS.primaryChain],
   load: async (_ctx, [network, blockchainId]) => {
     if (!isNetwork(network) || !blockchainId) return null;
     const chain = chainOf(network, blockchainId);

@@ -10,8 +10,8 @@ import { AddressRef, type AddressShape } from './addresses.ts';
 import { CurrencyCodeEnum, UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { NftTokenRef, type NftTokenShape } from './nfts.ts';
-import { argsHash, checkFirst, decodeCursor, filterArgs, type PageSpec } from './pagination.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { argsHash, checkFirst, filterArgs, inspectCursor, type PageSpec } from './pagination.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { BlockchainRef, SubnetRef } from './subnets.ts';
 import { loadTransaction, TransactionRef, type TransactionShape } from './transactions.ts';
 
@@ -35,12 +35,13 @@ export function checkDigits(argument: string, value: unknown): void {
 
 /**
  * Page size and cursor, checked before any upstream call: a cursor must come from this
- * connection with these same arguments (its parent is checked when the page is read).
+ * connection with these same arguments (its signature is checked by `useOpaqueInputs`,
+ * its parent when the page is read).
  */
 export function checkPage(args: Record<string, unknown>, page: PageSpec): void {
   checkFirst(args['first'], page);
   const after = args['after'];
-  if (typeof after === 'string') decodeCursor(after, page, argsHash(page, filterArgs(args)));
+  if (typeof after === 'string' && after !== '') inspectCursor(after, page, argsHash(page, filterArgs(args)));
 }
 
 /** A single lookup: the upstream's 404 means "does not exist", which is null, not an error. */
@@ -196,6 +197,7 @@ export async function loadNftToken(ctx: Context, chainId: string, address: strin
 }
 
 registerNodeFamily('Chain', {
+  parts: [ID_PARTS.chainId],
   load: async (ctx, [chainId]) => (chainId ? chainById(ctx).load(chainId) : null),
   typeOf: () => 'Chain',
 });

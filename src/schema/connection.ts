@@ -2,7 +2,7 @@ import type { ArgBuilder } from '@pothos/core';
 import type { BuilderTypes } from '../builder.ts';
 import { badInput } from '../errors.ts';
 import {
-  argsHash, checkFirst, decodeCursor, encodeCursor, filterArgs, parentHash, type CursorState, type PageSpec,
+  argsHash, checkFirst, decodeCursor, filterArgs, parentHash, type CursorCodec, type CursorState, type PageSpec,
 } from './pagination.ts';
 
 /** One upstream page, in the shape every listing endpoint shares. */
@@ -35,6 +35,8 @@ export interface ConnectionArgs {
 }
 
 export interface PageConnectionOptions<T> {
+  /** The request context: its cursor codec signs the edges' cursors and checks `after`. */
+  ctx: { readonly cursors: CursorCodec };
   page: PageSpec;
   args: ConnectionArgs;
   /** Identity of the parent for nested connections (e.g. `{ network, nodeId }`), bound into cursors. */
@@ -50,12 +52,14 @@ export interface PageConnectionOptions<T> {
 /** An edge whose cursor is encoded only if someone selects it (most queries never do). */
 class PageEdge<T> implements Edge<T> {
   #state: CursorState;
+  #codec: CursorCodec;
   #cursor: string | undefined;
-  constructor(state: CursorState, readonly node: T) {
+  constructor(codec: CursorCodec, state: CursorState, readonly node: T) {
+    this.#codec = codec;
     this.#state = state;
   }
   get cursor(): string {
-    return (this.#cursor ??= encodeCursor(this.#state));
+    return (this.#cursor ??= this.#codec.encode(this.#state));
   }
 }
 
@@ -70,6 +74,7 @@ const MAX_TOP_UPS = 8;
  */
 export async function resolvePageConnection<T>(options: PageConnectionOptions<T>): Promise<Connection<T>> {
   const { page, args } = options;
+  const codec = options.ctx.cursors;
   const first = checkFirst(args.first, page);
   const hash = argsHash(page, filterArgs(args));
   const parent = options.parent === undefined ? undefined : parentHash(options.parent);
@@ -79,7 +84,7 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
   let index = 0;
   let current: UpstreamPage<T>;
   if (args.after) {
-    const cursor = decodeCursor(args.after, page, hash);
+    const cursor = decodeCursor(codec, args.after, page, hash);
     if (cursor.p !== parent) throw badInput('after', 'this cursor belongs to another parent object');
     token = cursor.t;
     size = cursor.s;
@@ -92,7 +97,7 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
   const edges: Edge<T>[] = [];
   for (let topUps = 0; ; topUps++) {
     while (edges.length < first && index < current.items.length) {
-      edges.push(new PageEdge({ t: token, s: size, i: index, h: hash, p: parent }, current.items[index] as T));
+      edges.push(new PageEdge(codec, { t: token, s: size, i: index, h: hash, p: parent }, current.items[index] as T));
       index++;
     }
     if (edges.length >= first || !current.nextPageToken || topUps >= MAX_TOP_UPS) break;

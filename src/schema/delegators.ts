@@ -8,7 +8,7 @@ import { type ConnectionArgs, emptyConnection, pageArgs, resolvePageConnection }
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { loadValidator, ValidatorInterface, withNetwork, type ValidatorShape } from './validators.ts';
 
 /** A delegation as the upstream returns it, plus the network it was read from. */
@@ -160,6 +160,7 @@ async function listDelegators(ctx: Context, network: NetworkId, params: ListDele
 }
 
 registerNodeFamily('Delegator', {
+  parts: [ID_PARTS.network, ID_PARTS.nodeId, ID_PARTS.cb58Id],
   load: async (ctx, [network, nodeId, txHash]) => {
     if ((network !== 'mainnet' && network !== 'fuji') || !nodeId || !txHash) return null;
     const found = await delegationByKey(ctx, network).load({ nodeId, txHash });
@@ -182,6 +183,7 @@ builder.objectFields(NetworkRef, (t) => ({
       const args = rawArgs as DelegatorListArgs;
       const params = toParams(args);
       return resolvePageConnection<DelegatorShape>({
+        ctx,
         page: PAGES.delegators,
         args,
         parent: { network: n.network },
@@ -221,6 +223,7 @@ function resolveValidatorDelegators(v: ValidatorShape, args: ValidatorDelegators
   const window: StakingWindow = { start: v.startTimestamp, end: v.endTimestamp };
   const own = (items: Delegator[]) => items.filter((d) => d.nodeId === v.nodeId && inWindow(window, d)).map((d) => withNetwork(network, d));
   return resolvePageConnection<DelegatorShape>({
+    ctx,
     page: PAGES.delegators,
     args,
     // The validation, not just the node: its period decides which items belong to the list.

@@ -4,7 +4,7 @@ import { badInput } from '../errors.ts';
 import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../upstream/types.ts';
 import { checkEvmAddress, nullOnNotFound } from './chains.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
 export const OperationType = upstreamEnum('OperationType', 'Kind of an asynchronous operation.', {
   TRANSACTION_EXPORT_EVM: { value: 'TRANSACTION_EXPORT_EVM', description: 'Export of EVM transactions.' },
@@ -61,6 +61,7 @@ const loadOperation = (ctx: Context, operationId: string) =>
   nullOnNotFound(ctx.dataApi.getOperation(operationId, ctx.call));
 
 registerNodeFamily('ExportOperation', {
+  parts: [ID_PARTS.operationId],
   load: async (ctx, [operationId]) => (operationId && OPERATION_ID.test(operationId) ? loadOperation(ctx, operationId) : null),
   typeOf: () => 'ExportOperation',
 });

@@ -10,6 +10,7 @@ import { NetworkRef } from './network.ts';
 import { NftTokenRef } from './nfts.ts';
 import { AvalancheNodeRef } from './node.ts';
 import { loadNode } from './relay-node.ts';
+export { checkRepresentations } from './relay-node.ts';
 import { BlockchainRef, SubnetRef } from './subnets.ts';
 import { TransactionRef } from './transactions.ts';
 import {
@@ -24,9 +25,14 @@ import {
  *
  * Validator and Delegator are interfaces: the interface and each status type carry
  * the key (federation 2.3 interface entities).
+ *
+ * Representations come from the router, that is from clients: `useOpaqueInputs`
+ * checks them with {@link checkRepresentations} before execution (id grammar, the
+ * id's family against `__typename`, a bounded count), and the ids are parsed again
+ * here, errors naming `representations`.
  */
 const byId = builder.selection<{ id: string }>('id');
-const resolveById = (ref: { id: string }, ctx: Parameters<typeof loadNode>[0]) => loadNode(ctx, ref.id);
+const resolveById = (ref: { id: string }, ctx: Parameters<typeof loadNode>[0]) => loadNode(ctx, ref.id, 'representations');
 
 const entities = [
   NetworkRef, AddressRef, BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef, ExportOperationRef, IcmMessageRef,
@@ -43,5 +49,5 @@ builder.asEntity(DelegatorInterface, { key: byId, resolveReference: resolveById 
 
 builder.asEntity(ChainRef, {
   key: [byId, builder.selection<{ chainId: string }>('chainId')],
-  resolveReference: (ref, ctx) => ('chainId' in ref && ref.chainId ? chainById(ctx).load(ref.chainId) : loadNode(ctx, (ref as { id: string }).id)) as never,
+  resolveReference: (ref, ctx) => ('chainId' in ref && ref.chainId ? chainById(ctx).load(ref.chainId) : loadNode(ctx, (ref as { id: string }).id, 'representations')) as never,
 });

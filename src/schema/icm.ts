@@ -9,7 +9,7 @@ import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connecti
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { PAGES } from './pagination.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
 import { ErcType, loadTransaction, TransactionRef } from './transactions.ts';
 
 /**
@@ -161,6 +161,7 @@ export function resolveIcmMessages(ctx: Context, address: string, args: IcmListA
   const network = args.network ? networkId(args.network) : undefined;
   const listedAddress = address.toLowerCase();
   return resolvePageConnection<IcmMessageShape>({
+    ctx,
     page: PAGES.icmMessages,
     args,
     parent: parent ?? { address: listedAddress },
@@ -176,6 +177,7 @@ export function resolveIcmMessages(ctx: Context, address: string, args: IcmListA
 }
 
 registerNodeFamily('IcmMessage', {
+  parts: [ID_PARTS.evmAddress, ID_PARTS.icmMessageId, optional(ID_PARTS.network)],
   // No lookup by id in the seed: read the address's listing (100 per page, newest first) until the
   // message shows up. Recent messages are found on the first page; very old ones may give null.
   load: async (ctx, [address, messageId, network]) => {

@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
 /** The backing shape of `Network`: primary-network resources of one network. */
 export interface NetworkShape {
@@ -39,6 +39,7 @@ NetworkRef.implement({
 });
 
 registerNodeFamily('Network', {
+  parts: [ID_PARTS.network],
   load: async (_ctx, [name]) => (name === 'mainnet' || name === 'fuji' ? { network: name } : null),
   typeOf: () => 'Network',
 });

@@ -3,7 +3,7 @@ import { chainById } from '../loaders/chains.ts';
 import type { NftToken } from '../upstream/types.ts';
 import { ChainRef, loadNftToken } from './chains.ts';
 import { UNKNOWN_ENUM_VALUE } from './enums.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { ErcType, NftMetadataRef } from './transactions.ts';
 
 /** An NFT (E19) plus the EVM chain it was read from. */
@@ -29,6 +29,7 @@ NftTokenRef.implement({
 });
 
 registerNodeFamily('NftToken', {
+  parts: [ID_PARTS.chainId, ID_PARTS.evmAddress, ID_PARTS.decimal],
   load: async (ctx, [chainId, address, tokenId]) => {
     if (!chainId || !address || !tokenId || !/^0x[0-9a-fA-F]{40}$/.test(address) || !/^[0-9]+$/.test(tokenId)) return null;
     return loadNftToken(ctx, chainId, address, tokenId);

@@ -9,6 +9,8 @@ import { AvalancheNodeRef, NodeVmRef, notEmpty, nullWhenRpcSays, requireNode, ty
 /** The node's limit on `admin.alias` / `admin.aliasChain` aliases, in bytes (512 itself is allowed). */
 export const MAX_ALIAS_BYTES = 512;
 
+const ADMIN_READ_NOTE = ' Needs `authorization: Bearer <ADMIN_TOKEN>` (ADMIN_DISABLED when the gateway has no token, FORBIDDEN without it) and the node\'s admin API (NODE_METHOD_UNAVAILABLE when it is off).';
+
 export const LogLevel = upstreamEnum('LogLevel', 'A node log level, from most to least verbose: VERBO, DEBUG, TRACE, INFO, WARN, ERROR, FATAL, OFF.', {
   VERBO: { value: 'VERBO', description: 'Everything.' },
   DEBUG: { value: 'DEBUG', description: 'Debugging output (more verbose than TRACE on avalanchego).' },
@@ -34,20 +36,30 @@ const LoggerLevelRef = builder.objectRef<LoggerLevelShape>('LoggerLevel').implem
 const loggerList = (levels: Record<string, LoggerLevel> | undefined | null): LoggerLevelShape[] =>
   Object.entries(levels ?? {}).map(([name, level]) => ({ ...level, name })).sort((a, b) => (a.name < b.name ? -1 : 1));
 
+/*
+ * Admin reads are gated like the admin mutations: the admin API is the node operator's,
+ * and a read of it (chain aliases, logger levels) tells a stranger how the node is set up
+ * and still spends the node's admin endpoint. The info and health APIs stay public: a
+ * node serves them to anyone by default, and the public RPC providers expose them too.
+ */
 builder.objectFields(AvalancheNodeRef, (t) => ({
   chainAliases: t.stringList({
     nullable: true,
-    description: 'Aliases of a chain on this node (admin.getChainAliases; needs the node\'s admin API). Null when the node knows no chain with that id.',
+    description: `Aliases of a chain on this node (admin.getChainAliases). Null when the node knows no chain with that id.${ADMIN_READ_NOTE}`,
     args: { chain: t.arg.string({ required: true, description: 'A blockchain id (cb58; the node does not take an alias here).' }) },
     extensions: { validateArgs: (args) => notEmpty(args, 'chain') },
-    resolve: async (n, args, ctx) => (await nodeRpc(ctx, requireNode(ctx, n.name), 'admin.getChainAliases', { chain: args.chain })).aliases ?? null,
+    resolve: async (n, args, ctx) => {
+      requireAdmin(ctx);
+      return (await nodeRpc(ctx, requireNode(ctx, n.name), 'admin.getChainAliases', { chain: args.chain })).aliases ?? null;
+    },
   }),
   loggerLevels: t.field({
     type: [LoggerLevelRef],
     nullable: true,
-    description: 'Levels of the node\'s loggers, sorted by name (admin.getLoggerLevel; needs the node\'s admin API). Null when no logger has that name.',
+    description: `Levels of the node's loggers, sorted by name (admin.getLoggerLevel). Null when no logger has that name.${ADMIN_READ_NOTE}`,
     args: { loggerName: t.arg.string({ description: 'One logger; all loggers when omitted.' }) },
     resolve: async (n, args, ctx) => {
+      requireAdmin(ctx);
       const params = args.loggerName ? { loggerName: args.loggerName } : {};
       const result = await nullWhenRpcSays(nodeRpc(ctx, requireNode(ctx, n.name), 'admin.getLoggerLevel', params), /logger with name .* not found/i);
       return result ? loggerList(result.loggerLevels) : null;
@@ -56,12 +68,12 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
 }));
 
 /**
- * Admin mutations exist only when the gateway has an ADMIN_TOKEN, and only for
- * callers presenting it. Checked before anything is sent to a node.
+ * Admin calls (the mutations and the admin reads) exist only when the gateway has an
+ * ADMIN_TOKEN, and only for callers presenting it. Checked before anything is sent to a node.
  */
 export function requireAdmin(ctx: Context): void {
-  if (!ctx.adminConfigured) throw codedError(ErrorCode.ADMIN_DISABLED, 'Admin mutations are disabled: the gateway has no ADMIN_TOKEN');
-  if (!ctx.isAdmin) throw codedError(ErrorCode.FORBIDDEN, 'Admin mutations need the header `authorization: Bearer <ADMIN_TOKEN>`');
+  if (!ctx.adminConfigured) throw codedError(ErrorCode.ADMIN_DISABLED, 'Admin calls are disabled: the gateway has no ADMIN_TOKEN');
+  if (!ctx.isAdmin) throw codedError(ErrorCode.FORBIDDEN, 'Admin calls need the header `authorization: Bearer <ADMIN_TOKEN>`');
 }
 
 const NODE_FIELD = "A configured node's name; the first configured node when omitted.";

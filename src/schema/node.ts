@@ -11,9 +11,9 @@ import type { NodeClient } from '../upstream/client-types.ts';
 import type { Connection } from './connection.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import {
-  argsHash, checkFirst, decodeCursor, encodeCursor, filterArgs, parentHash, type PageSpec,
+  argsHash, checkFirst, decodeCursor, filterArgs, parentHash, type PageSpec,
 } from './pagination.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { loadValidator, ValidatorInterface } from './validators.ts';
 import { pageArgs } from './connection.ts';
 
@@ -263,7 +263,7 @@ async function resolvePeers(ctx: Context, node: NodeClient, args: PeersArgs): Pr
   const parent = parentHash({ node: node.name });
   let afterId: string | undefined;
   if (args.after) {
-    const cursor = decodeCursor(args.after, PEERS_PAGE, hash);
+    const cursor = decodeCursor(ctx.cursors, args.after, PEERS_PAGE, hash);
     if (cursor.p !== parent || cursor.t === undefined) throw badInput('after', 'this cursor belongs to another node');
     afterId = cursor.t;
   }
@@ -275,7 +275,7 @@ async function resolvePeers(ctx: Context, node: NodeClient, args: PeersArgs): Pr
     if (start === -1) start = peers.length;
   }
   const page = peers.slice(start, start + first);
-  const edges = page.map((peer, i) => ({ cursor: encodeCursor({ t: peer.nodeID, s: first, i: start + i, h: hash, p: parent }), node: peer }));
+  const edges = page.map((peer, i) => ({ cursor: ctx.cursors.encode({ t: peer.nodeID, s: first, i: start + i, h: hash, p: parent }), node: peer }));
   return {
     edges,
     totalCount: peers.length,
@@ -423,6 +423,7 @@ AvalancheNodeRef.implement({
 });
 
 registerNodeFamily('AvalancheNode', {
+  parts: [ID_PARTS.nodeName],
   load: async (ctx, [name]) => (name !== undefined && ctx.nodes.get(name) ? { name } : null),
   typeOf: () => 'AvalancheNode',
 });

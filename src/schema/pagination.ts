@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { badInput } from '../errors.ts';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { badInput, codedError, ErrorCode } from '../errors.ts';
 
 /** Page-size bounds of one upstream listing, from the seed's Limits table. */
 export interface PageSpec {
@@ -35,7 +35,7 @@ export const PAGES = {
  */
 export interface CursorState {
   /** pageToken of the page holding the item; undefined for the first page. */
-  t?: string;
+  t?: string | undefined;
   /** pageSize the page was read with. */
   s: number;
   /** Index of the item in the page. */
@@ -43,7 +43,7 @@ export interface CursorState {
   /** Hash of connection name + arguments. */
   h: string;
   /** Hash of the parent (e.g. the validator for `Validator.delegators`), if any. */
-  p?: string;
+  p?: string | undefined;
 }
 
 export function argsHash(page: PageSpec, args: unknown): string {
@@ -54,34 +54,172 @@ export function parentHash(parent: unknown): string {
   return shortHash(canonicalJson(parent));
 }
 
-export function encodeCursor(state: CursorState): string {
-  return Buffer.from(JSON.stringify(state)).toString('base64url');
+/**
+ * Cursor limits. A cursor is parsed against them before anything else, and a page
+ * token must match {@link PAGE_TOKEN} both when a cursor is minted and when it is
+ * read back, so what reaches the upstream's `pageToken` is always something the
+ * upstream itself produced, in a shape that cannot smuggle other parameters.
+ */
+export const CURSOR_LIMITS = {
+  /** Longest upstream page token a cursor may carry, characters. */
+  maxPageTokenLength: 1024,
+  /** Longest cursor accepted as `after`, characters (a cursor with the longest token is about 1,450). */
+  maxCursorLength: 2048,
+  /** Largest item index a cursor may carry (peers cursors count across the whole sorted list). */
+  maxIndex: 1_000_000,
+} as const;
+
+/**
+ * The page tokens chaingraph carries: base64, base64url, hex, UUIDs, `NodeID-...`,
+ * `a.b:c` compositions. No `%`, `&`, `#`, `?`, whitespace or control characters.
+ */
+export const PAGE_TOKEN = /^[A-Za-z0-9_\-.~+/=:]+$/;
+
+/** True for a page token chaingraph will put in a cursor and send upstream. */
+export function isPageToken(token: string): boolean {
+  return token.length >= 1 && token.length <= CURSOR_LIMITS.maxPageTokenLength && PAGE_TOKEN.test(token);
 }
 
-/** Decodes and checks a cursor; throws BAD_USER_INPUT naming `after` when it is malformed or foreign. */
-export function decodeCursor(cursor: string, page: PageSpec, hash: string): CursorState {
-  let state: unknown;
-  try {
-    state = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badInput('after', 'not a cursor of this connection');
+/** Cursor secrets shorter than this are refused at start: a short HMAC key can be guessed. */
+export const MIN_CURSOR_SECRET_LENGTH = 32;
+
+/**
+ * Mints and checks the cursors of one gateway. Cursors are authenticated with
+ * HMAC-SHA256 under a server secret, so a client can hand back only positions the
+ * gateway gave out: the page token, page size, index and both hashes are covered
+ * together, and none can be edited or minted by hand.
+ *
+ * Made once per gateway (`createGateway`) and reached through the request context,
+ * never a module-level global: two gateways in one process may use different secrets.
+ */
+export interface CursorCodec {
+  encode(state: CursorState): string;
+  /**
+   * Parses and authenticates a cursor; throws BAD_USER_INPUT naming `argument`
+   * (default `after`) when it is malformed, over a limit or not signed by this
+   * deployment's secrets. Does not check which connection it belongs to: see {@link decodeCursor}.
+   */
+  verify(cursor: string, argument?: string): CursorState;
+}
+
+/**
+ * A codec signing with `secrets[0]` and accepting a cursor signed by any of them,
+ * so operators rotate by prepending a new secret and dropping the old one once the
+ * cursors it signed no longer matter.
+ *
+ * Wire format: `base64url(payload) "." base64url(mac)` where payload is
+ * `s.i.h.p.t` (size and index in base 36, both hashes, then the token, which is
+ * last because it may itself contain dots) and mac is the first 16 bytes of
+ * HMAC-SHA256(secret, "chaingraph-cursor-v1\n" + payload).
+ */
+export function createCursorCodec(secrets: readonly string[]): CursorCodec {
+  if (secrets.length === 0) throw new Error('createCursorCodec needs at least one secret');
+  const keys = secrets.map((secret) => Buffer.from(secret, 'utf8'));
+  const signer = keys[0] as Buffer;
+  const mac = (key: Buffer, payload: string): Buffer =>
+    createHmac('sha256', key).update(MAC_DOMAIN).update(payload).digest().subarray(0, MAC_BYTES);
+
+  return {
+    encode(state) {
+      if (state.t !== undefined && !isPageToken(state.t)) {
+        // The upstream sent a token we would refuse to send back: say so rather than mint a dead cursor.
+        throw codedError(ErrorCode.UPSTREAM_PROTOCOL_ERROR, 'The upstream answered a page token chaingraph cannot carry in a cursor');
+      }
+      const payload = `${state.s.toString(36)}.${state.i.toString(36)}.${state.h}.${state.p ?? ''}.${state.t ?? ''}`;
+      return `${Buffer.from(payload, 'utf8').toString('base64url')}.${mac(signer, payload).toString('base64url')}`;
+    },
+    verify(cursor, argument = 'after') {
+      const { payload, presented, state } = readCursor(cursor, argument);
+      // Every key is tried, so timing does not tell which one matched.
+      let authentic = false;
+      for (const key of keys) authentic = timingSafeEqual(mac(key, payload), presented) || authentic;
+      if (!authentic) throw badInput(argument, 'not a cursor of this connection (signature)');
+      return state;
+    },
+  };
+}
+
+/** Splits a cursor into its payload, MAC and state; throws BAD_USER_INPUT naming `argument` when malformed. */
+function readCursor(cursor: unknown, argument: string): { payload: string; presented: Buffer; state: CursorState } {
+  const bad = (why: string) => badInput(argument, `not a cursor of this connection (${why})`);
+  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > CURSOR_LIMITS.maxCursorLength) throw bad('length');
+  const match = CURSOR_SHAPE.exec(cursor);
+  if (!match) throw bad('shape');
+  const payload = Buffer.from(match[1] as string, 'base64url').toString('utf8');
+  // Only the canonical encoding: one cursor text per position, and no stray bytes the MAC would not see.
+  if (Buffer.from(payload, 'utf8').toString('base64url') !== match[1]) throw bad('shape');
+  const presented = Buffer.from(match[2] as string, 'base64url');
+  // 22 base64url characters carry 132 bits for a 128-bit MAC: without this, four spare bits
+  // would give each cursor sixteen spellings that all verify.
+  if (presented.length !== MAC_BYTES || presented.toString('base64url') !== match[2]) throw bad('shape');
+  const state = parsePayload(payload);
+  if (!state) throw bad('content');
+  return { payload, presented, state };
+}
+
+/**
+ * The shape checks of {@link decodeCursor} without the signature, for argument
+ * checks that run without the request context (`validateArgs`). The signature is
+ * checked before execution by `useOpaqueInputs` and again when the page is read.
+ */
+export function inspectCursor(cursor: string, page: PageSpec, hash: string): CursorState {
+  return checkBinding(readCursor(cursor, 'after').state, page, hash);
+}
+
+const MAC_DOMAIN = 'chaingraph-cursor-v1\n';
+const MAC_BYTES = 16;
+/** base64url payload, a dot, base64url of the 16-byte MAC (22 characters). */
+const CURSOR_SHAPE = /^([A-Za-z0-9_-]{4,2000})\.([A-Za-z0-9_-]{22})$/;
+const HASH = /^[A-Za-z0-9_-]{12}$/;
+const BASE36_INT = /^(0|[1-9a-z][0-9a-z]{0,6})$/;
+
+function parsePayload(payload: string): CursorState | undefined {
+  const parts = payload.split('.');
+  if (parts.length < 5) return undefined;
+  const [size, index, hash, parent] = parts as [string, string, string, string];
+  const token = parts.slice(4).join('.');
+  if (!BASE36_INT.test(size) || !BASE36_INT.test(index) || !HASH.test(hash)) return undefined;
+  if (parent !== '' && !HASH.test(parent)) return undefined;
+  if (token !== '' && !isPageToken(token)) return undefined;
+  const s = parseInt(size, 36);
+  const i = parseInt(index, 36);
+  if (s < 1 || i > CURSOR_LIMITS.maxIndex) return undefined;
+  return { s, i, h: hash, ...(parent ? { p: parent } : {}), ...(token ? { t: token } : {}) };
+}
+
+/**
+ * Parses `CURSOR_SECRET`: a comma-separated list (the first signs, all verify),
+ * shared by every replica behind one load balancer. Undefined when unset: the
+ * gateway then makes a random secret, and cursors die with the process and do not
+ * cross replicas. Throws on an entry shorter than {@link MIN_CURSOR_SECRET_LENGTH}.
+ */
+export function parseCursorSecrets(value: string | undefined): string[] | undefined {
+  const secrets = (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (secrets.length === 0) return undefined;
+  const short = secrets.findIndex((s) => s.length < MIN_CURSOR_SECRET_LENGTH);
+  if (short !== -1) {
+    throw new Error(`CURSOR_SECRET entry ${short + 1} is shorter than ${MIN_CURSOR_SECRET_LENGTH} characters (use e.g. \`openssl rand -hex 32\`)`);
   }
-  if (!isCursorState(state) || state.s < 1 || state.s > page.maxSize) throw badInput('after', 'not a cursor of this connection');
+  return secrets;
+}
+
+/** A random secret for a lone process without `CURSOR_SECRET`. */
+export function randomCursorSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Authenticates a cursor and checks that it belongs to this connection (page
+ * spec and arguments); throws BAD_USER_INPUT naming `after` otherwise.
+ */
+export function decodeCursor(codec: CursorCodec, cursor: string, page: PageSpec, hash: string): CursorState {
+  return checkBinding(codec.verify(cursor), page, hash);
+}
+
+function checkBinding(state: CursorState, page: PageSpec, hash: string): CursorState {
+  if (state.s > page.maxSize) throw badInput('after', 'not a cursor of this connection');
   if (state.h !== hash) throw badInput('after', 'this cursor was issued for other arguments; pass the same arguments that produced it');
   return state;
-}
-
-function isCursorState(value: unknown): value is CursorState {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    (v['t'] === undefined || typeof v['t'] === 'string') &&
-    Number.isInteger(v['s']) &&
-    Number.isInteger(v['i']) &&
-    (v['i'] as number) >= 0 &&
-    typeof v['h'] === 'string' &&
-    (v['p'] === undefined || typeof v['p'] === 'string')
-  );
 }
 
 /** Checks `first` against the endpoint's range; returns the page size to use. */

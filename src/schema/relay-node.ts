@@ -1,33 +1,79 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, isAbstractType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
+import { isCb58, isNodeId } from '../loaders/ids.ts';
 
 /**
  * Relay object identification. A global id is base64url of the JSON array
  * `[typename, ...localParts]`; `typename` is the stable family name (`Validator`,
  * not `ActiveValidator`), so an id survives a status change.
+ *
+ * A global id comes back from clients, so it is parsed against a grammar before
+ * any of its parts reaches a loader, a URL or a cache key: at most
+ * {@link MAX_GLOBAL_ID_LENGTH} characters of canonical base64url, a JSON array of
+ * strings and numbers, a registered family, and every part matching the grammar
+ * its family declares ({@link ID_PARTS}). Anything else is BAD_USER_INPUT naming the
+ * argument (`id`, `ids`, `representations`) before any upstream call.
  */
 export function encodeGlobalId(typename: string, parts: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify([typename, ...parts])).toString('base64url');
 }
 
-export function decodeGlobalId(id: string): { typename: string; parts: string[] } {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(id, 'base64url').toString('utf8'));
-  } catch {
-    throw badInput('id', 'not a chaingraph global id');
-  }
-  if (!Array.isArray(decoded) || decoded.length < 1 || !decoded.every((p) => typeof p === 'string' || typeof p === 'number')) {
-    throw badInput('id', 'not a chaingraph global id');
-  }
-  const [typename, ...parts] = decoded as (string | number)[];
-  return { typename: String(typename), parts: parts.map(String) };
+/** Longest global id accepted, characters (the longest real one, a Block id, is about 150). */
+export const MAX_GLOBAL_ID_LENGTH = 512;
+/** Most ids in one `nodes(ids:)`. */
+export const MAX_NODE_IDS = 100;
+/** Most representations in one federation `_entities` call. */
+export const MAX_REPRESENTATIONS = 500;
+
+/** The grammar of one local part of a global id. */
+export interface IdPart {
+  /** What the part must be, for error messages (`a node id`). */
+  readonly what: string;
+  readonly test: (value: string) => boolean;
+  /** May be absent (trailing parts) or empty. */
+  readonly optional?: boolean;
+}
+
+const part = (what: string, test: (value: string) => boolean): IdPart => ({ what, test });
+const bounded = (max: number, pattern: RegExp) => (value: string): boolean => value.length <= max && pattern.test(value);
+const cb58Id = (value: string): boolean => value.length >= 32 && value.length <= 64 && isCb58(value, 32);
+const PRIMARY_ALIASES = new Set(['p-chain', 'x-chain', 'c-chain']);
+
+/** The grammars id parts are made of. Every one excludes `.`-only values, separators, `%` and control characters. */
+export const ID_PARTS = {
+  network: part('mainnet or fuji', (v) => v === 'mainnet' || v === 'fuji'),
+  nodeId: part('a node id (NodeID-...)', (v) => v.length <= 60 && isNodeId(v)),
+  /** Subnet, blockchain, asset, UTXO, vertex and P/X-chain transaction ids. */
+  cb58Id: part('a cb58 id of 32 bytes', cb58Id),
+  primaryChain: part('p-chain, x-chain, c-chain or a blockchain id', (v) => PRIMARY_ALIASES.has(v) || cb58Id(v)),
+  /** A primary-network block hash: cb58 (P, X) or 0x + 64 hex digits (C). */
+  blockHash: part('a block hash', (v) => cb58Id(v) || bounded(66, /^0x[0-9a-fA-F]{64}$/)(v)),
+  evmAddress: part('an EVM address', bounded(42, /^0x[0-9a-fA-F]{40}$/)),
+  evmTxHash: part('an EVM transaction hash', bounded(66, /^0x[0-9a-fA-F]{64}$/)),
+  /** An EVM chain id (decimal) or a blockchain id (cb58), as `Query.chain` takes it. */
+  chainId: part('an EVM chain id or a blockchain id', (v) => bounded(20, /^[0-9]+$/)(v) || cb58Id(v)),
+  /** Token ids and block numbers: unsigned 256-bit decimals. */
+  decimal: part('a decimal number', bounded(78, /^[0-9]+$/)),
+  /** Timestamps and heights. */
+  uint: part('a non-negative integer', (v) => /^[0-9]{1,16}$/.test(v) && Number.isSafeInteger(Number(v))),
+  operationId: part('an operation id', bounded(128, /^[A-Za-z0-9_-]+$/)),
+  nodeName: part('a node name', bounded(128, /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/)),
+  icmMessageId: part('an ICM message id', bounded(66, /^(0x)?[0-9a-fA-F]{64}$/)),
+  /** A P-/X-chain address, with or without its chain prefix (bech32 characters, bounded). */
+  primaryAddress: part('a primary-network address', bounded(100, /^([PXC]-)?[a-z]{1,20}1[02-9ac-hj-np-z]{6,80}$/)),
+} as const satisfies Record<string, IdPart>;
+
+/** The same grammar, but the part may be absent or empty. */
+export function optional(grammar: IdPart): IdPart {
+  return { ...grammar, optional: true };
 }
 
 interface NodeFamily {
-  /** Loads the object of these local parts, or null when it does not exist. */
+  /** The grammar of each local part, in order (trailing optional parts may be absent). */
+  parts: readonly IdPart[];
+  /** Loads the object of these local parts, or null when it does not exist. Parts have passed `parts`. */
   load(ctx: Context, parts: string[]): Promise<object | null>;
   /** The concrete GraphQL type of a loaded object (for families modelled as interfaces). */
   typeOf(object: object): string;
@@ -36,10 +82,48 @@ interface NodeFamily {
 const families = new Map<string, NodeFamily>();
 const brands = new WeakMap<object, string>();
 
-/** Registers how `node(id:)` refetches a family of objects. Called by each domain module. */
+/** Registers how `node(id:)` refetches a family of objects, and the grammar of its ids. Called by each domain module. */
 export function registerNodeFamily(typename: string, family: NodeFamily): void {
   if (families.has(typename)) throw new Error(`Node family ${typename} registered twice`);
   families.set(typename, family);
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Parses a global id against its family's grammar; throws BAD_USER_INPUT naming
+ * `argument` otherwise. The id must be the canonical encoding of what it holds, so
+ * there is one text per object and nothing the parse would silently drop.
+ */
+export function decodeGlobalId(id: unknown, argument = 'id'): { typename: string; parts: string[] } {
+  const bad = (why: string) => badInput(argument, `not a chaingraph global id (${why})`);
+  if (typeof id !== 'string' || id.length === 0) throw bad('empty');
+  if (id.length > MAX_GLOBAL_ID_LENGTH) throw bad(`longer than ${MAX_GLOBAL_ID_LENGTH} characters`);
+  if (!BASE64URL.test(id)) throw bad('not base64url');
+  const json = Buffer.from(id, 'base64url').toString('utf8');
+  if (Buffer.from(json, 'utf8').toString('base64url') !== id) throw bad('not canonical');
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(json);
+  } catch {
+    throw bad('not JSON');
+  }
+  if (!Array.isArray(decoded) || typeof decoded[0] !== 'string' || !decoded.every((p) => typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p)))) {
+    throw bad('not a list of parts');
+  }
+  if (JSON.stringify(decoded) !== json) throw bad('not canonical');
+  const [typename, ...raw] = decoded as [string, ...(string | number)[]];
+  const family = families.get(typename);
+  if (!family) throw bad('unknown object type');
+  const required = family.parts.filter((p) => !p.optional).length;
+  if (raw.length < required || raw.length > family.parts.length) throw bad(`a ${typename} id has ${family.parts.length} parts`);
+  const parts = raw.map(String);
+  parts.forEach((value, index) => {
+    const grammar = family.parts[index] as IdPart;
+    if (grammar.optional && value === '') return;
+    if (!grammar.test(value)) throw bad(`part ${index + 1} of a ${typename} id must be ${grammar.what}`);
+  });
+  return { typename, parts };
 }
 
 /** Marks an object with its concrete GraphQL type, for fields typed as `Node`. */
@@ -57,34 +141,67 @@ export const NodeInterface = builder.interfaceRef<object>('Node').implement({
 });
 
 /** Loads any object by global id through its family's loader (node, nodes and federation `_entities`). */
-export async function loadNode(ctx: Context, id: string): Promise<object | null> {
-  const { typename, parts } = decodeGlobalId(id);
-  const family = families.get(typename);
-  if (!family) throw badInput('id', `unknown object type "${typename}" in global id`);
+export async function loadNode(ctx: Context, id: string, argument = 'id'): Promise<object | null> {
+  const { typename, parts } = decodeGlobalId(id, argument);
+  const family = families.get(typename) as NodeFamily;
   const object = await family.load(ctx, parts);
   return object ? brandNode(object, family.typeOf(object)) : null;
+}
+
+/**
+ * Checks federation `_entities` representations before execution (see
+ * `useOpaqueInputs`): a bounded list of objects, each with a `__typename` and either
+ * a global `id` of that type's family or, for chains, a `chainId`. Errors name `representations`.
+ */
+export function checkRepresentations(schema: GraphQLSchema, representations: unknown): void {
+  const bad = (why: string) => badInput('representations', why);
+  if (!Array.isArray(representations)) throw bad('must be a list');
+  if (representations.length > MAX_REPRESENTATIONS) throw bad(`at most ${MAX_REPRESENTATIONS} representations per call`);
+  representations.forEach((rep: unknown, index) => {
+    const where = `representation ${index + 1}`;
+    if (typeof rep !== 'object' || rep === null || Array.isArray(rep)) throw bad(`${where} is not an object`);
+    const { __typename: typename, id, chainId } = rep as Record<string, unknown>;
+    if (typeof typename !== 'string' || typename.length > 64 || !schema.getType(typename)) throw bad(`${where} has no known __typename`);
+    if (typename === 'Chain' && id === undefined) {
+      if (typeof chainId !== 'string' || !ID_PARTS.chainId.test(chainId)) throw bad(`${where}: chainId must be ${ID_PARTS.chainId.what}`);
+      return;
+    }
+    const decoded = decodeGlobalId(id, 'representations');
+    if (!familyIncludes(schema, decoded.typename, typename)) throw bad(`${where}: the id is not a ${typename} id`);
+  });
+}
+
+/** Whether objects of `family` may be typed `typename`: the family itself or one of its implementations. */
+function familyIncludes(schema: GraphQLSchema, family: string, typename: string): boolean {
+  if (family === typename) return true;
+  const abstract = schema.getType(family);
+  const concrete = schema.getType(typename);
+  if (!isAbstractType(abstract) || !(isObjectType(concrete) || isInterfaceType(concrete))) return false;
+  return schema.isSubType(abstract, concrete);
 }
 
 builder.queryFields((t) => ({
   node: t.field({
     type: NodeInterface,
     nullable: true,
-    description: 'Refetches any object by its global id; null when it no longer exists.',
+    description: `Refetches any object by its global id; null when it no longer exists. BAD_USER_INPUT for an id chaingraph did not issue (at most ${MAX_GLOBAL_ID_LENGTH} characters).`,
     args: { id: t.arg.id({ required: true, description: 'A global id from an `id` field.' }) },
-    extensions: { validateArgs: (args) => void decodeGlobalId(String(args['id'])) },
+    extensions: { validateArgs: (args) => void decodeGlobalId(args['id'], 'id') },
     resolve: (_root, args, ctx) => loadNode(ctx, String(args.id)),
   }),
   nodes: t.field({
     type: [NodeInterface],
     nullable: { list: false, items: true },
-    description: 'Refetches several objects at once, in the order of `ids` (null where one no longer exists).',
-    args: { ids: t.arg.idList({ required: true, description: 'Global ids.' }) },
+    description: `Refetches several objects at once, in the order of \`ids\` (null where one no longer exists). At most ${MAX_NODE_IDS} ids.`,
+    args: { ids: t.arg.idList({ required: true, description: `Global ids, at most ${MAX_NODE_IDS}.` }) },
     extensions: {
       validateArgs: (args) => {
-        for (const id of args['ids'] as string[]) decodeGlobalId(String(id));
+        const ids = args['ids'] as unknown[];
+        if (ids.length > MAX_NODE_IDS) throw badInput('ids', `at most ${MAX_NODE_IDS} ids per call`);
+        for (const id of ids) decodeGlobalId(id, 'ids');
       },
     },
     // An id that fails to load becomes null with its own error; the others still load.
-    resolve: (_root, args, ctx) => Promise.all(args.ids.map((id) => loadNode(ctx, String(id)).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))))),
+    resolve: (_root, args, ctx) => Promise.all(args.ids.map((id) => loadNode(ctx, String(id), 'ids').catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))))),
   }),
 }));

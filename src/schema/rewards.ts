@@ -153,6 +153,7 @@ builder.objectFields(NetworkRef, (t) => ({
       const args = rawArgs as RewardListArgs;
       const params: ListHistoricalRewardsParams = { ...rewardParams(args), ...(args.currency ? { currency: args.currency as CurrencyCode } : {}) };
       return resolvePageConnection<HistoricalRewardShape>({
+        ctx,
         page: PAGES.historicalRewards,
         args,
         parent: { network: n.network },
@@ -173,6 +174,7 @@ builder.objectFields(NetworkRef, (t) => ({
       const args = rawArgs as RewardListArgs;
       const params = rewardParams(args);
       return resolvePageConnection<PendingRewardShape>({
+        ctx,
         page: PAGES.pendingRewards,
         args,
         parent: { network: n.network },
@@ -235,6 +237,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
       const currency = (args.currency ?? undefined) as CurrencyCode | undefined;
       const params: ListHistoricalRewardsParams = { nodeIds: [v.nodeId], ...(sortOrder ? { sortOrder } : {}), ...(currency ? { currency } : {}) };
       return resolvePageConnection<HistoricalRewardShape>({
+        ctx,
         page: PAGES.historicalRewards,
         args,
         parent: { network: v.network, nodeId: v.nodeId, txHash: v.txHash },
@@ -265,6 +268,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
       const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
       const params: ListRewardsParams = { nodeIds: [v.nodeId], ...(sortOrder ? { sortOrder } : {}) };
       return resolvePageConnection<PendingRewardShape>({
+        ctx,
         page: PAGES.pendingRewards,
         args,
         parent: { network: v.network, nodeId: v.nodeId, txHash: v.txHash },

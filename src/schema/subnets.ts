@@ -13,7 +13,7 @@ import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connecti
 import { SortOrderEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import {
   checkValidatorArgs, resolveValidators, ValidatorConnection, ValidatorFilter, ValidatorInterface,
   ValidatorSortByEnum, type ValidatorListArgs,
@@ -209,6 +209,7 @@ BlockchainRef.implement({
 });
 
 registerNodeFamily('Blockchain', {
+  parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   load: async (ctx, [network, blockchainId]) => (isNetwork(network) && blockchainId ? blockchainById(ctx, network).load(blockchainId) : null),
   typeOf: () => 'Blockchain',
 });
@@ -300,6 +301,7 @@ SubnetRef.implement({
 });
 
 registerNodeFamily('Subnet', {
+  parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   load: async (ctx, [network, subnetId]) => (isNetwork(network) && subnetId ? subnetById(ctx, network).load(subnetId) : null),
   typeOf: () => 'Subnet',
 });
@@ -316,6 +318,7 @@ interface SubnetListArgs extends ConnectionArgs {
 function resolveSubnets(ctx: Context, network: NetworkId, args: SubnetListArgs) {
   const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
   return resolvePageConnection<SubnetShape>({
+    ctx,
     page: PAGES.subnets,
     args,
     parent: { network },

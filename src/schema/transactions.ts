@@ -10,7 +10,7 @@ import type { Context } from '../context.ts';
 import { ChainRef, NetworkTokenRef } from './chains.ts';
 import { PriceRef } from './common.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
-import { encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
 /** The complete view of one transaction, plus the EVM chain it was read from. */
 export type TransactionShape = FullTransaction & { chainId: string };
@@ -323,6 +323,7 @@ TransactionRef.implement({
 });
 
 registerNodeFamily('Transaction', {
+  parts: [ID_PARTS.chainId, ID_PARTS.evmTxHash],
   load: async (ctx, [chainId, txHash]) => (chainId && txHash && /^0x[0-9a-fA-F]{64}$/.test(txHash) ? loadTransaction(ctx, chainId, txHash) : null),
   typeOf: () => 'Transaction',
 });

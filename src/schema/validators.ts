@@ -11,7 +11,7 @@ import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connecti
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
-import { brandNode, encodeGlobalId, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { brandNode, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
 /** A validation as the upstream returns it, plus the network it was read from. */
 export type ValidatorShape = Validator & { network: NetworkId };
@@ -247,6 +247,7 @@ function toParams(args: ValidatorListArgs, subnetId?: string): ListValidatorsPar
 export function resolveValidators(ctx: Context, network: NetworkId, args: ValidatorListArgs, subnetId?: string) {
   const params = toParams(args, subnetId);
   return resolvePageConnection<ValidatorShape>({
+    ctx,
     page: PAGES.validators,
     args,
     parent: subnetId === undefined ? { network } : { network, subnetId },
@@ -258,6 +259,7 @@ export function resolveValidators(ctx: Context, network: NetworkId, args: Valida
 }
 
 registerNodeFamily('Validator', {
+  parts: [ID_PARTS.network, ID_PARTS.nodeId, ID_PARTS.cb58Id, ID_PARTS.cb58Id],
   load: async (ctx, [network, nodeId, subnetId, txHash]) => {
     if ((network !== 'mainnet' && network !== 'fuji') || !nodeId || !subnetId || !txHash) return null;
     const found = await validationByKey(ctx, network).load({ nodeId, subnetId, txHash });

@@ -4,8 +4,14 @@
  * Reads are cached for a TTL that depends on how fast the resource changes
  * ({@link DEFAULT_CACHE_TTLS}); mutations, admin reads and export-operation status
  * are never cached. The cache key is the method and the canonical JSON of its
- * arguments (plus the node's name for node calls): never the caller's API key,
- * never the signal. Identical concurrent reads share one in-flight upstream call.
+ * arguments (plus the node's name for node calls), never the signal. Identical
+ * concurrent reads share one in-flight upstream call.
+ *
+ * Per-caller entries: a call made with a caller's own API key is cached and shared
+ * only under that key (a SHA-256 of it, never the key itself), so the upstream sees,
+ * checks and meters every key at least once per TTL, and an answer fetched with one
+ * key is never served to a caller with another, a bogus or no key. Calls made with
+ * the server's key (callers who send none) share one entry.
  *
  * Sharing and cancellation: the shared call runs without any one caller's signal
  * (the client's own deadline still bounds it), and each caller stops waiting on
@@ -207,11 +213,9 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
   function run<T>(spec: CallSpec, opts: CallOptions | undefined, fetch: (opts: CallOptions | undefined) => Promise<T>): Promise<T> {
     const ttl = spec.cacheClass === null ? 0 : ttls[spec.cacheClass];
     if (!(ttl > 0)) return fetch(opts);
-    const key = storeKey(spec.key);
-    // A caller's own key may be refused where the server's is not: share calls only between
-    // callers presenting the same key, though the stored answer is the same for everyone.
-    const flightKey = opts?.apiKey ? `${key}|${digest(opts.apiKey)}` : key;
-    let entry = inFlight.get(flightKey);
+    // The same key for the store and for in-flight sharing: one caller's answer never reaches another.
+    const key = storeKey(opts?.apiKey ? `${spec.key}|key:${callerKeyDigest(opts.apiKey)}` : spec.key);
+    let entry = inFlight.get(key);
     if (!entry) {
       const created: InFlight = { controller: new AbortController(), waiters: 0, settled: false, promise: Promise.resolve('') };
       const { signal: _callerSignal, ...rest } = opts ?? {};
@@ -226,13 +230,13 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
         return json ?? 'null';
       })();
       created.promise.then(
-        () => settle(flightKey, created),
-        () => settle(flightKey, created),
+        () => settle(key, created),
+        () => settle(key, created),
       );
-      inFlight.set(flightKey, created);
+      inFlight.set(key, created);
       entry = created;
     }
-    return waitFor(entry, flightKey, spec, opts?.signal).then((json) => JSON.parse(json) as T);
+    return waitFor(entry, key, spec, opts?.signal).then((json) => JSON.parse(json) as T);
   }
 
   function settle(flightKey: string, entry: InFlight): void {
@@ -308,6 +312,15 @@ function storeKey(key: string): string {
 
 function digest(text: string): string {
   return createHash('sha256').update(text).digest('base64url');
+}
+
+/**
+ * What stands for a caller's key in cache keys: SHA-256 under a fixed label (so the
+ * digest is not a plain hash of the key found elsewhere), 128 bits in base64url.
+ * Shared by replicas through Redis, so it cannot be salted per process.
+ */
+function callerKeyDigest(apiKey: string): string {
+  return createHash('sha256').update('chaingraph-caller-key\n').update(apiKey).digest().subarray(0, 16).toString('base64url');
 }
 
 /**

@@ -42,6 +42,55 @@ interface Endpoint {
 
 export const DEFAULT_API_KEY_HEADER = 'x-service-api-key';
 
+/** Longest API key accepted from a caller, characters. */
+export const MAX_API_KEY_LENGTH = 256;
+/**
+ * An API key: base64, base64url, hex, UUID or dotted-token characters. No space, comma
+ * (two headers joined), quote, colon, `|` or control character, so a key can neither
+ * break a header nor a cache key.
+ */
+const API_KEY = /^[A-Za-z0-9._~+/=-]+$/;
+
+/** True for a string that may be sent as an API key (a caller's, or the server's). */
+export function isApiKey(key: string): boolean {
+  return key.length >= 1 && key.length <= MAX_API_KEY_LENGTH && API_KEY.test(key);
+}
+
+/**
+ * Bounds of what the client puts in a URL. Callers check their arguments earlier
+ * and more precisely; these are the last line, so no input can turn a path template
+ * into another route (`..`, `/`, `%2e%2e`) or smuggle a query parameter.
+ */
+export const URL_LIMITS = {
+  /** Longest path parameter, characters (the longest real one, a P-chain address, is about 50). */
+  maxPathParam: 128,
+  /** Longest query parameter value, characters (a comma list of 100 node ids is about 4,000). */
+  maxQueryValue: 8192,
+} as const;
+
+// Path parameters are ids, addresses, hashes, names: never a dot segment, a separator, `%`, whitespace or a control character.
+const PATH_PARAM = /^[A-Za-z0-9._~:@!$'()*+,;=-]+$/;
+// Query values are URL-encoded by URLSearchParams; only control characters are refused.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Throws an `input` UpstreamError (nothing sent) unless `value` is a safe path segment. */
+function checkPathParam(operation: string, name: string, value: string): void {
+  if (value.length === 0 || value.length > URL_LIMITS.maxPathParam || value === '.' || value === '..' || !PATH_PARAM.test(value)) {
+    throw refused(operation, name, `path parameter "${name}" is empty, too long (over ${URL_LIMITS.maxPathParam}), a dot segment or holds a separator`);
+  }
+}
+
+function checkQueryValue(operation: string, name: string, value: string): void {
+  if (value.length > URL_LIMITS.maxQueryValue || CONTROL.test(value)) {
+    throw refused(operation, name, `query parameter "${name}" is longer than ${URL_LIMITS.maxQueryValue} characters or holds a control character`);
+  }
+}
+
+function refused(operation: string, parameter: string, why: string): UpstreamError {
+  return new UpstreamError(`data-api ${operation}: not sent: ${why}`, { upstream: 'data-api', kind: 'input', operation, parameter });
+}
+
 export function createDataApiClient(options: DataApiClientOptions): DataApiClient {
   const base = new URL(options.baseUrl);
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
@@ -64,17 +113,19 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     url.pathname = basePath + endpoint.template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = pathParams[name];
       if (value === undefined) throw new Error(`missing path parameter ${name} for ${operation}`);
+      checkPathParam(operation, name, value);
       return encodeURIComponent(value);
     });
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value === undefined) continue;
-      if (Array.isArray(value)) {
-        if (value.length > 0) url.searchParams.set(name, value.join(','));
-      } else {
-        url.searchParams.set(name, String(value));
-      }
+      const text = Array.isArray(value) ? value.join(',') : String(value);
+      if (Array.isArray(value) && value.length === 0) continue;
+      checkQueryValue(operation, name, text);
+      url.searchParams.set(name, text);
     }
     const headers: Record<string, string> = {};
+    // A caller's key was parsed in the context already; checked again so no other path can send a bad one.
+    if (opts?.apiKey !== undefined && !isApiKey(opts.apiKey)) throw refused(operation, keyHeader, 'the caller\'s API key is not well-formed');
     const key = opts?.apiKey ?? options.apiKey;
     if (key) headers[keyHeader] = key;
 

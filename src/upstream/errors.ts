@@ -10,9 +10,12 @@ export type UpstreamName = 'data-api' | `node:${string}`;
  * - `timeout`: the per-call deadline or one of the undici timeouts elapsed;
  * - `aborted`: the caller's signal aborted the call (the GraphQL request went away);
  * - `network`: the connection failed (refused, reset, DNS);
- * - `protocol`: the upstream answered something that is not the expected JSON.
+ * - `protocol`: the upstream answered something that is not the expected JSON;
+ * - `input`: nothing was sent: a path or query parameter is outside its grammar (a dot
+ *   segment, a separator, a control character, too long), so the URL could reach
+ *   another route (`parameter` names it; the value is never put in the message).
  */
-export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol';
+export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol' | 'input';
 
 export interface JsonRpcErrorObject {
   code: number;
@@ -31,6 +34,8 @@ export interface UpstreamErrorOptions {
   /** Seconds the upstream asked us to wait (from `Retry-After`). */
   retryAfter?: number;
   attempts?: number;
+  /** For `input` errors: the path or query parameter that was refused. */
+  parameter?: string;
   cause?: unknown;
 }
 
@@ -44,6 +49,7 @@ export class UpstreamError extends Error {
   readonly rpcError: JsonRpcErrorObject | undefined;
   readonly retryAfter: number | undefined;
   readonly attempts: number;
+  readonly parameter: string | undefined;
 
   constructor(message: string, options: UpstreamErrorOptions) {
     super(message, { cause: options.cause });
@@ -56,6 +62,7 @@ export class UpstreamError extends Error {
     this.rpcError = options.rpcError;
     this.retryAfter = options.retryAfter;
     this.attempts = options.attempts ?? 1;
+    this.parameter = options.parameter;
   }
 
   /** True for a 404 from the Data API: a single lookup of something that does not exist. */

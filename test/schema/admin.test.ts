@@ -149,11 +149,11 @@ describe('aliases', () => {
   });
 
   it('answers chainAliases null for an unknown chain id and NODE_RPC_ERROR for a malformed one', async () => {
-    const unknown = await stack.query<Data>('{ avalancheNode { chainAliases(chain: "11111111111111111111111111111111LpoYY") unknown: chainAliases(chain: "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm") } }');
+    const unknown = await stack.query<Data>('{ avalancheNode { chainAliases(chain: "11111111111111111111111111111111LpoYY") unknown: chainAliases(chain: "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm") } }', {}, AUTH);
     expect(unknown.errors).toBeUndefined();
     expect(unknown.data?.avalancheNode.chainAliases).toEqual(expect.arrayContaining(['P', 'platform']));
     expect(unknown.data?.avalancheNode.unknown).toBeNull();
-    const malformed = await stack.query<Data>('{ avalancheNode { chainAliases(chain: "X") } }');
+    const malformed = await stack.query<Data>('{ avalancheNode { chainAliases(chain: "X") } }', {}, AUTH);
     expect(code(malformed)).toBe('NODE_RPC_ERROR');
     expect(malformed.data?.avalancheNode).toEqual({ chainAliases: null });
   });

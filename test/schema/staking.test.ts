@@ -389,7 +389,8 @@ describe('node(id:) refetch', () => {
   });
 
   it('refetches a delegation that no longer exists as null', async () => {
-    const id = Buffer.from(JSON.stringify(['Delegator', 'mainnet', f.busyNodeId, 'NoSuchTx'])).toString('base64url');
+    // A well-formed transaction id that is not a delegation (a malformed one is BAD_USER_INPUT).
+    const id = Buffer.from(JSON.stringify(['Delegator', 'mainnet', f.busyNodeId, '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm'])).toString('base64url');
     stack.devnet.resetStats();
     const data = await ok(`query($id: ID!) { node(id: $id) { id } }`, { id });
     expect(data.node).toBeNull();

@@ -278,7 +278,8 @@ describe('node(id:) refetch', () => {
   });
 
   it('refetches an unknown subnet as null', async () => {
-    const id = Buffer.from(JSON.stringify(['Subnet', 'mainnet', '2222222222222222222222222222222222222222222222222'])).toString('base64url');
+    // Well-formed (cb58 with its checksum) but unknown; a malformed id is BAD_USER_INPUT.
+    const id = Buffer.from(JSON.stringify(['Subnet', 'mainnet', '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm'])).toString('base64url');
     expect((await ok(`query($id: ID!) { node(id: $id) { id } }`, { id })).node).toBeNull();
   });
 });

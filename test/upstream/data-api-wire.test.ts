@@ -59,8 +59,14 @@ describe('API key', () => {
 describe('paths and parameters', () => {
   it('keeps the literal colons of the custom methods and encodes path params', async () => {
     server.fallback = () => ({ body: { transactions: [], erc1155TokenBalances: [], pendingRewards: [] } });
-    await api.listNativeTransactions('43114', '0xab/c d');
-    expect(last().url).toBe('/v1/chains/43114/addresses/0xab%2Fc%20d/transactions:listNative');
+    await api.listNativeTransactions('43114', '0xab:c@d');
+    expect(last().url).toBe('/v1/chains/43114/addresses/0xab%3Ac%40d/transactions:listNative');
+    // A separator, a space or a dot segment never reaches the URL (test/schema/security.test.ts has the table).
+    const sent = server.requests.length;
+    for (const address of ['0xab/c d', '..', '%2e%2e']) {
+      await expect(api.listNativeTransactions('43114', address)).rejects.toMatchObject({ kind: 'input', parameter: 'address' });
+    }
+    expect(server.requests.length).toBe(sent);
     await api.getNativeBalance('43114', '0xabc', { currency: 'eur' });
     expect(last().url).toBe('/v1/chains/43114/addresses/0xabc/balances:getNative?currency=eur');
     await api.listErc1155Balances('43114', '0xabc', { contractAddress: '0xdef', pageSize: 5 });
