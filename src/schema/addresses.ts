@@ -6,11 +6,12 @@ import { nativeBalanceOf } from '../loaders/evm.ts';
 import type {
   CurrencyCode, Erc1155TokenBalance, NativeTokenBalance, SortOrder, TransactionDetails,
 } from '../upstream/types.ts';
-import { ChainRef, checkDigits, checkEvmAddress, checkPage } from './chains.ts';
+import { ChainRef, checkPage } from './chains.ts';
 import { PriceRef } from './common.ts';
 import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, UNKNOWN_ENUM_VALUE } from './enums.ts';
 import { checkIcmArgs, IcmMessageConnection, resolveIcmMessages, type IcmListArgs } from './icm.ts';
+import { checkDecimal, checkEvmAddress, checkNonNegativeInt } from './input-checks.ts';
 import { NetworkNameEnum } from './network.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
@@ -103,8 +104,7 @@ interface BlockRangeArgs extends ConnectionArgs {
 
 function checkBlockRange(args: BlockRangeArgs): void {
   for (const name of ['startBlock', 'endBlock'] as const) {
-    const v = args[name];
-    if (v != null && (!Number.isInteger(v) || v < 0)) throw badInput(name, 'must be a non-negative integer block number');
+    checkNonNegativeInt(name, args[name], 'a block number');
   }
   if (args.startBlock != null && args.endBlock != null && args.startBlock >= args.endBlock) {
     throw badInput('startBlock', 'must be less than endBlock (startBlock is inclusive, endBlock exclusive)');
@@ -191,7 +191,7 @@ AddressRef.implement({
       },
       extensions: {
         validateArgs: (args) => {
-          if (args['blockNumber'] != null) checkDigits('blockNumber', args['blockNumber']);
+          if (args['blockNumber'] != null) checkDecimal('blockNumber', args['blockNumber']);
         },
       },
       resolve: (a, args, ctx) =>
@@ -215,7 +215,7 @@ AddressRef.implement({
       extensions: {
         validateArgs: (args) => {
           checkPage(args, PAGES.erc1155Balances);
-          if (args['blockNumber'] != null) checkDigits('blockNumber', args['blockNumber']);
+          if (args['blockNumber'] != null) checkDecimal('blockNumber', args['blockNumber']);
           if (args['contractAddress'] != null) checkEvmAddress('contractAddress', args['contractAddress']);
         },
       },

@@ -7,9 +7,13 @@ import {
   PRIMARY_CHAIN_IDS, type Block, type ChainInfo, type ListUtxosParams, type ProposerDetails, type SortOrder, type Utxo,
   type UtxoSortBy, type Vertex,
 } from '../upstream/types.ts';
-import { AssetAmountRef, ChainInfoRef, looksLikeCb58Id } from './common.ts';
+import { AssetAmountRef, ChainInfoRef } from './common.ts';
 import { type Connection, type ConnectionArgs, pageArgs, resolvePageConnection, type UpstreamPage } from './connection.ts';
 import { SortOrderEnum } from './enums.ts';
+import {
+  checkAddressesOnNetwork, checkCb58Id, checkNonNegativeInt, checkPrimaryAddresses, checkPrimaryChainId, checkRange, INPUT_LIMITS,
+  primaryChainOf,
+} from './input-checks.ts';
 import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
@@ -20,28 +24,16 @@ import { loadValidator, ValidatorInterface } from './validators.ts';
 // ---------------------------------------------------------------- primary chain ids
 
 type ChainLetter = 'p' | 'x' | 'c';
-const ALIASES: Record<string, ChainLetter> = { 'p-chain': 'p', 'x-chain': 'x', 'c-chain': 'c' };
 const ALIAS_OF: Record<ChainLetter, string> = { p: 'p-chain', x: 'x-chain', c: 'c-chain' };
 const NETWORKS: readonly NetworkId[] = ['mainnet', 'fuji'];
 
 /** Which primary chain of `network` an id names (alias or fixed id); undefined for other ids. */
-function chainOf(network: NetworkId, id: string): ChainLetter | undefined {
-  const alias = ALIASES[id.toLowerCase()];
-  if (alias) return alias;
-  const ids = PRIMARY_CHAIN_IDS[network];
-  return id === ids.p ? 'p' : id === ids.x ? 'x' : id === ids.c ? 'c' : undefined;
-}
-
-/** Shape check of a `blockchainId` argument, before any call: an alias, a fixed primary chain id or a cb58 id. */
-export function checkPrimaryChainId(argument: string, value: unknown): void {
-  if (typeof value !== 'string' || (!ALIASES[value.toLowerCase()] && !looksLikeCb58Id(value))) {
-    throw badInput(argument, 'must be p-chain, x-chain, c-chain or a blockchain id (cb58)');
-  }
-}
+const chainOf = primaryChainOf;
 
 /**
  * The canonical form of a blockchain id on `network`: aliases become the fixed id.
- * A fixed id of the other network is a caller mistake, told before any call.
+ * A fixed id of the other network is a caller mistake, told before any call; the
+ * seed's blockchain endpoints take no other id, so none is sent.
  */
 function resolvePrimaryChain(argument: string, network: NetworkId, id: string): PrimaryBlockchainShape {
   checkPrimaryChainId(argument, id);
@@ -52,8 +44,10 @@ function resolvePrimaryChain(argument: string, network: NetworkId, id: string): 
     const foreign = chainOf(other, id);
     if (foreign) throw badInput(argument, `this is the ${other} ${ALIAS_OF[foreign]} id; on ${network} use "${ALIAS_OF[foreign]}" or ${PRIMARY_CHAIN_IDS[network][foreign]}`);
   }
-  return { network, blockchainId: id, alias: null };
+  throw badInput(argument, 'is not a primary-network chain');
 }
+
+const PRIMARY_CHAIN_ARG = '`p-chain`, `x-chain`, `c-chain` (any case), or the blockchain id of one of them on this network.';
 
 const isNetwork = (value: string | undefined): value is NetworkId => value === 'mainnet' || value === 'fuji';
 
@@ -327,10 +321,7 @@ interface BlocksArgs extends ConnectionArgs {
 
 function checkBlocksArgs(args: BlocksArgs): void {
   checkFirst(args.first, PAGES.blocks);
-  for (const name of ['startTimestamp', 'endTimestamp'] as const) {
-    const value = args[name];
-    if (value != null && value < 0) throw badInput(name, 'must be >= 0 (unix seconds)');
-  }
+  for (const name of ['startTimestamp', 'endTimestamp'] as const) checkNonNegativeInt(name, args[name], 'unix seconds');
   if (args.startTimestamp != null && args.endTimestamp != null && args.startTimestamp > args.endTimestamp) {
     throw badInput('startTimestamp', 'must not be after endTimestamp');
   }
@@ -347,12 +338,9 @@ interface UtxosArgs extends ConnectionArgs {
 
 function checkUtxosArgs(args: UtxosArgs): void {
   checkFirst(args.first, PAGES.utxos);
-  if (!args.addresses || args.addresses.length === 0) throw badInput('addresses', 'give at least one address');
-  if (args.addresses.some((a) => !a.trim() || a.includes(','))) throw badInput('addresses', 'must not contain empty strings or commas (pass one address per item)');
-  if (args.minUtxoAmount != null && (!Number.isFinite(args.minUtxoAmount) || args.minUtxoAmount < 0)) {
-    throw badInput('minUtxoAmount', 'must be >= 0 (nano-units)');
-  }
-  if (args.assetId != null && !looksLikeCb58Id(args.assetId)) throw badInput('assetId', 'must be an asset id (cb58)');
+  checkPrimaryAddresses('addresses', args.addresses, ['P', 'X', 'C'], true);
+  checkRange('minUtxoAmount', args.minUtxoAmount, 0, Number.MAX_SAFE_INTEGER);
+  if (args.assetId != null) checkCb58Id('assetId', args.assetId, 'an asset id (cb58 of 32 bytes)');
 }
 
 const isXChain = (b: PrimaryBlockchainShape): boolean => b.blockchainId === PRIMARY_CHAIN_IDS[b.network].x;
@@ -435,10 +423,13 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
       type: UtxoConnection,
       description: 'UTXOs owned by some addresses on this chain (E4). Page size 1-1024, default 10.',
       args: {
-        addresses: t.arg.stringList({ required: true, description: 'Primary-network addresses (`avax1...`/`fuji1...`, optionally with a `P-`/`X-`/`C-` prefix); at least one.' }),
+        addresses: t.arg.stringList({
+          required: true,
+          description: `Primary-network addresses of this network (\`avax1...\`/\`fuji1...\`, optionally with a \`P-\`/\`X-\`/\`C-\` prefix): 1 to ${INPUT_LIMITS.addresses}.`,
+        }),
         ...pageArgs(t.arg, PAGES.utxos),
-        assetId: t.arg.string({ description: 'Only this asset. X-chain only.' }),
-        minUtxoAmount: t.arg.float({ description: 'Only UTXOs of at least this amount, nano-units (>= 0, inclusive).' }),
+        assetId: t.arg.string({ description: 'Only this asset (cb58 id). X-chain only.' }),
+        minUtxoAmount: t.arg.float({ description: `Only UTXOs of at least this amount, nano-units (0 to ${Number.MAX_SAFE_INTEGER}, inclusive).` }),
         includeSpent: t.arg.boolean({ description: 'Include spent UTXOs (default false).' }),
         sortBy: t.arg({ type: UtxoSortByEnum, description: 'Sort key (default TIMESTAMP).' }),
         sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
@@ -447,6 +438,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
       resolve: (b, rawArgs, ctx) => {
         const args = rawArgs as unknown as UtxosArgs;
         if (args.assetId != null && !isXChain(b)) throw badInput('assetId', 'is only supported on the X-chain');
+        checkAddressesOnNetwork('addresses', args.addresses, b.network);
         const params: ListUtxosParams = {
           addresses: args.addresses,
           ...(args.assetId != null ? { assetId: args.assetId } : {}),
@@ -478,7 +470,8 @@ registerNodeFamily('PrimaryBlockchain', {
     if (!isNetwork(network) || !blockchainId) return null;
     const chain = chainOf(network, blockchainId);
     if (chain) return { network, blockchainId: PRIMARY_CHAIN_IDS[network][chain], alias: ALIAS_OF[chain] };
-    return looksLikeCb58Id(blockchainId) ? { network, blockchainId, alias: null } : null;
+    // The seed's blockchain endpoints take the primary chains only: any other id refetches as null.
+    return null;
   },
   typeOf: () => 'PrimaryBlockchain',
 });
@@ -486,8 +479,8 @@ registerNodeFamily('PrimaryBlockchain', {
 builder.objectFields(NetworkRef, (t) => ({
   blockchain: t.field({
     type: PrimaryBlockchainRef,
-    description: 'A primary-network chain, the root of its blocks, vertices and UTXOs: `p-chain`, `x-chain`, `c-chain` or a blockchain id. Makes no upstream call by itself.',
-    args: { id: t.arg.string({ required: true, description: 'p-chain, x-chain, c-chain, or a blockchain id (cb58).' }) },
+    description: 'A primary-network chain, the root of its blocks, vertices and UTXOs: `p-chain`, `x-chain`, `c-chain` or the fixed blockchain id of one. Makes no upstream call by itself.',
+    args: { id: t.arg.string({ required: true, description: PRIMARY_CHAIN_ARG }) },
     extensions: { validateArgs: (args) => checkPrimaryChainId('id', args['id']) },
     resolve: (n, args) => resolvePrimaryChain('id', n.network, args.id),
   }),
@@ -586,7 +579,7 @@ builder.subscriptionField('blocks', (t) =>
     description: `Each new block of a primary-network chain, oldest first, as the Data API indexes it (E15 polled every ${BLOCK_POLL_INTERVAL_MS / 1000} s). Starts with the first block after subscribing.`,
     args: {
       network: t.arg({ type: NetworkNameEnum, required: true, description: 'MAINNET, FUJI or TESTNET.' }),
-      blockchainId: t.arg.string({ required: true, description: 'p-chain, x-chain, c-chain, or a blockchain id (cb58).' }),
+      blockchainId: t.arg.string({ required: true, description: PRIMARY_CHAIN_ARG }),
     },
     extensions: { validateArgs: (args) => checkPrimaryChainId('blockchainId', args['blockchainId']) },
     subscribe: (_root, args, ctx) => blockStream(ctx, resolvePrimaryChain('blockchainId', networkId(args.network), args.blockchainId)),

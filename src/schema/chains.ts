@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
-import { badInput, isUpstreamError } from '../errors.ts';
+import { isUpstreamError } from '../errors.ts';
 import { chainById, chainsList } from '../loaders/chains.ts';
 import { nftTokenById } from '../loaders/evm.ts';
 import { blockchainById, subnetById } from '../loaders/subnets.ts';
@@ -9,6 +9,7 @@ import type { Chain, CurrencyCode, NetworkToken } from '../upstream/types.ts';
 import { AddressRef, type AddressShape } from './addresses.ts';
 import { CurrencyCodeEnum, UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
+import { checkChainId, checkDecimal, checkEvmAddress, checkEvmTxHash } from './input-checks.ts';
 import { NftTokenRef, type NftTokenShape } from './nfts.ts';
 import { argsHash, checkFirst, filterArgs, inspectCursor, type PageSpec } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
@@ -17,21 +18,6 @@ import { loadTransaction, TransactionRef, type TransactionShape } from './transa
 
 // ---------------------------------------------------------------- checks shared by the EVM modules
 // Function declarations, so modules that import them in an import cycle can call them.
-
-/** Throws BAD_USER_INPUT unless `value` is an EVM address (0x + 40 hex digits). */
-export function checkEvmAddress(argument: string, value: unknown): void {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw badInput(argument, 'must be an EVM address: 0x followed by 40 hex digits');
-}
-
-/** Throws BAD_USER_INPUT unless `value` is an EVM transaction hash (0x + 64 hex digits). */
-export function checkTxHash(argument: string, value: unknown): void {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(value)) throw badInput(argument, 'must be a transaction hash: 0x followed by 64 hex digits');
-}
-
-/** Throws BAD_USER_INPUT unless `value` is a string of decimal digits (token ids, block numbers). */
-export function checkDigits(argument: string, value: unknown): void {
-  if (typeof value !== 'string' || !/^[0-9]{1,78}$/.test(value)) throw badInput(argument, 'must be a string of decimal digits');
-}
 
 /**
  * Page size and cursor, checked before any upstream call: a cursor must come from this
@@ -152,7 +138,7 @@ ChainRef.implement({
       nullable: true,
       description: 'The complete view of one transaction on this chain; null when it does not exist.',
       args: { txHash: t.arg.string({ required: true, description: 'Transaction hash, 0x + 64 hex digits.' }) },
-      extensions: { validateArgs: (args) => checkTxHash('txHash', args['txHash']) },
+      extensions: { validateArgs: (args) => checkEvmTxHash('txHash', args['txHash']) },
       resolve: (c, args, ctx) => loadTransaction(ctx, c.chainId, args.txHash),
     }),
     contractDeployment: t.field({
@@ -177,7 +163,7 @@ ChainRef.implement({
       extensions: {
         validateArgs: (args) => {
           checkEvmAddress('address', args['address']);
-          checkDigits('tokenId', args['tokenId']);
+          checkDecimal('tokenId', args['tokenId']);
         },
       },
       resolve: (c, args, ctx) => loadNftToken(ctx, c.chainId, args.address, args.tokenId),
@@ -222,12 +208,8 @@ builder.queryFields((t) => ({
     type: ChainRef,
     nullable: true,
     description: 'An EVM chain by EVM chain id (`43114`) or blockchain id; null when the Data API does not index it.',
-    args: { chainId: t.arg.string({ required: true, description: 'EVM chain id or blockchain id.' }) },
-    extensions: {
-      validateArgs: (args) => {
-        if (!String(args['chainId']).trim()) throw badInput('chainId', 'must not be empty');
-      },
-    },
-    resolve: (_root, args, ctx) => chainById(ctx).load(args.chainId.trim()),
+    args: { chainId: t.arg.string({ required: true, description: 'EVM chain id (decimal, e.g. `43114`) or blockchain id (cb58).' }) },
+    extensions: { validateArgs: (args) => checkChainId('chainId', args['chainId']) },
+    resolve: (_root, args, ctx) => chainById(ctx).load(args.chainId),
   }),
 }));

@@ -37,10 +37,3 @@ export const ChainInfoRef = builder.objectRef<ChainInfo>('ChainInfo').implement(
     network: t.exposeString('network', { description: 'Network name as the upstream sent it (`mainnet`, `fuji`, `testnet`).' }),
   }),
 });
-
-const CB58_ID = /^[1-9A-HJ-NP-Za-km-z]{32,64}$/;
-
-/** True for a string shaped like a cb58 id (subnet, blockchain, asset or tx id): base58 characters only. */
-export function looksLikeCb58Id(value: string): boolean {
-  return CB58_ID.test(value);
-}

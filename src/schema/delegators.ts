@@ -1,11 +1,11 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
-import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { delegationByKey, delegatorsFirstPage, inWindow, type StakingWindow } from '../loaders/validators.ts';
 import { PRIMARY_NETWORK_ID, type Delegator, type DelegationStatus as DelegationStatusValue, type ListDelegatorsParams, type SortOrder } from '../upstream/types.ts';
 import { type ConnectionArgs, emptyConnection, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
+import { checkAddressesOnNetwork, checkNodeIds, checkPrimaryAddresses, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
@@ -115,9 +115,11 @@ export const DelegatorConnection = builder.connectionObject(
 export const DelegatorFilter = builder.inputType('DelegatorFilter', {
   description: 'Filters of a delegation listing; names are the upstream query parameters.',
   fields: (t) => ({
-    rewardAddresses: t.stringList({ description: 'Only delegations paying rewards to one of these addresses.' }),
+    rewardAddresses: t.stringList({
+      description: `Only delegations paying rewards to one of these P-chain addresses (\`avax1...\`/\`fuji1...\` of this network, optionally \`P-\` prefixed; at most ${INPUT_LIMITS.addresses}).`,
+    }),
     delegationStatus: t.field({ type: DelegationStatus.ref, description: 'Only this status.' }),
-    nodeIds: t.stringList({ description: 'Only delegations to these nodes (`NodeID-...`).' }),
+    nodeIds: t.stringList({ description: `Only delegations to these nodes (\`NodeID-...\`, at most ${INPUT_LIMITS.nodeIds}).` }),
   }),
 });
 
@@ -132,17 +134,13 @@ export interface DelegatorListArgs extends ConnectionArgs {
   sortOrder?: string | null;
 }
 
-function noEmpty(argument: string, list: string[] | null | undefined): void {
-  if (list && list.some((item) => !item.trim())) throw badInput(argument, 'must not contain empty strings');
-}
-
 /** Every bound of E13, checked before any upstream call. */
 export function checkDelegatorArgs(args: DelegatorListArgs): void {
   checkFirst(args.first, PAGES.delegators);
   const f = args.filter ?? {};
   DelegationStatus.checkInput('filter.delegationStatus', f.delegationStatus);
-  noEmpty('filter.rewardAddresses', f.rewardAddresses);
-  noEmpty('filter.nodeIds', f.nodeIds);
+  checkPrimaryAddresses('filter.rewardAddresses', f.rewardAddresses, ['P']);
+  checkNodeIds('filter.nodeIds', f.nodeIds);
 }
 
 function toParams(args: DelegatorListArgs): ListDelegatorsParams {
@@ -181,6 +179,7 @@ builder.objectFields(NetworkRef, (t) => ({
     extensions: { validateArgs: (args) => checkDelegatorArgs(args as DelegatorListArgs) },
     resolve: (n, rawArgs, ctx) => {
       const args = rawArgs as DelegatorListArgs;
+      checkAddressesOnNetwork('filter.rewardAddresses', args.filter?.rewardAddresses, n.network);
       const params = toParams(args);
       return resolvePageConnection<DelegatorShape>({
         ctx,

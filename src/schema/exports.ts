@@ -2,8 +2,11 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../upstream/types.ts';
-import { checkEvmAddress, nullOnNotFound } from './chains.ts';
+import { nullOnNotFound } from './chains.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
+import {
+  checkChainId, checkDate, checkEvmAddresses, checkList, checkOperationId, checkPrimaryAddresses, INPUT_LIMITS, isOperationId,
+} from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
 export const OperationType = upstreamEnum('OperationType', 'Kind of an asynchronous operation.', {
@@ -50,19 +53,13 @@ export const ExportOperationRef = builder.objectRef<ExportOperation>('ExportOper
   }),
 });
 
-const OPERATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
-
-function checkOperationId(value: unknown): void {
-  if (typeof value !== 'string' || !OPERATION_ID.test(value)) throw badInput('operationId', 'must be an operation id (a UUID)');
-}
-
 // Operations change state: always read fresh, never from a cache or a request loader.
 const loadOperation = (ctx: Context, operationId: string) =>
   nullOnNotFound(ctx.dataApi.getOperation(operationId, ctx.call));
 
 registerNodeFamily('ExportOperation', {
   parts: [ID_PARTS.operationId],
-  load: async (ctx, [operationId]) => (operationId && OPERATION_ID.test(operationId) ? loadOperation(ctx, operationId) : null),
+  load: async (ctx, [operationId]) => (operationId && isOperationId(operationId) ? loadOperation(ctx, operationId) : null),
   typeOf: () => 'ExportOperation',
 });
 
@@ -71,8 +68,8 @@ builder.queryFields((t) => ({
     type: ExportOperationRef,
     nullable: true,
     description: 'An export operation by id (`GET /v1/operations/{operationId}`), read fresh every time; null when it does not exist.',
-    args: { operationId: t.arg.string({ required: true, description: 'The id `createTransactionExport` returned.' }) },
-    extensions: { validateArgs: (args) => checkOperationId(args['operationId']) },
+    args: { operationId: t.arg.string({ required: true, description: 'The id `createTransactionExport` returned (a UUID).' }) },
+    extensions: { validateArgs: (args) => checkOperationId('operationId', args['operationId']) },
     resolve: (_root, args, ctx) => loadOperation(ctx, args.operationId),
   }),
 }));
@@ -97,13 +94,13 @@ const TransactionExportOptionsInput = builder.inputType('TransactionExportOption
   fields: (t) => ({
     addresses: t.stringList({
       required: true,
-      description: 'EVM exports: the 0x addresses (at least one). Primary-network exports: P-/X-chain addresses (may be empty).',
+      description: `EVM exports: the 0x addresses (1 to ${INPUT_LIMITS.addresses}). Primary-network exports: \`avax1...\`/\`fuji1...\` addresses of one network, optionally \`P-\`/\`X-\`/\`C-\` prefixed (at most ${INPUT_LIMITS.addresses}; may be empty).`,
     }),
     includeChains: t.stringList({
       required: true,
-      description: 'EVM exports: EVM chain ids or blockchain ids. Primary-network exports: p-chain, x-chain, c-chain or their blockchain ids. At least one.',
+      description: `EVM exports: EVM chain ids (decimal) or blockchain ids (cb58). Primary-network exports: p-chain, x-chain, c-chain or their blockchain ids. 1 to ${INPUT_LIMITS.includeChains}.`,
     }),
-    cChainEvmAddresses: t.stringList({ description: 'Primary-network exports only: C-chain 0x addresses to include.' }),
+    cChainEvmAddresses: t.stringList({ description: `Primary-network exports only: C-chain 0x addresses to include (at most ${INPUT_LIMITS.addresses}).` }),
   }),
 });
 
@@ -140,12 +137,6 @@ const PRIMARY_CHAINS: readonly string[] = [
   'p-chain', 'x-chain', 'c-chain',
 ];
 
-function checkDate(argument: string, value: string | null | undefined): void {
-  if (value == null) return;
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
-  if (!valid) throw badInput(argument, 'must be a date in the form YYYY-MM-DD');
-}
-
 /** The seed's body rules (and the public spec's for primary-network exports), before any upstream call. */
 export function checkExportInput(input: ExportInput): void {
   for (const name of ['firstDate', 'lastDate', 'startDate', 'endDate'] as const) checkDate(`input.${name}`, input[name]);
@@ -160,20 +151,16 @@ export function checkExportInput(input: ExportInput): void {
   if (first && last && first > last) throw badInput('input.firstDate', 'must not be after lastDate');
 
   const { addresses, includeChains, cChainEvmAddresses } = input.options;
-  if (includeChains.length === 0) throw badInput('input.options.includeChains', 'must name at least one chain');
-  if (includeChains.some((c) => !c.trim())) throw badInput('input.options.includeChains', 'must not contain empty chain ids');
   if (input.type === 'TRANSACTION_EXPORT_EVM') {
-    if (addresses.length === 0) throw badInput('input.options.addresses', 'must name at least one address for an EVM export');
-    addresses.forEach((a) => checkEvmAddress('input.options.addresses', a));
+    checkList('input.options.includeChains', includeChains, INPUT_LIMITS.includeChains, checkChainId, true);
+    checkEvmAddresses('input.options.addresses', addresses, true);
     if (cChainEvmAddresses != null) throw badInput('input.options.cChainEvmAddresses', 'is only for primary-network exports');
   } else {
-    for (const c of includeChains) {
-      if (!PRIMARY_CHAINS.includes(c)) throw badInput('input.options.includeChains', `primary-network exports take ${PRIMARY_CHAINS.join(', ')}`);
-    }
-    if (addresses.some((a) => !/^([PXC]-)?(avax|fuji|custom|local)1[02-9ac-hj-np-z]{38,}$/.test(a))) {
-      throw badInput('input.options.addresses', 'must be primary-network addresses (avax1... or fuji1..., optionally P-/X-/C- prefixed)');
-    }
-    (cChainEvmAddresses ?? []).forEach((a) => checkEvmAddress('input.options.cChainEvmAddresses', a));
+    checkList('input.options.includeChains', includeChains, INPUT_LIMITS.includeChains, (name, c) => {
+      if (typeof c !== 'string' || !PRIMARY_CHAINS.includes(c)) throw badInput(name, `primary-network exports take ${PRIMARY_CHAINS.join(', ')}`);
+    }, true);
+    checkPrimaryAddresses('input.options.addresses', addresses, ['P', 'X', 'C']);
+    checkEvmAddresses('input.options.cChainEvmAddresses', cChainEvmAddresses);
   }
 }
 

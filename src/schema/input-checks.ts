@@ -215,10 +215,22 @@ export function checkNonNegativeInt(argument: string, value: unknown, unit: stri
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw badInput(argument, `must be a non-negative integer (${unit})`);
 }
 
-/** A finite number in [min, max]. */
+/**
+ * A finite number in [min, max], sent upstream as a plain decimal: a value JavaScript would
+ * write with an exponent (non-zero and below 1e-6 in magnitude) is refused, since the upstream
+ * reads decimals.
+ */
 export function checkRange(argument: string, value: unknown, min: number, max: number): void {
   if (value == null) return;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw badInput(argument, `must be between ${min} and ${max}`);
+  if (/e/i.test(String(value))) throw badInput(argument, `must be a plain decimal between ${min} and ${max} (0, or at least 0.000001 in magnitude)`);
+}
+
+/** Both ends of a range given: the lower one must not be above the upper one (names the lower). */
+export function checkOrdered(lowArgument: string, low: unknown, highArgument: string, high: unknown): void {
+  if (low == null || high == null) return;
+  const above = typeof low === 'string' && typeof high === 'string' ? BigInt(low) > BigInt(high) : Number(low) > Number(high);
+  if (above) throw badInput(lowArgument, `must not be greater than ${highArgument}`);
 }
 
 /** A calendar date, YYYY-MM-DD, that exists. */

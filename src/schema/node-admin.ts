@@ -4,10 +4,11 @@ import { badInput, codedError, ErrorCode } from '../errors.ts';
 import { nodeRpc } from '../loaders/nodes.ts';
 import type { LoggerLevel } from '../upstream/types.ts';
 import { upstreamEnum } from './enums.ts';
-import { AvalancheNodeRef, NodeVmRef, notEmpty, nullWhenRpcSays, requireNode, type AvalancheNodeShape } from './node.ts';
+import { checkAlias, checkApiPath, checkCb58Id, checkLoggerName, checkNodeName, INPUT_LIMITS } from './input-checks.ts';
+import { AvalancheNodeRef, NodeVmRef, nullWhenRpcSays, requireNode, type AvalancheNodeShape } from './node.ts';
 
 /** The node's limit on `admin.alias` / `admin.aliasChain` aliases, in bytes (512 itself is allowed). */
-export const MAX_ALIAS_BYTES = 512;
+export const MAX_ALIAS_BYTES = INPUT_LIMITS.aliasBytes;
 
 const ADMIN_READ_NOTE = ' Needs `authorization: Bearer <ADMIN_TOKEN>` (ADMIN_DISABLED when the gateway has no token, FORBIDDEN without it) and the node\'s admin API (NODE_METHOD_UNAVAILABLE when it is off).';
 
@@ -47,7 +48,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     nullable: true,
     description: `Aliases of a chain on this node (admin.getChainAliases). Null when the node knows no chain with that id.${ADMIN_READ_NOTE}`,
     args: { chain: t.arg.string({ required: true, description: 'A blockchain id (cb58; the node does not take an alias here).' }) },
-    extensions: { validateArgs: (args) => notEmpty(args, 'chain') },
+    extensions: { validateArgs: (args) => checkCb58Id('chain', args['chain'], 'a blockchain id (cb58 of 32 bytes)') },
     resolve: async (n, args, ctx) => {
       requireAdmin(ctx);
       return (await nodeRpc(ctx, requireNode(ctx, n.name), 'admin.getChainAliases', { chain: args.chain })).aliases ?? null;
@@ -57,7 +58,8 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     type: [LoggerLevelRef],
     nullable: true,
     description: `Levels of the node's loggers, sorted by name (admin.getLoggerLevel). Null when no logger has that name.${ADMIN_READ_NOTE}`,
-    args: { loggerName: t.arg.string({ description: 'One logger; all loggers when omitted.' }) },
+    args: { loggerName: t.arg.string({ description: `One logger (e.g. \`main\`, \`C\`; at most ${INPUT_LIMITS.nameLength} characters); all loggers when omitted.` }) },
+    extensions: { validateArgs: (args) => checkLoggerName('loggerName', args['loggerName']) },
     resolve: async (n, args, ctx) => {
       requireAdmin(ctx);
       const params = args.loggerName ? { loggerName: args.loggerName } : {};
@@ -76,7 +78,7 @@ export function requireAdmin(ctx: Context): void {
   if (!ctx.isAdmin) throw codedError(ErrorCode.FORBIDDEN, 'Admin calls need the header `authorization: Bearer <ADMIN_TOKEN>`');
 }
 
-const NODE_FIELD = "A configured node's name; the first configured node when omitted.";
+const NODE_FIELD = "A configured node's name (NODE_NOT_CONFIGURED for another); the first configured node when omitted.";
 
 interface NodeInput {
   node?: string | null;
@@ -94,12 +96,20 @@ async function adminCall<I extends NodeInput, P extends object>(
   return { ...payload, avalancheNode: { name: node.name } };
 }
 
-function checkAlias(alias: unknown, argument: string): void {
-  if (typeof alias !== 'string' || alias === '') throw badInput(argument, 'must not be empty');
-  if (Buffer.byteLength(alias, 'utf8') > MAX_ALIAS_BYTES) throw badInput(argument, `must be at most ${MAX_ALIAS_BYTES} bytes (the node's limit)`);
+const inputOf = (args: Record<string, unknown>): Record<string, unknown> => (args['input'] ?? {}) as Record<string, unknown>;
+
+/** The `node` of an admin input: a configured node's name (NODE_NOT_CONFIGURED otherwise), before anything runs. */
+const checkInputNode = (args: Record<string, unknown>, ctx: Context): void => checkNodeName('input.node', inputOf(args)['node'], ctx.nodes);
+
+function checkAliasInput(input: Record<string, unknown>): void {
+  checkApiPath('input.endpoint', input['endpoint']);
+  checkApiPath('input.alias', input['alias']);
 }
 
-const inputOf = (args: Record<string, unknown>): Record<string, unknown> => (args['input'] ?? {}) as Record<string, unknown>;
+function checkAliasChainInput(input: Record<string, unknown>): void {
+  checkAlias('input.chain', input['chain']);
+  checkAlias('input.alias', input['alias']);
+}
 
 const avalancheNodeField = { nullable: false, description: 'The node the mutation ran on.' } as const;
 
@@ -109,8 +119,8 @@ const AdminAliasInput = builder.inputType('AdminAliasInput', {
   description: 'Arguments of admin.alias.',
   fields: (t) => ({
     node: t.string({ description: NODE_FIELD }),
-    endpoint: t.string({ required: true, description: 'The API path after `/ext/`, e.g. `bc/X` or `info`.' }),
-    alias: t.string({ required: true, description: `The new path after \`/ext/\`, at most ${MAX_ALIAS_BYTES} bytes.` }),
+    endpoint: t.string({ required: true, description: 'The API path after `/ext/`, e.g. `bc/X` or `info` (no empty, `.` or `..` segments).' }),
+    alias: t.string({ required: true, description: `The new path after \`/ext/\`, at most ${MAX_ALIAS_BYTES} bytes, without whitespace or \`.\`/\`..\` segments.` }),
   }),
 });
 
@@ -132,7 +142,7 @@ const AdminAliasChainInput = builder.inputType('AdminAliasChainInput', {
   description: 'Arguments of admin.aliasChain.',
   fields: (t) => ({
     node: t.string({ description: NODE_FIELD }),
-    chain: t.string({ required: true, description: 'The blockchain id (or an existing alias).' }),
+    chain: t.string({ required: true, description: `The blockchain id (or an existing alias), at most ${MAX_ALIAS_BYTES} bytes.` }),
     alias: t.string({ required: true, description: `The new alias, at most ${MAX_ALIAS_BYTES} bytes; usable wherever the chain id is.` }),
   }),
 });
@@ -154,7 +164,7 @@ const AdminSetLoggerLevelInput = builder.inputType('AdminSetLoggerLevelInput', {
   description: 'Arguments of admin.setLoggerLevel: at least one of `logLevel` and `displayLevel`.',
   fields: (t) => ({
     node: t.string({ description: NODE_FIELD }),
-    loggerName: t.string({ description: 'The logger to change; all loggers when omitted.' }),
+    loggerName: t.string({ description: `The logger to change (at most ${INPUT_LIMITS.nameLength} characters); all loggers when omitted.` }),
     logLevel: t.field({ type: LogLevel.ref, description: 'New level of the log file.' }),
     displayLevel: t.field({ type: LogLevel.ref, description: 'New level of stdout.' }),
   }),
@@ -245,9 +255,14 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: `Makes an API of a node reachable under another path too (admin.alias).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminAliasInput, required: true, description: 'What to alias.' }) },
-    extensions: { validateArgs: (args) => checkAlias(inputOf(args)['alias'], 'input.alias') },
+    extensions: {
+      validateArgs: (args, ctx) => {
+        checkInputNode(args, ctx);
+        checkAliasInput(inputOf(args));
+      },
+    },
     resolve: (_root, { input }, ctx) => {
-      checkAlias(input.alias, 'input.alias');
+      checkAliasInput(input);
       return adminCall(ctx, input, async (node) => {
         await node.call('admin.alias', { endpoint: input.endpoint, alias: input.alias }, ctx.call);
         return { endpoint: input.endpoint, alias: input.alias };
@@ -259,9 +274,14 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: `Gives a chain another alias on a node (admin.aliasChain).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminAliasChainInput, required: true, description: 'What to alias.' }) },
-    extensions: { validateArgs: (args) => checkAlias(inputOf(args)['alias'], 'input.alias') },
+    extensions: {
+      validateArgs: (args, ctx) => {
+        checkInputNode(args, ctx);
+        checkAliasChainInput(inputOf(args));
+      },
+    },
     resolve: (_root, { input }, ctx) => {
-      checkAlias(input.alias, 'input.alias');
+      checkAliasChainInput(input);
       return adminCall(ctx, input, async (node) => {
         await node.call('admin.aliasChain', { chain: input.chain, alias: input.alias }, ctx.call);
         return { chain: input.chain, alias: input.alias };
@@ -273,7 +293,12 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: `Changes the log and/or display level of one or all loggers of a node (admin.setLoggerLevel).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminSetLoggerLevelInput, required: true, description: 'Which logger and which levels.' }) },
-    extensions: { validateArgs: (args) => checkLoggerInput(inputOf(args)) },
+    extensions: {
+      validateArgs: (args, ctx) => {
+        checkInputNode(args, ctx);
+        checkLoggerInput(inputOf(args));
+      },
+    },
     resolve: (_root, { input }, ctx) => {
       checkLoggerInput(input);
       return adminCall(ctx, input, async (node) => {
@@ -295,6 +320,7 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: `Loads the VMs installed as plugins on a node (admin.loadVMs).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminNodeInput('AdminLoadVMsInput', 'admin.loadVMs'), required: true, description: 'Which node.' }) },
+    extensions: { validateArgs: checkInputNode },
     resolve: (_root, { input }, ctx) =>
       adminCall(ctx, input, async (node) => {
         const result = await node.call('admin.loadVMs', {}, ctx.call);
@@ -312,6 +338,7 @@ builder.mutationFields((t) => ({
         nullable: false,
         description: `${p.description}${ADMIN_NOTE}`,
         args: { input: t.arg({ type: AdminNodeInput(`${capitalize(p.field)}Input`, p.method), required: true, description: 'Which node.' }) },
+        extensions: { validateArgs: checkInputNode },
         resolve: (_root, { input }, ctx) =>
           adminCall(ctx, input, async (node) => {
             await node.call(p.method, {}, ctx.call);
@@ -327,6 +354,7 @@ function capitalize(text: string): string {
 }
 
 function checkLoggerInput(input: Record<string, unknown>): void {
+  checkLoggerName('input.loggerName', input['loggerName']);
   LogLevel.checkInput('input.logLevel', input['logLevel']);
   LogLevel.checkInput('input.displayLevel', input['displayLevel']);
   if (input['logLevel'] == null && input['displayLevel'] == null) throw badInput('input', 'set logLevel, displayLevel or both');

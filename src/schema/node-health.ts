@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { nodeRpc } from '../loaders/nodes.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
 import type { HealthCheckResult, HealthPath, HealthReport } from '../upstream/types.ts';
+import { checkHealthTags, checkNodeName, INPUT_LIMITS } from './input-checks.ts';
 import { AvalancheNodeRef, requireNode } from './node.ts';
 
 /**
@@ -61,7 +62,9 @@ const HealthStatusRef = builder.objectRef<{ httpStatus: number; report: HealthRe
   }),
 });
 
-const TAGS = 'Only checks with these tags (e.g. a subnet id), plus the global checks. All checks when omitted.';
+const TAGS = `Only checks with these tags (e.g. a subnet id; at most ${INPUT_LIMITS.healthTags} tags of 1 to ${INPUT_LIMITS.nameLength} letters, digits, '.', '_', ':', '/' or '-'), plus the global checks. All checks when omitted.`;
+
+const checkTags = (args: Record<string, unknown>): void => checkHealthTags('tags', args['tags']);
 
 const tagParams = (tags: readonly string[] | null | undefined) => (tags && tags.length > 0 ? { tags: [...tags] } : {});
 
@@ -71,6 +74,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     nullable: true,
     description: 'The latest results of the health checks (health.health).',
     args: { tags: t.arg.stringList({ description: TAGS }) },
+    extensions: { validateArgs: checkTags },
     resolve: (n, args, ctx) => nodeRpc(ctx, requireNode(ctx, n.name), 'health.health', tagParams(args.tags)),
   }),
   readiness: t.field({
@@ -78,6 +82,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     nullable: true,
     description: 'The startup checks (`bootstrapped`): healthy once the node finished initialising (health.readiness).',
     args: { tags: t.arg.stringList({ description: TAGS }) },
+    extensions: { validateArgs: checkTags },
     resolve: (n, args, ctx) => nodeRpc(ctx, requireNode(ctx, n.name), 'health.readiness', tagParams(args.tags)),
   }),
   liveness: t.field({
@@ -94,6 +99,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
       path: t.arg({ type: HealthPathEnum, defaultValue: 'health', required: true, description: 'Which endpoint (default HEALTH).' }),
       tags: t.arg.stringList({ description: TAGS }),
     },
+    extensions: { validateArgs: checkTags },
     resolve: async (n, args, ctx) => {
       const { status, report } = await requireNode(ctx, n.name).healthGet(args.path as HealthPath, args.tags ?? undefined, ctx.call);
       return { httpStatus: status, report };
@@ -144,7 +150,8 @@ builder.subscriptionField('nodeHealth', (t) =>
     type: HealthReportRef,
     nullable: false,
     description: `Health of a configured node (default: the first): the current report at once, then each time \`healthy\` or the set of failing checks changes. Polls health.health every ${nodeHealthPolling.intervalMs / 1000} s.`,
-    args: { node: t.arg.string({ description: "A configured node's name; the first node when omitted." }) },
+    args: { node: t.arg.string({ description: "A configured node's name (NODE_NOT_CONFIGURED for another); the first node when omitted." }) },
+    extensions: { validateArgs: (args, ctx) => checkNodeName('node', args['node'], ctx.nodes) },
     subscribe: (_root, args, ctx) => watchNodeHealth(ctx, requireNode(ctx, args.node)),
     resolve: (report) => report,
   }),

@@ -1,7 +1,6 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput, codedError, ErrorCode, isUpstreamError } from '../errors.ts';
-import { isNodeId } from '../loaders/ids.ts';
 import {
   nodeForNetwork, nodeNetwork, nodeRpc, peerByNodeId, sortedPeers, type PeerShape,
 } from '../loaders/nodes.ts';
@@ -9,6 +8,7 @@ import type { NetworkId } from '../loaders/types.ts';
 import type { AcpPreference, TxFees, Upgrades } from '../upstream/types.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
 import type { Connection } from './connection.ts';
+import { checkAlias, checkNodeIds, checkNodeName, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import {
   argsHash, checkFirst, decodeCursor, filterArgs, parentHash, type PageSpec,
@@ -47,11 +47,6 @@ export async function nullWhenRpcSays<T>(promise: Promise<T>, message: RegExp): 
     if (isUpstreamError(error) && error.kind === 'rpc' && message.test(error.rpcError?.message ?? '')) return null;
     throw error;
   }
-}
-
-/** The node answers an empty id or alias with a JSON-RPC error; it is the caller's mistake, found before any call. */
-export function notEmpty(args: Record<string, unknown>, name: string): void {
-  if (typeof args[name] === 'string' && (args[name] as string).trim() === '') throw badInput(name, 'must not be empty');
 }
 
 const asNetwork = (name: string | null | undefined): NetworkId | undefined => (name == null ? undefined : networkId(name));
@@ -250,9 +245,7 @@ interface PeersArgs {
 function checkPeersArgs(args: PeersArgs): number {
   const first = checkFirst(args.first, PEERS_PAGE);
   const ids = args.nodeIds ?? [];
-  if (ids.length > PEERS_PAGE.maxSize) throw badInput('nodeIds', `at most ${PEERS_PAGE.maxSize} node ids`);
-  const bad = ids.find((id) => !isNodeId(id));
-  if (bad !== undefined) throw badInput('nodeIds', `"${bad}" is not a node id (NodeID-...)`);
+  checkNodeIds('nodeIds', ids, INPUT_LIMITS.peerNodeIds);
   return first;
 }
 
@@ -332,16 +325,16 @@ AvalancheNodeRef.implement({
     isBootstrapped: t.boolean({
       nullable: true,
       description: 'Whether the node has finished bootstrapping the chain (info.isBootstrapped); null when the node knows no chain by that id or alias.',
-      args: { chain: t.arg.string({ required: true, description: 'Chain id or alias (`X`, `P`, `C`, ...).' }) },
-      extensions: { validateArgs: (args) => notEmpty(args, 'chain') },
+      args: { chain: t.arg.string({ required: true, description: `Chain id or alias (\`X\`, \`P\`, \`C\`, ...), at most ${INPUT_LIMITS.aliasBytes} bytes.` }) },
+      extensions: { validateArgs: (args) => checkAlias('chain', args['chain']) },
       resolve: async (n, args, ctx) =>
         (await nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.isBootstrapped', { chain: args.chain }), /no chain with alias/i))?.isBootstrapped ?? null,
     }),
     blockchainId: t.string({
       nullable: true,
       description: 'The blockchain id behind an alias (info.getBlockchainID); null when the node knows no such alias.',
-      args: { alias: t.arg.string({ required: true, description: 'A chain alias, e.g. `X`.' }) },
-      extensions: { validateArgs: (args) => notEmpty(args, 'alias') },
+      args: { alias: t.arg.string({ required: true, description: `A chain alias, e.g. \`X\`, at most ${INPUT_LIMITS.aliasBytes} bytes.` }) },
+      extensions: { validateArgs: (args) => checkAlias('alias', args['alias']) },
       resolve: async (n, args, ctx) =>
         (await nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.getBlockchainID', { alias: args.alias }), /no ID with alias/i))?.blockchainID ?? null,
     }),
@@ -375,7 +368,7 @@ AvalancheNodeRef.implement({
       nullable: true,
       description: `The node's connected peers in node-id order (info.peers). Page size 1-${PEERS_PAGE.maxSize}, default ${PEERS_PAGE.defaultSize}; one info.peers call per request.`,
       args: {
-        nodeIds: t.arg.stringList({ description: `Only these node ids (at most ${PEERS_PAGE.maxSize}); ids the node is not connected to are left out.` }),
+        nodeIds: t.arg.stringList({ description: `Only these node ids, \`NodeID-...\` (at most ${INPUT_LIMITS.peerNodeIds}); ids the node is not connected to are left out.` }),
         ...pageArgs(t.arg, PEERS_PAGE),
       },
       extensions: {
@@ -389,7 +382,12 @@ AvalancheNodeRef.implement({
       type: NodeUptimeRef,
       nullable: true,
       description: "The node's uptime as its peers observe it (info.uptime); null when the node is not a validator (of that subnet).",
-      args: { subnetId: t.arg.string({ description: 'An L1/subnet id; the primary network when omitted.' }) },
+      args: { subnetId: t.arg.string({ description: 'An L1/subnet id (cb58); the primary network when omitted.' }) },
+      extensions: {
+        validateArgs: (args) => {
+          if (args['subnetId'] != null) checkSubnetId('subnetId', args['subnetId']);
+        },
+      },
       resolve: (n, args, ctx) =>
         nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.uptime', args.subnetId ? { subnetID: args.subnetId } : {}), /not a validator/i),
     }),
@@ -432,12 +430,10 @@ builder.queryFields((t) => ({
   avalancheNode: t.field({
     type: AvalancheNodeRef,
     nullable: true,
-    description: 'A configured node by name; the first configured node when `name` is omitted. Null when no node has that name (or none is configured).',
+    description: 'A configured node by name; the first configured node when `name` is omitted. NODE_NOT_CONFIGURED when no node has that name (or none is configured).',
     args: { name: t.arg.string({ description: 'A name from NODE_URLS (`avalancheNodes` lists them).' }) },
-    resolve: (_root, args, ctx) => {
-      const node = ctx.nodes.get(args.name);
-      return node ? { name: node.name } : null;
-    },
+    extensions: { validateArgs: (args, ctx) => checkNodeName('name', args['name'], ctx.nodes) },
+    resolve: (_root, args, ctx) => ({ name: requireNode(ctx, args.name).name }),
   }),
   avalancheNodes: t.field({
     type: [AvalancheNodeRef],
@@ -454,7 +450,13 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     description:
       "This validator's node as a peer of a configured node (info.peers); null when that node is not connected to it. All validators of a request cost one info.peers call per node.",
     args: {
-      node: t.arg.string({ description: "A configured node's name; default: the first node running this validation's network, else the first node." }),
+      node: t.arg.string({ description: "A configured node's name (NODE_NOT_CONFIGURED for another); default: the first node running this validation's network, else the first node." }),
+    },
+    // Omitted picks a node by network; a given name must be configured.
+    extensions: {
+      validateArgs: (args, ctx) => {
+        if (args['node'] != null) checkNodeName('node', args['node'], ctx.nodes);
+      },
     },
     resolve: async (v, args, ctx) => {
       const node = args.node != null ? requireNode(ctx, args.node) : await nodeForNetwork(ctx, v.network);

@@ -11,6 +11,7 @@ import {
 import { AssetAmountRef, assetAmountFields, PriceRef } from './common.ts';
 import { emptyConnection, pageArgs, resolvePageConnection, type ConnectionArgs } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
+import { checkAddressesOnNetwork, checkNodeIds, checkPrimaryAddresses, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
 import { loadValidator, ValidatorInterface, withNetwork, type ValidatorShape } from './validators.ts';
@@ -103,13 +104,11 @@ interface RewardListArgs extends ConnectionArgs {
   currency?: string | null;
 }
 
-/** E11/E12's rule, before any upstream call: at least one of `addresses` / `nodeIds`, no empty entries. */
+/** E11/E12's rules, before any upstream call: P-/X-chain addresses, node ids, and at least one of them. */
 export function checkRewardArgs(args: RewardListArgs, page: PageSpec): void {
   checkFirst(args.first, page);
-  for (const name of ['addresses', 'nodeIds'] as const) {
-    const list = args[name];
-    if (list && list.some((item) => !item.trim())) throw badInput(name, 'must not contain empty strings');
-  }
+  checkPrimaryAddresses('addresses', args.addresses, ['P', 'X']);
+  checkNodeIds('nodeIds', args.nodeIds);
   if (!args.addresses?.length && !args.nodeIds?.length) {
     throw badInput(args.addresses ? 'addresses' : 'nodeIds', 'give at least one address or node id (addresses and nodeIds cannot both be empty)');
   }
@@ -133,6 +132,9 @@ async function fetchPending(ctx: Context, network: NetworkId, params: ListReward
   return { items: page.pendingRewards.map((r) => withNetwork(network, r)), nextPageToken: page.nextPageToken };
 }
 
+const REWARD_ADDRESSES = `P- or X-chain addresses of this network (\`avax1...\`/\`fuji1...\`, optionally with a \`P-\`/\`X-\` prefix; at most ${INPUT_LIMITS.addresses}).`;
+const REWARD_NODE_IDS = `Node ids, \`NodeID-...\` (at most ${INPUT_LIMITS.nodeIds}).`;
+
 const rewardPageArgs = (t: ArgBuilder<Types>, page: PageSpec) => ({
   ...pageArgs(t, page),
   sortOrder: t({ type: SortOrderEnum, description: 'Sort direction.' }),
@@ -143,14 +145,15 @@ builder.objectFields(NetworkRef, (t) => ({
     type: HistoricalRewardConnection,
     description: 'Paid staking rewards of some addresses and/or nodes (E11); at least one of `addresses` / `nodeIds` is required. Page size 1-100, default 10.',
     args: {
-      addresses: t.arg.stringList({ description: 'P- or X-chain addresses (`avax1...`/`fuji1...`, optionally with a `P-`/`X-` prefix).' }),
-      nodeIds: t.arg.stringList({ description: 'Node ids, `NodeID-...`.' }),
+      addresses: t.arg.stringList({ description: REWARD_ADDRESSES }),
+      nodeIds: t.arg.stringList({ description: REWARD_NODE_IDS }),
       ...rewardPageArgs(t.arg, PAGES.historicalRewards),
       currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
     },
     extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.historicalRewards) },
     resolve: (n, rawArgs, ctx) => {
       const args = rawArgs as RewardListArgs;
+      checkAddressesOnNetwork('addresses', args.addresses, n.network);
       const params: ListHistoricalRewardsParams = { ...rewardParams(args), ...(args.currency ? { currency: args.currency as CurrencyCode } : {}) };
       return resolvePageConnection<HistoricalRewardShape>({
         ctx,
@@ -165,13 +168,14 @@ builder.objectFields(NetworkRef, (t) => ({
     type: PendingRewardConnection,
     description: 'Accruing staking rewards of some addresses and/or nodes (E12); at least one of `addresses` / `nodeIds` is required. Page size 1-100, default 10.',
     args: {
-      addresses: t.arg.stringList({ description: 'P- or X-chain addresses (`avax1...`/`fuji1...`, optionally with a `P-`/`X-` prefix).' }),
-      nodeIds: t.arg.stringList({ description: 'Node ids, `NodeID-...`.' }),
+      addresses: t.arg.stringList({ description: REWARD_ADDRESSES }),
+      nodeIds: t.arg.stringList({ description: REWARD_NODE_IDS }),
       ...rewardPageArgs(t.arg, PAGES.pendingRewards),
     },
     extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.pendingRewards) },
     resolve: (n, rawArgs, ctx) => {
       const args = rawArgs as RewardListArgs;
+      checkAddressesOnNetwork('addresses', args.addresses, n.network);
       const params = rewardParams(args);
       return resolvePageConnection<PendingRewardShape>({
         ctx,

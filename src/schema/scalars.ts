@@ -6,13 +6,16 @@ const MAX_UINT256 = (1n << 256n) - 1n;
 function toDecimal(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-  if (typeof value === 'string') {
+  // 2^256 has 78 decimal digits (64 hex): anything longer is refused before BigInt parses it,
+  // which takes time quadratic in the length (a 1 MB string blocks the event loop for ~200 ms).
+  if (typeof value === 'string' && value.length <= 100) {
     const trimmed = value.trim();
     if (DECIMAL.test(trimmed) && BigInt(trimmed) <= MAX_UINT256) return trimmed;
     // Some upstreams send hex quantities (0x...): accept them too.
     if (/^0x[0-9a-fA-F]+$/.test(trimmed) && BigInt(trimmed) <= MAX_UINT256) return BigInt(trimmed).toString();
   }
-  throw new GraphQLError(`UInt256 cannot represent ${JSON.stringify(value)}: expected a non-negative integer below 2^256`);
+  const shown = typeof value === 'string' && value.length > 48 ? `${value.slice(0, 48)}…` : value;
+  throw new GraphQLError(`UInt256 cannot represent ${JSON.stringify(shown)}: expected a non-negative integer below 2^256`);
 }
 
 /**

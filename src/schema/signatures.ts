@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { AggregateSignaturesBody, SignedMessage } from '../upstream/types.ts';
 import { nullOnNotFound } from './chains.ts';
+import { checkCb58Id, checkHex, checkNonNegativeInt, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';
 
 const SignedMessageRef = builder.objectRef<SignedMessage>('SignedMessage').implement({
@@ -13,24 +13,8 @@ const SignedMessageRef = builder.objectRef<SignedMessage>('SignedMessage').imple
   }),
 });
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const HEX = /^(0x)?([0-9a-fA-F]{2})+$/;
-
-/** True for a cb58 id: base58 of 32 bytes plus the last 4 bytes of their SHA-256. */
-function isCb58Id(value: string): boolean {
-  if (value.length < 32 || value.length > 64) return false;
-  let n = 0n;
-  for (const ch of value) {
-    const digit = BASE58.indexOf(ch);
-    if (digit < 0) return false;
-    n = n * 58n + BigInt(digit);
-  }
-  const leadingZeros = value.length - value.replace(/^1+/, '').length;
-  const hex = n === 0n ? '' : n.toString(16).padStart(Math.ceil(n.toString(16).length / 2) * 2, '0');
-  const bytes = Buffer.concat([Buffer.alloc(leadingZeros), Buffer.from(hex, 'hex')]);
-  if (bytes.length !== 36) return false;
-  return createHash('sha256').update(bytes.subarray(0, 32)).digest().subarray(28).equals(bytes.subarray(32));
-}
+/** A subnet id given as hex: 32 bytes, optionally 0x-prefixed. */
+const SUBNET_HEX = /^(0x)?[0-9a-fA-F]{64}$/;
 
 builder.objectFields(NetworkRef, (t) => ({
   aggregatedSignatures: t.field({
@@ -39,11 +23,7 @@ builder.objectFields(NetworkRef, (t) => ({
     description:
       'The aggregated signatures of the Warp message of an L1-related P-chain or X-chain transaction (E2); null when the transaction is unknown.',
     args: { txHash: t.arg.string({ required: true, description: 'A P-chain or X-chain transaction id (cb58).' }) },
-    extensions: {
-      validateArgs: (args) => {
-        if (!isCb58Id(String(args['txHash']))) throw badInput('txHash', 'must be a P-chain or X-chain transaction id (cb58)');
-      },
-    },
+    extensions: { validateArgs: (args) => checkCb58Id('txHash', args['txHash'], 'a P-chain or X-chain transaction id (cb58 of 32 bytes)') },
     resolve: (n, args, ctx) => nullOnNotFound(ctx.dataApi.getAggregatedSignatures(n.network, args.txHash, ctx.call)),
   }),
 }));
@@ -52,9 +32,9 @@ const AggregateSignaturesInput = builder.inputType('AggregateSignaturesInput', {
   description: 'What to sign (E1): exactly one of `message` or `justification`, plus quorum settings.',
   fields: (t) => ({
     network: t.field({ type: NetworkNameEnum, required: true, description: 'Network whose validators sign.' }),
-    message: t.string({ description: 'Unsigned Warp message, hex (optional 0x). Give this or `justification`.' }),
-    justification: t.string({ description: 'Justification for an L1 validator message, hex (optional 0x). Give this or `message`.' }),
-    signingSubnetId: t.string({ description: 'Subnet whose validators sign, hex or cb58 (default: the subnet of the source blockchain).' }),
+    message: t.string({ description: `Unsigned Warp message, hex (optional 0x), at most ${INPUT_LIMITS.hexBytes} bytes. Give this or \`justification\`.` }),
+    justification: t.string({ description: `Justification for an L1 validator message, hex (optional 0x), at most ${INPUT_LIMITS.hexBytes} bytes. Give this or \`message\`.` }),
+    signingSubnetId: t.string({ description: 'Subnet whose validators sign: its id in cb58, or its 32 bytes in hex (default: the subnet of the source blockchain).' }),
     quorumPercentage: t.int({ description: 'Share of the signing subnet\'s weight that must sign, 0-100 (default 67).' }),
     quorumPercentageBuffer: t.int({ description: 'Extra weight to collect beyond the quorum, 0-100 (default 0); quorumPercentage + quorumPercentageBuffer <= 100.' }),
     pChainHeight: t.int({ description: 'Use the validator set at this P-chain height; 0 (default) means the proposed height.' }),
@@ -75,7 +55,7 @@ export function checkAggregateInput(input: NullableFields<AggregateInput>): void
   const hasJustification = input.justification != null;
   if (hasMessage === hasJustification) throw badInput('input.message', 'give exactly one of message or justification');
   const field = hasMessage ? 'message' : 'justification';
-  if (!HEX.test(String(input[field]))) throw badInput(`input.${field}`, 'must be non-empty hex of even length, optionally 0x-prefixed');
+  checkHex(`input.${field}`, input[field]);
   for (const name of ['quorumPercentage', 'quorumPercentageBuffer'] as const) {
     const v = input[name];
     if (v != null && (!Number.isInteger(v) || v < 0 || v > 100)) throw badInput(`input.${name}`, 'must be an integer between 0 and 100');
@@ -83,11 +63,9 @@ export function checkAggregateInput(input: NullableFields<AggregateInput>): void
   if ((input.quorumPercentage ?? DEFAULT_QUORUM) + (input.quorumPercentageBuffer ?? 0) > 100) {
     throw badInput('input.quorumPercentageBuffer', `quorumPercentage (default ${DEFAULT_QUORUM}) + quorumPercentageBuffer must be at most 100`);
   }
-  if (input.pChainHeight != null && (!Number.isInteger(input.pChainHeight) || input.pChainHeight < 0)) {
-    throw badInput('input.pChainHeight', 'must be a non-negative integer');
-  }
+  checkNonNegativeInt('input.pChainHeight', input.pChainHeight, 'a P-chain height');
   const subnet = input.signingSubnetId;
-  if (subnet != null && !HEX.test(subnet) && !isCb58Id(subnet)) throw badInput('input.signingSubnetId', 'must be hex or a cb58 id');
+  if (subnet != null && !SUBNET_HEX.test(subnet)) checkCb58Id('input.signingSubnetId', subnet, 'a subnet id: cb58, or 32 bytes in hex');
 }
 
 function toBody(input: NullableFields<AggregateInput>): AggregateSignaturesBody {

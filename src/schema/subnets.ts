@@ -8,9 +8,9 @@ import {
 import type { NetworkId } from '../loaders/types.ts';
 import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData, type SortOrder } from '../upstream/types.ts';
 import { ChainRef } from './chains.ts';
-import { looksLikeCb58Id } from './common.ts';
 import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum } from './enums.ts';
+import { checkSubnetId } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
@@ -26,11 +26,6 @@ export type BlockchainShape = BlockchainWithNetwork;
 const SUBNET_LIST = { kind: 'batched' } as const;
 
 const isNetwork = (value: string | undefined): value is NetworkId => value === 'mainnet' || value === 'fuji';
-
-/** Throws BAD_USER_INPUT unless `value` looks like a cb58 id (subnet or blockchain id). */
-export function checkCb58Id(argument: string, value: unknown): void {
-  if (typeof value !== 'string' || !looksLikeCb58Id(value)) throw badInput(argument, 'must be a cb58 id (base58 characters, e.g. 11111111111111111111111111111111LpoYY)');
-}
 
 // ---------------------------------------------------------------- EVM genesis
 
@@ -345,7 +340,7 @@ builder.objectFields(NetworkRef, (t) => ({
     nullable: true,
     description: `A subnet by id, including the primary network (${PRIMARY_NETWORK_ID}); null when the network has no such subnet. Read from the request's one subnet list.`,
     args: { subnetId: t.arg.string({ required: true, description: 'Subnet id (cb58).' }) },
-    extensions: { validateArgs: (args) => checkCb58Id('subnetId', args['subnetId']), cost: SUBNET_LIST },
+    extensions: { validateArgs: (args) => checkSubnetId('subnetId', args['subnetId']), cost: SUBNET_LIST },
     resolve: (n, args, ctx) => subnetById(ctx, n.network).load(args.subnetId),
   }),
 }));

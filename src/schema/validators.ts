@@ -2,13 +2,13 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { isNodeId } from '../loaders/ids.ts';
 import { validationByKey, validatorByNodeId } from '../loaders/validators.ts';
 import {
   PRIMARY_NETWORK_ID, type ListValidatorsParams, type Validator, type ValidatorRewards,
 } from '../upstream/types.ts';
 import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
+import { checkNodeId, checkNodeIds, checkOrdered, checkRange, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
 import { brandNode, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
@@ -163,9 +163,9 @@ export const ValidatorConnection = builder.connectionObject(
 export const ValidatorFilter = builder.inputType('ValidatorFilter', {
   description: 'Filters of a validator listing; names are the upstream query parameters.',
   fields: (t) => ({
-    nodeIds: t.stringList({ description: 'Node ids (the upstream matches substrings, e.g. a prefix).' }),
+    nodeIds: t.stringList({ description: `Only these nodes: node ids, \`NodeID-...\` with a valid checksum (at most ${INPUT_LIMITS.nodeIds}).` }),
     validationStatus: t.field({ type: ValidationStatus.ref, description: 'Only this status.' }),
-    subnetId: t.string({ description: 'Only validations of this subnet; all subnets when omitted.' }),
+    subnetId: t.string({ description: 'Only validations of this subnet (cb58 id); all subnets when omitted.' }),
     minDelegationCapacity: t.field({ type: 'UInt256', description: 'Nano-AVAX, 0 to 720000000000000000.' }),
     maxDelegationCapacity: t.field({ type: 'UInt256', description: 'Nano-AVAX, 0 to 720000000000000000.' }),
     minTimeRemaining: t.int({ description: 'Seconds, 0 to 2147483647.' }),
@@ -198,11 +198,6 @@ export interface ValidatorListArgs extends ConnectionArgs {
 const MAX_CAPACITY = 720000000000000000n;
 const MAX_TIME = 2147483647;
 
-function inRange(name: string, value: number | null | undefined, min: number, max: number): void {
-  if (value == null) return;
-  if (!Number.isFinite(value) || value < min || value > max) throw badInput(name, `must be between ${min} and ${max}`);
-}
-
 /** Every bound of E8, checked before any upstream call. `network` is known only for Network.validators. */
 export function checkValidatorArgs(args: ValidatorListArgs, network?: NetworkId): void {
   checkFirst(args.first, PAGES.validators);
@@ -212,13 +207,18 @@ export function checkValidatorArgs(args: ValidatorListArgs, network?: NetworkId)
     const v = f[key];
     if (v != null && BigInt(v) > MAX_CAPACITY) throw badInput(`filter.${key}`, `must be between 0 and ${MAX_CAPACITY}`);
   }
-  inRange('filter.minTimeRemaining', f.minTimeRemaining, 0, MAX_TIME);
-  inRange('filter.maxTimeRemaining', f.maxTimeRemaining, 0, MAX_TIME);
-  inRange('filter.minFeePercentage', f.minFeePercentage, 2, 100);
-  inRange('filter.maxFeePercentage', f.maxFeePercentage, 2, 100);
-  inRange('filter.minUptimePerformance', f.minUptimePerformance, 0, 100);
-  inRange('filter.maxUptimePerformance', f.maxUptimePerformance, 0, 100);
-  if (f.nodeIds && f.nodeIds.some((id) => !id.trim())) throw badInput('filter.nodeIds', 'must not contain empty ids');
+  checkRange('filter.minTimeRemaining', f.minTimeRemaining, 0, MAX_TIME);
+  checkRange('filter.maxTimeRemaining', f.maxTimeRemaining, 0, MAX_TIME);
+  checkRange('filter.minFeePercentage', f.minFeePercentage, 2, 100);
+  checkRange('filter.maxFeePercentage', f.maxFeePercentage, 2, 100);
+  checkRange('filter.minUptimePerformance', f.minUptimePerformance, 0, 100);
+  checkRange('filter.maxUptimePerformance', f.maxUptimePerformance, 0, 100);
+  for (const bound of ['DelegationCapacity', 'TimeRemaining', 'FeePercentage', 'UptimePerformance'] as const) {
+    checkOrdered(`filter.min${bound}`, f[`min${bound}`], `filter.max${bound}`, f[`max${bound}`]);
+  }
+  // Whole node ids only: the upstream matches substrings, so `NodeID-` alone would match every validator.
+  checkNodeIds('filter.nodeIds', f.nodeIds);
+  if (f.subnetId != null) checkSubnetId('filter.subnetId', f.subnetId);
   if (args.sortBy === 'delegationFee') {
     if (f.subnetId !== PRIMARY_NETWORK_ID) throw badInput('sortBy', `DELEGATION_FEE needs filter.subnetId = "${PRIMARY_NETWORK_ID}" (primary-network validators)`);
     if (network && network !== 'mainnet') throw badInput('sortBy', 'DELEGATION_FEE is only offered on MAINNET');
@@ -294,12 +294,8 @@ builder.objectFields(NetworkRef, (t) => ({
     type: ValidatorInterface,
     nullable: true,
     description: "A node's primary-network validation: the active one, else pending, else the latest completed. Null when the node never validated.",
-    args: { nodeId: t.arg.string({ required: true, description: 'Node id, `NodeID-...`.' }) },
-    extensions: {
-      validateArgs: (args) => {
-        if (!isNodeId(String(args['nodeId']))) throw badInput('nodeId', 'must be a node id: NodeID- followed by the cb58 of 20 bytes');
-      },
-    },
+    args: { nodeId: t.arg.string({ required: true, description: 'Node id, `NodeID-...` (cb58 with its checksum).' }) },
+    extensions: { validateArgs: (args) => checkNodeId('nodeId', args['nodeId']) },
     resolve: (n, args, ctx) => loadValidator(ctx, n.network, args.nodeId),
   }),
 }));

@@ -148,14 +148,15 @@ describe('aliases', () => {
     expect(routes()).toMatchObject({ 'POST admin.aliasChain': 1, 'POST admin.getChainAliases': 1 });
   });
 
-  it('answers chainAliases null for an unknown chain id and NODE_RPC_ERROR for a malformed one', async () => {
+  it('answers chainAliases null for an unknown chain id; a malformed one is refused before any call', async () => {
     const unknown = await stack.query<Data>('{ avalancheNode { chainAliases(chain: "11111111111111111111111111111111LpoYY") unknown: chainAliases(chain: "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm") } }', {}, AUTH);
     expect(unknown.errors).toBeUndefined();
     expect(unknown.data?.avalancheNode.chainAliases).toEqual(expect.arrayContaining(['P', 'platform']));
     expect(unknown.data?.avalancheNode.unknown).toBeNull();
+    stack.devnet.resetStats();
     const malformed = await stack.query<Data>('{ avalancheNode { chainAliases(chain: "X") } }', {}, AUTH);
-    expect(code(malformed)).toBe('NODE_RPC_ERROR');
-    expect(malformed.data?.avalancheNode).toEqual({ chainAliases: null });
+    expect(malformed.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argumentName: 'chain' });
+    expect(stack.upstreamRequests()).toBe(0);
   });
 });
 

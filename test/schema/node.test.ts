@@ -35,12 +35,13 @@ async function ok(query: string, variables?: Record<string, unknown>): Promise<D
 }
 
 describe('Query.avalancheNode / avalancheNodes', () => {
-  it('lists the configured nodes by name and picks the first by default; an unknown name is null', async () => {
-    const data = await ok('{ avalancheNodes { name } first: avalancheNode { name } fuji: avalancheNode(name: "fuji") { name } nope: avalancheNode(name: "nope") { name } }');
+  it('lists the configured nodes by name and picks the first by default; an unknown name is NODE_NOT_CONFIGURED', async () => {
+    const data = await ok('{ avalancheNodes { name } first: avalancheNode { name } fuji: avalancheNode(name: "fuji") { name } }');
     expect(data.avalancheNodes).toEqual([{ name: 'mainnet' }, { name: 'fuji' }]);
     expect(data.first).toEqual({ name: 'mainnet' });
     expect(data.fuji).toEqual({ name: 'fuji' });
-    expect(data.nope).toBeNull();
+    const nope = await stack.query('{ avalancheNode(name: "nope") { name } }');
+    expect(nope.errors?.[0]?.extensions).toMatchObject({ code: 'NODE_NOT_CONFIGURED', argumentName: 'name', configured: ['mainnet', 'fuji'] });
     expect(stack.upstreamRequests()).toBe(0);
   });
 

@@ -192,7 +192,7 @@ describe('Network.subnet', () => {
   it('answers null for a subnet that does not exist, and reads the list once for many lookups', async () => {
     stack.devnet.resetStats();
     const data = await ok(`query($a: String!, $b: String!) { network(name: MAINNET) {
-      missing: subnet(subnetId: "2222222222222222222222222222222222222222222222222") { subnetId }
+      missing: subnet(subnetId: "G2tdbQSvZJDeH6TLx4rukJb9chMVeT75wgVxHvLHfifhPftZ9") { subnetId }
       a: subnet(subnetId: $a) { subnetId } b: subnet(subnetId: $b) { subnetId } } }`, { a: f.subnetId, b: f.l1SubnetId });
     expect(data.network).toEqual({ missing: null, a: { subnetId: f.subnetId }, b: { subnetId: f.l1SubnetId } });
     expect(stack.devnet.stats().byRoute).toEqual({ 'GET /v1/networks/{network}/subnets': 1 });
