@@ -27,6 +27,15 @@ export interface NodeClientHandle extends NodeClient {
   close(): Promise<void>;
 }
 
+/**
+ * Bounds of the health tags a GET sends (the only caller input this client puts in a
+ * URL; JSON-RPC params travel in the body). Callers check tags earlier and more
+ * precisely; this is the last line.
+ */
+export const HEALTH_TAG_LIMITS = { maxTags: 64, maxTagLength: 128 } as const;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 const HEALTH_PATHS: Record<HealthPath, string> = {
   health: '/ext/health',
   readiness: '/ext/health/readiness',
@@ -91,8 +100,14 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
 
   async function healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
     const url = urlFor(HEALTH_PATHS[path]);
-    for (const tag of tags ?? []) url.searchParams.append('tag', tag);
     const operation = `GET ${HEALTH_PATHS[path]}`;
+    const list = tags ?? [];
+    if (list.length > HEALTH_TAG_LIMITS.maxTags || list.some((tag) => tag.length === 0 || tag.length > HEALTH_TAG_LIMITS.maxTagLength || CONTROL.test(tag))) {
+      throw new UpstreamError(`${upstream} ${operation}: not sent: query parameter "tag" is empty, longer than ${HEALTH_TAG_LIMITS.maxTagLength} characters, holds a control character or comes more than ${HEALTH_TAG_LIMITS.maxTags} times`, {
+        upstream, kind: 'input', operation, parameter: 'tag',
+      });
+    }
+    for (const tag of list) url.searchParams.append('tag', tag);
     const result = await http.request({
       upstream,
       operation,

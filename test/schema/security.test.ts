@@ -9,6 +9,7 @@ import { decodeGlobalId, encodeGlobalId, MAX_GLOBAL_ID_LENGTH } from '../../src/
 import { createMemoryCache } from '../../src/upstream/cache.ts';
 import { withDataApiCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
+import { createNodeClient } from '../../src/upstream/node-client.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
@@ -196,6 +197,19 @@ describe('the Data API client refuses parameters that would leave their route', 
     expect(stack.upstreamRequests()).toBe(0);
     // Ordinary values still go through, URL-encoded.
     await expect(client.listValidators('mainnet', { pageSize: 1 })).resolves.toMatchObject({ validators: [expect.anything()] });
+  });
+
+  it('the node client bounds the health tags it puts in a URL (its only caller input outside a JSON body)', async () => {
+    const node = createNodeClient({ name: 'mainnet', url: stack.devnet.nodeUrls['mainnet'] as string });
+    stack.devnet.resetStats();
+    const table: string[][] = [[''], ['x'.repeat(129)], ['a\u0000b'], ['a\r\nb'], Array.from({ length: 65 }, (_, i) => `t${i}`)];
+    for (const tags of table) {
+      await expect(node.healthGet('health', tags)).rejects.toMatchObject({ kind: 'input', parameter: 'tag', upstream: 'node:mainnet' });
+    }
+    expect(stack.upstreamRequests()).toBe(0);
+    // Separators are fine here: URLSearchParams encodes them into one query value.
+    await expect(node.healthGet('health', ['a&b=c', '../..'])).resolves.toMatchObject({ report: expect.anything() });
+    await node.close();
   });
 
   it('maps an input error to BAD_USER_INPUT naming the parameter', () => {
