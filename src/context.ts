@@ -12,10 +12,37 @@ export interface Context extends LoaderContext {
   readonly adminConfigured: boolean;
   /** True when the caller presented `authorization: Bearer <ADMIN_TOKEN>`. */
   readonly isAdmin: boolean;
-  /** Upstream HTTP attempts this request made (cache hits and shared calls it joined count 0). */
-  readonly upstreamCalls: { count: number };
+  /** Upstream calls this request made, and how many it may make (see {@link UpstreamBudget}). */
+  readonly upstreamCalls: UpstreamBudget;
   /** The gateway's cursor codec (one per gateway: its secret signs every cursor). */
   readonly cursors: CursorCodec;
+}
+
+/**
+ * The upstream calls of one operation, or of one event of a subscription (its
+ * window). Calls are counted when they are admitted, before they are sent, so
+ * calls started together cannot overshoot the limit together; a call past the
+ * limit is refused unsent and its field fails with QUERY_TOO_COSTLY. The budget
+ * counts calls, not attempts: a retry of an admitted call (429, 5xx, a dropped
+ * connection) is let through and tallied in `retries`, since refusing it would turn
+ * a passing upstream hiccup into a cost error; the retry policy bounds them (2 per
+ * call by default). Cache hits and shared in-flight calls this request joined never
+ * reach the HTTP layer and cost nothing.
+ */
+export interface UpstreamBudget {
+  /** Calls admitted in the current window (first attempts; see `retries`). */
+  count: number;
+  /** Most calls admitted per window. Infinity until `useQueryCost` sets it from the estimate. */
+  limit: number;
+  /** Calls refused because the window's budget was spent. */
+  refused: number;
+  /** Retries made (attempts after the first of a call): admitted outside the budget, bounded by the retry policy. */
+  retries: number;
+}
+
+/** Starts a new window: a subscription's next poll or event gets its whole budget again. */
+export function newBudgetWindow(budget: UpstreamBudget | undefined): void {
+  if (budget) budget.count = 0;
 }
 
 export interface ContextDeps {
@@ -38,12 +65,26 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
       { header: deps.apiKeyHeader, http: { status: 401 } },
     );
   }
-  const upstreamCalls = { count: 0 };
+  const upstreamCalls: UpstreamBudget = { count: 0, limit: Infinity, refused: 0, retries: 0 };
   const call: CallOptions = {
     signal: request.signal,
     ...(callerKey ? { apiKey: callerKey } : {}),
-    // Every attempt that reaches the HTTP layer, retries included: what the upstream saw.
-    observer: { onAttempt: () => void (upstreamCalls.count += 1) },
+    // Every call that reaches the HTTP layer is admitted (counted) or refused here, before it is sent.
+    observer: {
+      admit: ({ attempt }) => {
+        if (attempt > 1) {
+          upstreamCalls.retries += 1;
+          return true;
+        }
+        if (upstreamCalls.count >= upstreamCalls.limit) {
+          upstreamCalls.refused += 1;
+          return false;
+        }
+        upstreamCalls.count += 1;
+        return true;
+      },
+      onAttempt: () => undefined,
+    },
   };
   return {
     dataApi: deps.dataApi,

@@ -67,6 +67,13 @@ export function upstreamToGraphQLError(error: UpstreamError): GraphQLError {
   if (error.kind === 'input') {
     return new GraphQLError(`Invalid input: ${error.message}`, { extensions: { ...extensions, ...(error.parameter ? { parameter: error.parameter } : {}) } });
   }
+  // Refused before sending: the operation spent the upstream calls its estimate allowed.
+  if (error.kind === 'budget') {
+    return new GraphQLError(
+      `Query too costly: ${error.operation} was not called, this operation has made all the upstream calls its budget allows. Ask for smaller pages or fewer nested fields.`,
+      { extensions },
+    );
+  }
   if (error.status !== undefined) extensions['upstreamStatus'] = error.status;
   if (error.retryAfter !== undefined) extensions['retryAfter'] = error.retryAfter;
   if (error.rpcError) extensions['rpcCode'] = error.rpcError.code;
@@ -89,6 +96,8 @@ function codeFor(error: UpstreamError, isNode: boolean): ErrorCode {
       return ErrorCode.NODE_RPC_ERROR;
     case 'input':
       return ErrorCode.BAD_USER_INPUT;
+    case 'budget':
+      return ErrorCode.QUERY_TOO_COSTLY;
     case 'http':
       break;
   }

@@ -3,10 +3,10 @@ import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
-import { useOpaqueInputs } from './plugins/use-opaque-inputs.ts';
 import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
+import { useOpaqueInputs } from './plugins/use-opaque-inputs.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
-import { useOperationLimits, useQueryCost, type OperationLimitsOptions } from './plugins/use-query-cost.ts';
+import { useOperationLimits, useQueryCost, type OperationLimitsOptions, type QueryCostOptions } from './plugins/use-query-cost.ts';
 import { createAdmissionGate, useAdmissionControl, type AdmissionGate, type AdmissionOptions } from './plugins/use-admission-control.ts';
 import { useIntrospectionLimit, type IntrospectionLimitOptions } from './plugins/use-introspection-limit.ts';
 import { useRequestLimits, type RequestLimitsOptions } from './plugins/use-request-limits.ts';
@@ -40,6 +40,8 @@ export interface GatewayOptions {
   maxQueryCost?: number;
   /** Most objects (connection items, list elements) one response may hold. Default 50000. */
   maxQueryNodes?: number;
+  /** Overrides of the fields' declared upstream costs, by `Type.field` (tests of the run-time budget). Default none. */
+  fieldCosts?: QueryCostOptions['fieldCosts'];
   /** Depth, alias, token and directive limits (graphql-armor). Defaults in `OPERATION_LIMITS_DEFAULTS`. */
   operationLimits?: OperationLimitsOptions;
   /** Byte budget of the parse/validation cache (keyed by a hash of the query text). Defaults in `PARSE_CACHE_DEFAULTS` (8 MiB). */
@@ -110,7 +112,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useQueryCost({
         ...(options.maxQueryCost !== undefined ? { maxCost: options.maxQueryCost } : {}),
         ...(options.maxQueryNodes !== undefined ? { maxNodes: options.maxQueryNodes } : {}),
+        ...(options.fieldCosts ? { fieldCosts: options.fieldCosts } : {}),
         listSizes: { 'Query.avalancheNodes': deps.nodes.length },
+        nodeCount: deps.nodes.length,
       }),
       useInputValidation(),
       // Cursors (signed per gateway) and federation representations, before any resolver runs.

@@ -10,6 +10,9 @@ import type { NetworkId, UpstreamPageLike } from './types.ts';
 
 const MAX_PAGE = 100;
 
+/** Node ids sent per validators call by {@link validatorByNodeId}, and pages it follows per chunk at most. */
+export const VALIDATOR_LINK = { idsPerCall: MAX_PAGE, maxPages: 10 } as const;
+
 /** Preference when a node has several primary-network validations: the current one first. */
 const STATUS_RANK: Record<string, number> = { active: 0, pending: 1, completed: 2, removed: 3 };
 
@@ -40,7 +43,7 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
             const wanted = new Set(chunk);
             let pageToken: string | undefined;
             // A node can have several validations; follow pages until this chunk is complete.
-            for (let pages = 0; pages < 10; pages++) {
+            for (let pages = 0; pages < VALIDATOR_LINK.maxPages; pages++) {
               const page = await ctx.dataApi.listValidators(
                 network,
                 { nodeIds: chunk, subnetId: PRIMARY_NETWORK_ID, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) },
@@ -250,8 +253,10 @@ export interface ValidationKey {
   txHash: string;
 }
 
-// Refetching by id reads at most this many pages per chunk of node ids.
-const MAX_REFETCH_PAGES = 20;
+/** Refetching by id reads at most this many pages per chunk of node ids (and per node, for delegations). */
+export const MAX_REFETCH_PAGES = 20;
+/** Largest page of the staking listings (E8, E11-E13): also how many node ids one call carries. */
+export const STAKING_PAGE = MAX_PAGE;
 
 /**
  * Validations by identity, for `node(id:)`, `nodes(ids:)` and federation `_entities`:

@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import { chainById } from '../loaders/chains.ts';
 import { nativeBalanceOf } from '../loaders/evm.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import type {
   CurrencyCode, Erc1155TokenBalance, NativeTokenBalance, SortOrder, TransactionDetails,
 } from '../upstream/types.ts';
@@ -85,6 +86,8 @@ const AddressTransactionRef = builder.objectRef<AddressTransactionShape>('Addres
       type: TransactionRef,
       nullable: true,
       description: 'The complete view of this transaction (every transfer, input and fee fields).',
+      // One lookup per transaction: the API has no batch form.
+      extensions: { cost: costs.perParent() },
       resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.nativeTransaction.txHash),
     }),
   }),
@@ -126,7 +129,7 @@ AddressRef.implement({
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (a) => encodeGlobalId('Address', [a.chainId, a.address]) }),
     address: t.exposeString('address', { description: 'The address, lowercase 0x hex.' }),
-    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', resolve: (a, _args, ctx) => chainById(ctx).load(a.chainId) }),
+    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', extensions: { cost: costs.oncePerScope(1) }, resolve: (a, _args, ctx) => chainById(ctx).load(a.chainId) }),
     transactions: t.field({
       type: AddressTransactionConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
@@ -144,6 +147,7 @@ AddressRef.implement({
           checkPage(args, PAGES.addressTransactions);
           checkBlockRange(args as BlockRangeArgs);
         },
+        cost: costs.listing(PAGES.addressTransactions),
       },
       resolve: (a, args, ctx) => resolveAddressTransactions(ctx, a, args),
     }),
@@ -162,6 +166,7 @@ AddressRef.implement({
           checkPage(args, PAGES.nativeTransactions);
           checkBlockRange(args as BlockRangeArgs);
         },
+        cost: costs.listing(PAGES.nativeTransactions),
       },
       resolve: (a, args, ctx) =>
         resolvePageConnection({
@@ -193,6 +198,7 @@ AddressRef.implement({
         validateArgs: (args) => {
           if (args['blockNumber'] != null) checkDecimal('blockNumber', args['blockNumber']);
         },
+        cost: costs.perParent(),
       },
       resolve: (a, args, ctx) =>
         nativeBalanceOf(ctx).load({
@@ -218,6 +224,7 @@ AddressRef.implement({
           if (args['blockNumber'] != null) checkDecimal('blockNumber', args['blockNumber']);
           if (args['contractAddress'] != null) checkEvmAddress('contractAddress', args['contractAddress']);
         },
+        cost: costs.listing(PAGES.erc1155Balances),
       },
       resolve: (a, args, ctx) => resolveErc1155Balances(ctx, a, args),
     }),
@@ -230,7 +237,7 @@ AddressRef.implement({
         ...pageArgs(t.arg, PAGES.icmMessages),
         network: t.arg({ type: NetworkNameEnum, description: 'Only messages of this network (all when omitted).' }),
       },
-      extensions: { validateArgs: (args) => checkIcmArgs(args as IcmListArgs) },
+      extensions: { validateArgs: (args) => checkIcmArgs(args as IcmListArgs), cost: costs.listing(PAGES.icmMessages) },
       resolve: (a, args, ctx) => resolveIcmMessages(ctx, a.address, args, a),
     }),
   }),
@@ -293,4 +300,6 @@ registerNodeFamily('Address', {
     return chain ? { chainId: chain.chainId, address: address.toLowerCase() } : null;
   },
   typeOf: () => 'Address',
+  // The chain list, once per request.
+  refetchCalls: () => 1,
 });

@@ -1,7 +1,8 @@
 import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
+import { newBudgetWindow, type Context } from '../context.ts';
 import { badInput, isUpstreamError } from '../errors.ts';
 import { blockchainById } from '../loaders/subnets.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import {
   PRIMARY_CHAIN_IDS, type Block, type ChainInfo, type ListUtxosParams, type ProposerDetails, type SortOrder, type Utxo,
@@ -19,7 +20,7 @@ import { PAGES, checkFirst } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
 import { RewardType } from './rewards.ts';
 import { BlockchainRef } from './subnets.ts';
-import { loadValidator, ValidatorInterface } from './validators.ts';
+import { loadValidator, validatorLinkCost, ValidatorInterface } from './validators.ts';
 
 // ---------------------------------------------------------------- primary chain ids
 
@@ -115,6 +116,7 @@ export const BlockRef = builder.objectRef<BlockShape>('Block').implement({
       type: ValidatorInterface,
       nullable: true,
       description: "The proposing node's primary-network validation (from `proposerDetails.proposerNodeId`).",
+      extensions: { cost: validatorLinkCost },
       resolve: (b, _args, ctx) => {
         const nodeId = b.proposerDetails?.proposerNodeId;
         return nodeId ? loadValidator(ctx, b.network, nodeId) : null;
@@ -154,6 +156,7 @@ registerNodeFamily('Block', {
     return null;
   },
   typeOf: () => 'Block',
+  refetchCalls: (ids) => ids.length * BLOCK_REFETCH_PAGES,
 });
 
 // ---------------------------------------------------------------- Vertex
@@ -202,6 +205,7 @@ registerNodeFamily('Vertex', {
     return null;
   },
   typeOf: () => 'Vertex',
+  refetchCalls: (ids) => ids.length * VERTEX_REFETCH_PAGES,
 });
 
 // ---------------------------------------------------------------- Utxo
@@ -271,6 +275,7 @@ registerNodeFamily('Utxo', {
     return null;
   },
   typeOf: () => 'Utxo',
+  refetchCalls: (ids) => ids.length * UTXO_REFETCH_PAGES,
 });
 
 // ---------------------------------------------------------------- connections
@@ -358,7 +363,8 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
       type: BlockchainRef,
       nullable: true,
       description: 'This chain as a blockchain record (VM, subnet), from the request\'s one subnet list.',
-      extensions: { cost: { kind: 'batched' } },
+      // The subnet list, once per request and network.
+      extensions: { cost: costs.oncePerScope(2) },
       resolve: (b, _args, ctx) => blockchainById(ctx, b.network).load(b.blockchainId),
     }),
     blocks: t.field({
@@ -369,7 +375,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
         startTimestamp: t.arg.int({ description: 'Only blocks at or after this time, unix seconds (>= 0).' }),
         endTimestamp: t.arg.int({ description: 'Only blocks at or before this time, unix seconds (>= 0).' }),
       },
-      extensions: { validateArgs: (args) => checkBlocksArgs(args as BlocksArgs) },
+      extensions: { validateArgs: (args) => checkBlocksArgs(args as BlocksArgs), cost: costs.listing(PAGES.blocks) },
       resolve: (b, rawArgs, ctx) => {
         const args = rawArgs as BlocksArgs;
         return withChainInfo<BlockShape>((track) =>
@@ -402,7 +408,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
       args: {
         ...pageArgs(t.arg, PAGES.vertices),
       },
-      extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.vertices) },
+      extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.vertices), cost: costs.listing(PAGES.vertices) },
       resolve: (b, args, ctx) => {
         if (!isXChain(b)) throw badInput('vertices', 'vertices exist only on the X-chain (x-chain)');
         return withChainInfo<VertexShape>((track) =>
@@ -434,7 +440,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
         sortBy: t.arg({ type: UtxoSortByEnum, description: 'Sort key (default TIMESTAMP).' }),
         sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
       },
-      extensions: { validateArgs: (args) => checkUtxosArgs(args as unknown as UtxosArgs) },
+      extensions: { validateArgs: (args) => checkUtxosArgs(args as unknown as UtxosArgs), cost: costs.listing(PAGES.utxos) },
       resolve: (b, rawArgs, ctx) => {
         const args = rawArgs as unknown as UtxosArgs;
         if (args.assetId != null && !isXChain(b)) throw badInput('assetId', 'is only supported on the X-chain');
@@ -474,6 +480,7 @@ registerNodeFamily('PrimaryBlockchain', {
     return null;
   },
   typeOf: () => 'PrimaryBlockchain',
+  refetchCalls: () => 0,
 });
 
 builder.objectFields(NetworkRef, (t) => ({
@@ -525,6 +532,8 @@ async function* pollBlocks(ctx: Context, chain: PrimaryBlockchainShape, signal: 
   while (!signal.aborted) {
     await pause(BLOCK_POLL_INTERVAL_MS, signal);
     if (signal.aborted) return;
+    // Each poll gets the subscription's per-event budget (useQueryCost); a spent one ends the subscription.
+    newBudgetWindow(ctx.upstreamCalls);
     const fresh: Block[] = [];
     try {
       let pageToken: string | undefined;
@@ -581,7 +590,11 @@ builder.subscriptionField('blocks', (t) =>
       network: t.arg({ type: NetworkNameEnum, required: true, description: 'MAINNET, FUJI or TESTNET.' }),
       blockchainId: t.arg.string({ required: true, description: PRIMARY_CHAIN_ARG }),
     },
-    extensions: { validateArgs: (args) => checkPrimaryChainId('blockchainId', args['blockchainId']) },
+    extensions: {
+      validateArgs: (args) => checkPrimaryChainId('blockchainId', args['blockchainId']),
+      // Per event: one poll (at most BLOCK_POLL_MAX_PAGES pages; the head read at the start is one call).
+      cost: costs.perParent(BLOCK_POLL_MAX_PAGES),
+    },
     subscribe: (_root, args, ctx) => blockStream(ctx, resolvePrimaryChain('blockchainId', networkId(args.network), args.blockchainId)),
     resolve: (block: BlockShape) => block,
   }),

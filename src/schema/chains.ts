@@ -2,6 +2,7 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { isUpstreamError } from '../errors.ts';
 import { chainById, chainsList } from '../loaders/chains.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import { nftTokenById } from '../loaders/evm.ts';
 import { blockchainById, subnetById } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
@@ -118,12 +119,15 @@ ChainRef.implement({
       type: SubnetRef,
       nullable: true,
       description: 'The subnet (L1) that validates this chain.',
+      // The subnet list, once per request and network.
+      extensions: { cost: costs.oncePerScope(2) },
       resolve: (c, _args, ctx) => (c.subnetId ? subnetById(ctx, chainNetwork(c)).load(c.subnetId) : null),
     }),
     blockchain: t.field({
       type: BlockchainRef,
       nullable: true,
       description: 'This chain as a blockchain of the P-chain (VM, genesis data, creation block).',
+      extensions: { cost: costs.oncePerScope(2) },
       resolve: (c, _args, ctx) => (c.platformChainId ? blockchainById(ctx, chainNetwork(c)).load(c.platformChainId) : null),
     }),
     address: t.field({
@@ -138,7 +142,8 @@ ChainRef.implement({
       nullable: true,
       description: 'The complete view of one transaction on this chain; null when it does not exist.',
       args: { txHash: t.arg.string({ required: true, description: 'Transaction hash, 0x + 64 hex digits.' }) },
-      extensions: { validateArgs: (args) => checkEvmTxHash('txHash', args['txHash']) },
+      // One lookup per chain: the API has no batch form.
+      extensions: { validateArgs: (args) => checkEvmTxHash('txHash', args['txHash']), cost: costs.perParent() },
       resolve: (c, args, ctx) => loadTransaction(ctx, c.chainId, args.txHash),
     }),
     contractDeployment: t.field({
@@ -149,7 +154,7 @@ ChainRef.implement({
         address: t.arg.string({ required: true, description: 'Contract address, 0x + 40 hex digits.' }),
         currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of the native token prices (default USD).' }),
       },
-      extensions: { validateArgs: (args) => checkEvmAddress('address', args['address']) },
+      extensions: { validateArgs: (args) => checkEvmAddress('address', args['address']), cost: costs.perParent() },
       resolve: (c, args, ctx) => loadDeployment(ctx, c.chainId, args.address, args.currency as CurrencyCode | null | undefined),
     }),
     nftToken: t.field({
@@ -165,6 +170,7 @@ ChainRef.implement({
           checkEvmAddress('address', args['address']);
           checkDecimal('tokenId', args['tokenId']);
         },
+        cost: costs.perParent(),
       },
       resolve: (c, args, ctx) => loadNftToken(ctx, c.chainId, args.address, args.tokenId),
     }),
@@ -186,7 +192,15 @@ registerNodeFamily('Chain', {
   parts: [ID_PARTS.chainId],
   load: async (ctx, [chainId]) => (chainId ? chainById(ctx).load(chainId) : null),
   typeOf: () => 'Chain',
+  refetchCalls: () => 1,
 });
+
+/**
+ * Chains the chain list (E17) is taken to hold at most, for the cost of what is
+ * asked under `chains` (one lookup per chain): the Data API indexes a few dozen.
+ * Past it the run-time budget holds.
+ */
+export const MAX_CHAINS = 100;
 
 builder.queryFields((t) => ({
   chains: t.field({
@@ -197,7 +211,7 @@ builder.queryFields((t) => ({
       network: t.arg({ type: NetworkNameEnum, description: 'Only this network (all when omitted).' }),
       feature: t.arg({ type: ChainFeature.ref, description: 'Only chains with this feature enabled.' }),
     },
-    extensions: { validateArgs: (args) => ChainFeature.checkInput('feature', args['feature']) },
+    extensions: { validateArgs: (args) => ChainFeature.checkInput('feature', args['feature']), cost: costs.list(() => MAX_CHAINS, () => 1) },
     resolve: async (_root, args, ctx) => {
       const chains = await chainsList(ctx, args.network ? networkId(args.network) : undefined);
       const feature = args.feature as string | null | undefined;
@@ -209,7 +223,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'An EVM chain by EVM chain id (`43114`) or blockchain id; null when the Data API does not index it.',
     args: { chainId: t.arg.string({ required: true, description: 'EVM chain id (decimal, e.g. `43114`) or blockchain id (cb58).' }) },
-    extensions: { validateArgs: (args) => checkChainId('chainId', args['chainId']) },
+    extensions: { validateArgs: (args) => checkChainId('chainId', args['chainId']), cost: costs.oncePerScope(1) },
     resolve: (_root, args, ctx) => chainById(ctx).load(args.chainId),
   }),
 }));

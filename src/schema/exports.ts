@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../upstream/types.ts';
 import { nullOnNotFound } from './chains.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
@@ -69,7 +70,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'An export operation by id (`GET /v1/operations/{operationId}`), read fresh every time; null when it does not exist.',
     args: { operationId: t.arg.string({ required: true, description: 'The id `createTransactionExport` returned (a UUID).' }) },
-    extensions: { validateArgs: (args) => checkOperationId('operationId', args['operationId']) },
+    extensions: { validateArgs: (args) => checkOperationId('operationId', args['operationId']), cost: costs.perParent() },
     resolve: (_root, args, ctx) => loadOperation(ctx, args.operationId),
   }),
 }));
@@ -183,7 +184,7 @@ builder.mutationField('createTransactionExport', (t) =>
     type: CreateTransactionExportPayload,
     description: 'Starts a transaction export (E5). It runs in the background: poll `exportOperation(operationId:)` until it is no longer RUNNING.',
     args: { input: t.arg({ type: CreateTransactionExportInput, required: true, description: 'What to export.' }) },
-    extensions: { validateArgs: (args) => checkExportInput(args['input'] as ExportInput) },
+    extensions: { validateArgs: (args) => checkExportInput(args['input'] as ExportInput), cost: costs.perParent() },
     resolve: async (_root, args, ctx) => ({ operation: await ctx.dataApi.createTransactionExport(toBody(args.input as ExportInput), ctx.call) }),
   }),
 );

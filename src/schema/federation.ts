@@ -9,7 +9,9 @@ import { IcmMessageRef } from './icm.ts';
 import { NetworkRef } from './network.ts';
 import { NftTokenRef } from './nfts.ts';
 import { AvalancheNodeRef } from './node.ts';
-import { loadNode } from './relay-node.ts';
+import type { GraphQLSchema } from 'graphql';
+import type { FieldCost } from '../plugins/query-cost/costs.ts';
+import { loadNode, refetchCalls } from './relay-node.ts';
 export { checkRepresentations } from './relay-node.ts';
 import { BlockchainRef, SubnetRef } from './subnets.ts';
 import { TransactionRef } from './transactions.ts';
@@ -46,6 +48,27 @@ for (const ref of entities) {
 }
 builder.asEntity(ValidatorInterface, { key: byId, resolveReference: resolveById as never });
 builder.asEntity(DelegatorInterface, { key: byId, resolveReference: resolveById as never });
+
+/**
+ * What `_entities` costs: its representations refetch like `nodes(ids:)`, and those
+ * keyed by `chainId` read the one chain list of the request.
+ */
+const entitiesCost: FieldCost = {
+  calls: ({ parents, args }) => {
+    const representations = Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : [];
+    const refs = representations.map((rep) => (typeof rep === 'object' && rep !== null ? (rep as Record<string, unknown>) : {}));
+    const byChainId = refs.some((ref) => ref['id'] === undefined && ref['chainId'] !== undefined) ? 1 : 0;
+    return parents * (refetchCalls(refs.map((ref) => ref['id'])) + byChainId);
+  },
+  size: (args) => (Array.isArray(args['representations']) ? args['representations'].length : 0),
+};
+
+/** The federation plugin adds `_entities` itself: its cost is declared on the built schema. */
+export function declareEntitiesCost(schema: GraphQLSchema): GraphQLSchema {
+  const field = schema.getQueryType()?.getFields()['_entities'];
+  if (field) Object.assign(field, { extensions: { ...field.extensions, cost: entitiesCost } });
+  return schema;
+}
 
 builder.asEntity(ChainRef, {
   key: [byId, builder.selection<{ chainId: string }>('chainId')],

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { chainById } from '../loaders/chains.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { IcmMessage } from '../upstream/types.ts';
 import { ChainRef, checkPage } from './chains.ts';
@@ -66,6 +67,7 @@ const IcmSourceTransactionRef = builder.objectRef<IcmTxShape<NonNullable<IcmMess
       type: TransactionRef,
       nullable: true,
       description: 'The complete view of this transaction on the source chain.',
+      extensions: { cost: costs.perParent() },
       resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.txHash),
     }),
   }),
@@ -85,6 +87,7 @@ const IcmDestinationTransactionRef = builder
         type: TransactionRef,
         nullable: true,
         description: 'The complete view of this transaction on the destination chain.',
+        extensions: { cost: costs.perParent() },
         resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.txHash),
       }),
     }),
@@ -133,12 +136,14 @@ IcmMessageRef.implement({
       type: ChainRef,
       nullable: true,
       description: 'The sending chain, when the Data API indexes it.',
+      extensions: { cost: costs.oncePerScope(1) },
       resolve: (m, _args, ctx) => chainById(ctx).load(m.sourceEvmChainId || m.sourceBlockchainId),
     }),
     destinationChain: t.field({
       type: ChainRef,
       nullable: true,
       description: 'The receiving chain, when the Data API indexes it.',
+      extensions: { cost: costs.oncePerScope(1) },
       resolve: (m, _args, ctx) => chainById(ctx).load(m.destinationEvmChainId || m.destinationBlockchainId),
     }),
   }),
@@ -199,6 +204,7 @@ registerNodeFamily('IcmMessage', {
     return null;
   },
   typeOf: () => 'IcmMessage',
+  refetchCalls: (ids) => ids.length * MAX_REFETCH_PAGES,
 });
 
 builder.queryFields((t) => ({
@@ -215,6 +221,7 @@ builder.queryFields((t) => ({
         checkEvmAddress('address', args['address']);
         checkIcmArgs(args as IcmListArgs);
       },
+      cost: costs.listing(PAGES.icmMessages),
     },
     resolve: (_root, args, ctx) => resolveIcmMessages(ctx, args.address, args),
   }),

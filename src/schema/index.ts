@@ -17,17 +17,19 @@ import './signatures.ts';
 import './node.ts';
 import './node-health.ts';
 import './node-admin.ts';
-import './federation.ts';
+import { declareEntitiesCost } from './federation.ts';
 
 let schema: GraphQLSchema | undefined;
 
 /** The federation v2 subgraph schema, built once (types register on import). */
 export function getSchema(): GraphQLSchema {
-  schema ??= lexicographicSortSchema(
-    builder.toSubGraphSchema({
-      linkUrl: 'https://specs.apollo.dev/federation/v2.6',
-      federationDirectives: ['@key', '@shareable', '@external', '@requires', '@provides', '@tag', '@inaccessible'],
-    }),
+  schema ??= declareEntitiesCost(
+    lexicographicSortSchema(
+      builder.toSubGraphSchema({
+        linkUrl: 'https://specs.apollo.dev/federation/v2.6',
+        federationDirectives: ['@key', '@shareable', '@external', '@requires', '@provides', '@tag', '@inaccessible'],
+      }),
+    ),
   );
   return schema;
 }

@@ -42,6 +42,7 @@ registerNodeFamily('Network', {
   parts: [ID_PARTS.network],
   load: async (_ctx, [name]) => (name === 'mainnet' || name === 'fuji' ? { network: name } : null),
   typeOf: () => 'Network',
+  refetchCalls: () => 0,
 });
 
 builder.queryFields((t) => ({

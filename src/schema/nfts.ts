@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { chainById } from '../loaders/chains.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import type { NftToken } from '../upstream/types.ts';
 import { ChainRef, loadNftToken } from './chains.ts';
 import { UNKNOWN_ENUM_VALUE } from './enums.ts';
@@ -16,7 +17,7 @@ NftTokenRef.implement({
   interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (n) => encodeGlobalId('NftToken', [n.chainId, n.address.toLowerCase(), n.tokenId]) }),
-    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', resolve: (n, _args, ctx) => chainById(ctx).load(n.chainId) }),
+    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', extensions: { cost: costs.oncePerScope(1) }, resolve: (n, _args, ctx) => chainById(ctx).load(n.chainId) }),
     address: t.exposeString('address', { description: 'Collection contract address.' }),
     name: t.exposeString('name', { nullable: true, description: 'Collection name.' }),
     symbol: t.exposeString('symbol', { nullable: true, description: 'Collection symbol.' }),

@@ -5,7 +5,7 @@ import { nodeRpc } from '../loaders/nodes.ts';
 import type { LoggerLevel } from '../upstream/types.ts';
 import { upstreamEnum } from './enums.ts';
 import { checkAlias, checkApiPath, checkCb58Id, checkLoggerName, checkNodeName, INPUT_LIMITS } from './input-checks.ts';
-import { AvalancheNodeRef, NodeVmRef, nullWhenRpcSays, requireNode, type AvalancheNodeShape } from './node.ts';
+import { AvalancheNodeRef, NODE_METHOD, NodeVmRef, nullWhenRpcSays, requireNode, type AvalancheNodeShape } from './node.ts';
 
 /** The node's limit on `admin.alias` / `admin.aliasChain` aliases, in bytes (512 itself is allowed). */
 export const MAX_ALIAS_BYTES = INPUT_LIMITS.aliasBytes;
@@ -48,7 +48,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     nullable: true,
     description: `Aliases of a chain on this node (admin.getChainAliases). Null when the node knows no chain with that id.${ADMIN_READ_NOTE}`,
     args: { chain: t.arg.string({ required: true, description: 'A blockchain id (cb58; the node does not take an alias here).' }) },
-    extensions: { validateArgs: (args) => checkCb58Id('chain', args['chain'], 'a blockchain id (cb58 of 32 bytes)') },
+    extensions: { validateArgs: (args) => checkCb58Id('chain', args['chain'], 'a blockchain id (cb58 of 32 bytes)'), cost: NODE_METHOD },
     resolve: async (n, args, ctx) => {
       requireAdmin(ctx);
       return (await nodeRpc(ctx, requireNode(ctx, n.name), 'admin.getChainAliases', { chain: args.chain })).aliases ?? null;
@@ -59,7 +59,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     nullable: true,
     description: `Levels of the node's loggers, sorted by name (admin.getLoggerLevel). Null when no logger has that name.${ADMIN_READ_NOTE}`,
     args: { loggerName: t.arg.string({ description: `One logger (e.g. \`main\`, \`C\`; at most ${INPUT_LIMITS.nameLength} characters); all loggers when omitted.` }) },
-    extensions: { validateArgs: (args) => checkLoggerName('loggerName', args['loggerName']) },
+    extensions: { validateArgs: (args) => checkLoggerName('loggerName', args['loggerName']), cost: NODE_METHOD },
     resolve: async (n, args, ctx) => {
       requireAdmin(ctx);
       const params = args.loggerName ? { loggerName: args.loggerName } : {};
@@ -77,6 +77,7 @@ export function requireAdmin(ctx: Context): void {
   if (!ctx.adminConfigured) throw codedError(ErrorCode.ADMIN_DISABLED, 'Admin calls are disabled: the gateway has no ADMIN_TOKEN');
   if (!ctx.isAdmin) throw codedError(ErrorCode.FORBIDDEN, 'Admin calls need the header `authorization: Bearer <ADMIN_TOKEN>`');
 }
+
 
 const NODE_FIELD = "A configured node's name (NODE_NOT_CONFIGURED for another); the first configured node when omitted.";
 
@@ -260,6 +261,7 @@ builder.mutationFields((t) => ({
         checkInputNode(args, ctx);
         checkAliasInput(inputOf(args));
       },
+      cost: NODE_METHOD,
     },
     resolve: (_root, { input }, ctx) => {
       checkAliasInput(input);
@@ -279,6 +281,7 @@ builder.mutationFields((t) => ({
         checkInputNode(args, ctx);
         checkAliasChainInput(inputOf(args));
       },
+      cost: NODE_METHOD,
     },
     resolve: (_root, { input }, ctx) => {
       checkAliasChainInput(input);
@@ -298,6 +301,7 @@ builder.mutationFields((t) => ({
         checkInputNode(args, ctx);
         checkLoggerInput(inputOf(args));
       },
+      cost: NODE_METHOD,
     },
     resolve: (_root, { input }, ctx) => {
       checkLoggerInput(input);
@@ -320,7 +324,7 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: `Loads the VMs installed as plugins on a node (admin.loadVMs).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminNodeInput('AdminLoadVMsInput', 'admin.loadVMs'), required: true, description: 'Which node.' }) },
-    extensions: { validateArgs: checkInputNode },
+    extensions: { validateArgs: checkInputNode, cost: NODE_METHOD },
     resolve: (_root, { input }, ctx) =>
       adminCall(ctx, input, async (node) => {
         const result = await node.call('admin.loadVMs', {}, ctx.call);
@@ -338,7 +342,7 @@ builder.mutationFields((t) => ({
         nullable: false,
         description: `${p.description}${ADMIN_NOTE}`,
         args: { input: t.arg({ type: AdminNodeInput(`${capitalize(p.field)}Input`, p.method), required: true, description: 'Which node.' }) },
-        extensions: { validateArgs: checkInputNode },
+        extensions: { validateArgs: checkInputNode, cost: NODE_METHOD },
         resolve: (_root, { input }, ctx) =>
           adminCall(ctx, input, async (node) => {
             await node.call(p.method, {}, ctx.call);

@@ -1,11 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
+import { newBudgetWindow, type Context } from '../context.ts';
 import { nodeRpc } from '../loaders/nodes.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
 import type { HealthCheckResult, HealthPath, HealthReport } from '../upstream/types.ts';
 import { checkHealthTags, checkNodeName, INPUT_LIMITS } from './input-checks.ts';
-import { AvalancheNodeRef, requireNode } from './node.ts';
+import { AvalancheNodeRef, NODE_METHOD, requireNode } from './node.ts';
 
 /**
  * How often `Subscription.nodeHealth` polls `health.health`. A mutable setting (not
@@ -74,7 +74,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     nullable: true,
     description: 'The latest results of the health checks (health.health).',
     args: { tags: t.arg.stringList({ description: TAGS }) },
-    extensions: { validateArgs: checkTags },
+    extensions: { validateArgs: checkTags, cost: NODE_METHOD },
     resolve: (n, args, ctx) => nodeRpc(ctx, requireNode(ctx, n.name), 'health.health', tagParams(args.tags)),
   }),
   readiness: t.field({
@@ -82,13 +82,14 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     nullable: true,
     description: 'The startup checks (`bootstrapped`): healthy once the node finished initialising (health.readiness).',
     args: { tags: t.arg.stringList({ description: TAGS }) },
-    extensions: { validateArgs: checkTags },
+    extensions: { validateArgs: checkTags, cost: NODE_METHOD },
     resolve: (n, args, ctx) => nodeRpc(ctx, requireNode(ctx, n.name), 'health.readiness', tagParams(args.tags)),
   }),
   liveness: t.field({
     type: HealthReportRef,
     nullable: true,
     description: 'Healthy once the node answers (health.liveness).',
+    extensions: { cost: NODE_METHOD },
     resolve: (n, _args, ctx) => nodeRpc(ctx, requireNode(ctx, n.name), 'health.liveness'),
   }),
   healthStatus: t.field({
@@ -99,7 +100,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
       path: t.arg({ type: HealthPathEnum, defaultValue: 'health', required: true, description: 'Which endpoint (default HEALTH).' }),
       tags: t.arg.stringList({ description: TAGS }),
     },
-    extensions: { validateArgs: checkTags },
+    extensions: { validateArgs: checkTags, cost: NODE_METHOD },
     resolve: async (n, args, ctx) => {
       const { status, report } = await requireNode(ctx, n.name).healthGet(args.path as HealthPath, args.tags ?? undefined, ctx.call);
       return { httpStatus: status, report };
@@ -126,6 +127,8 @@ export async function* watchNodeHealth(ctx: Context, node: NodeClient): AsyncGen
   let last: string | undefined;
   while (!signal?.aborted) {
     let report: HealthReport;
+    // Each poll gets the subscription's per-event budget (useQueryCost); a spent one ends the subscription.
+    newBudgetWindow(ctx.upstreamCalls);
     try {
       report = await node.call('health.health', {}, ctx.call);
     } catch (error) {
@@ -151,7 +154,8 @@ builder.subscriptionField('nodeHealth', (t) =>
     nullable: false,
     description: `Health of a configured node (default: the first): the current report at once, then each time \`healthy\` or the set of failing checks changes. Polls health.health every ${nodeHealthPolling.intervalMs / 1000} s.`,
     args: { node: t.arg.string({ description: "A configured node's name (NODE_NOT_CONFIGURED for another); the first node when omitted." }) },
-    extensions: { validateArgs: (args, ctx) => checkNodeName('node', args['node'], ctx.nodes) },
+    // Per event: one health.health poll.
+    extensions: { validateArgs: (args, ctx) => checkNodeName('node', args['node'], ctx.nodes), cost: NODE_METHOD },
     subscribe: (_root, args, ctx) => watchNodeHealth(ctx, requireNode(ctx, args.node)),
     resolve: (report) => report,
   }),

@@ -2,9 +2,10 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput, codedError, ErrorCode, isUpstreamError } from '../errors.ts';
 import {
-  nodeForNetwork, nodeNetwork, nodeRpc, peerByNodeId, sortedPeers, type PeerShape,
+  MAX_PEER_IDS_PER_CALL, nodeForNetwork, nodeNetwork, nodeRpc, peerByNodeId, sortedPeers, type PeerShape,
 } from '../loaders/nodes.ts';
 import type { NetworkId } from '../loaders/types.ts';
+import { costs, pageOf, type FieldCost } from '../plugins/query-cost/costs.ts';
 import type { AcpPreference, TxFees, Upgrades } from '../upstream/types.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
 import type { Connection } from './connection.ts';
@@ -14,7 +15,7 @@ import {
   argsHash, checkFirst, decodeCursor, filterArgs, parentHash, type PageSpec,
 } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
-import { loadValidator, ValidatorInterface } from './validators.ts';
+import { loadValidator, validatorLinkCost, ValidatorInterface } from './validators.ts';
 import { pageArgs } from './connection.ts';
 
 /**
@@ -57,6 +58,13 @@ async function linkNetwork(ctx: Context, node: NodeClient, requested: string | n
 }
 
 export const AvalancheNodeRef = builder.objectRef<AvalancheNodeShape>('AvalancheNode');
+
+/**
+ * A node method: one JSON-RPC call per node (`nodeRpc` makes each method and params
+ * once per request and node). The network of a node is learned once per process
+ * (`NodeDirectory.networkIdOf`), so links that need it add nothing.
+ */
+export const NODE_METHOD: FieldCost = costs.nodeMethod();
 
 const NodePopRef = builder.objectRef<{ publicKey: string; proofOfPossession: string }>('NodePop').implement({
   description: "The node's BLS key and its proof of possession (info.getNodeID `nodePOP`).",
@@ -207,6 +215,7 @@ export const PeerRef = builder.objectRef<PeerShape>('Peer').implement({
       description:
         "The peer's primary-network validation (active first, else pending, else the latest completed); null when it never validated. Batched: the peers of a page cost one validators call.",
       args: { network: t.arg({ type: NetworkNameEnum, description: "Network to look in; default: the network of the node the peer was read from (MAINNET when that node's network is neither)." }) },
+      extensions: { cost: validatorLinkCost },
       resolve: async (p, args, ctx) => {
         const node = ctx.nodes.get(p.node);
         const network = node ? await linkNetwork(ctx, node, args.network) : (asNetwork(args.network) ?? 'mainnet');
@@ -293,40 +302,46 @@ AvalancheNodeRef.implement({
     nodeId: t.string({
       nullable: true,
       description: "The node's id, `NodeID-...` (info.getNodeID).",
+      extensions: { cost: NODE_METHOD },
       resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNodeID')).nodeID,
     }),
     nodePOP: t.field({
       type: NodePopRef,
       nullable: true,
       description: "The node's BLS public key and proof of possession (info.getNodeID).",
+      extensions: { cost: NODE_METHOD },
       resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNodeID')).nodePOP,
     }),
     ip: t.string({
       nullable: true,
       description: 'The address the node announces to its peers, `host:port` (info.getNodeIP).',
+      extensions: { cost: NODE_METHOD },
       resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNodeIP')).ip,
     }),
     version: t.field({
       type: NodeVersionRef,
       nullable: true,
       description: 'Node, database, VM and RPC protocol versions (info.getNodeVersion).',
+      extensions: { cost: NODE_METHOD },
       resolve: (n, _args, ctx) => nodeRpc(ctx, ofNode(ctx, n), 'info.getNodeVersion'),
     }),
     networkId: t.int({
       nullable: true,
       description: 'Network id: 1 is mainnet, 5 is fuji (info.getNetworkID).',
+      extensions: { cost: NODE_METHOD },
       resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNetworkID')).networkID,
     }),
     networkName: t.string({
       nullable: true,
       description: 'Network name, e.g. `mainnet`, `fuji`, `local` (info.getNetworkName).',
+      extensions: { cost: NODE_METHOD },
       resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNetworkName')).networkName,
     }),
     isBootstrapped: t.boolean({
       nullable: true,
       description: 'Whether the node has finished bootstrapping the chain (info.isBootstrapped); null when the node knows no chain by that id or alias.',
       args: { chain: t.arg.string({ required: true, description: `Chain id or alias (\`X\`, \`P\`, \`C\`, ...), at most ${INPUT_LIMITS.aliasBytes} bytes.` }) },
-      extensions: { validateArgs: (args) => checkAlias('chain', args['chain']) },
+      extensions: { validateArgs: (args) => checkAlias('chain', args['chain']), cost: NODE_METHOD },
       resolve: async (n, args, ctx) =>
         (await nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.isBootstrapped', { chain: args.chain }), /no chain with alias/i))?.isBootstrapped ?? null,
     }),
@@ -334,7 +349,7 @@ AvalancheNodeRef.implement({
       nullable: true,
       description: 'The blockchain id behind an alias (info.getBlockchainID); null when the node knows no such alias.',
       args: { alias: t.arg.string({ required: true, description: `A chain alias, e.g. \`X\`, at most ${INPUT_LIMITS.aliasBytes} bytes.` }) },
-      extensions: { validateArgs: (args) => checkAlias('alias', args['alias']) },
+      extensions: { validateArgs: (args) => checkAlias('alias', args['alias']), cost: NODE_METHOD },
       resolve: async (n, args, ctx) =>
         (await nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.getBlockchainID', { alias: args.alias }), /no ID with alias/i))?.blockchainID ?? null,
     }),
@@ -343,12 +358,14 @@ AvalancheNodeRef.implement({
       nullable: true,
       description: 'Transaction fees (info.getTxFee).',
       deprecationReason: 'info.getTxFee is deprecated by the node since v1.12.2; only txFee and createAssetTxFee are still used.',
+      extensions: { cost: NODE_METHOD },
       resolve: (n, _args, ctx) => nodeRpc(ctx, ofNode(ctx, n), 'info.getTxFee'),
     }),
     vms: t.field({
       type: [NodeVmRef],
       nullable: true,
       description: 'VMs installed on the node with their aliases, sorted by VM id (info.getVMs).',
+      extensions: { cost: NODE_METHOD },
       resolve: async (n, _args, ctx) => {
         const { vms } = await nodeRpc(ctx, ofNode(ctx, n), 'info.getVMs');
         return Object.entries(vms ?? {}).map(([vmId, aliases]) => ({ vmId, aliases: aliases ?? [] })).sort((a, b) => (a.vmId < b.vmId ? -1 : 1));
@@ -358,6 +375,7 @@ AvalancheNodeRef.implement({
       type: [NodeFxRef],
       nullable: true,
       description: 'Feature extensions installed on the node, sorted by fx id (info.getVMs `fxs`; empty when the node does not report them).',
+      extensions: { cost: NODE_METHOD },
       resolve: async (n, _args, ctx) => {
         const { fxs } = await nodeRpc(ctx, ofNode(ctx, n), 'info.getVMs');
         return Object.entries(fxs ?? {}).map(([fxId, name]) => ({ fxId, name })).sort((a, b) => (a.fxId < b.fxId ? -1 : 1));
@@ -374,7 +392,7 @@ AvalancheNodeRef.implement({
       extensions: {
         validateArgs: (args) => void checkPeersArgs(args as PeersArgs),
         // One info.peers call per node, whatever the page; pages default to 100 peers.
-        cost: { kind: 'connection', page: PEERS_PAGE },
+        cost: { calls: ({ parents }) => parents, size: (args) => pageOf(args, PEERS_PAGE), connection: true },
       },
       resolve: (n, args, ctx) => resolvePeers(ctx, ofNode(ctx, n), args) as never,
     }),
@@ -387,6 +405,7 @@ AvalancheNodeRef.implement({
         validateArgs: (args) => {
           if (args['subnetId'] != null) checkSubnetId('subnetId', args['subnetId']);
         },
+        cost: NODE_METHOD,
       },
       resolve: (n, args, ctx) =>
         nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.uptime', args.subnetId ? { subnetID: args.subnetId } : {}), /not a validator/i),
@@ -395,12 +414,14 @@ AvalancheNodeRef.implement({
       type: NetworkUpgradesRef,
       nullable: true,
       description: 'The network upgrade schedule the node runs with (info.upgrades).',
+      extensions: { cost: NODE_METHOD },
       resolve: (n, _args, ctx) => nodeRpc(ctx, ofNode(ctx, n), 'info.upgrades'),
     }),
     acps: t.field({
       type: [AcpPreferenceRef],
       nullable: true,
       description: 'Community proposals some connected validator supports or objects to, by proposal number (info.acps).',
+      extensions: { cost: NODE_METHOD },
       resolve: async (n, _args, ctx) => {
         const { acps } = await nodeRpc(ctx, ofNode(ctx, n), 'info.acps');
         return Object.entries(acps ?? {}).map(([number, pref]) => ({ ...pref, acpNumber: Number(number) })).sort((a, b) => a.acpNumber - b.acpNumber);
@@ -411,6 +432,8 @@ AvalancheNodeRef.implement({
       nullable: true,
       description: "The node's own primary-network validation, by its node id (active first, else pending, else the latest completed); null when it never validated.",
       args: { network: t.arg({ type: NetworkNameEnum, description: "Network to look in; default: the node's own network (MAINNET when it is neither mainnet nor fuji)." }) },
+      // info.getNodeID on each node, then the batched validator link.
+      extensions: { cost: { calls: (input) => NODE_METHOD.calls(input) + validatorLinkCost.calls(input) } },
       resolve: async (n, args, ctx) => {
         const node = ofNode(ctx, n);
         const [{ nodeID }, network] = await Promise.all([nodeRpc(ctx, node, 'info.getNodeID'), linkNetwork(ctx, node, args.network)]);
@@ -424,6 +447,7 @@ registerNodeFamily('AvalancheNode', {
   parts: [ID_PARTS.nodeName],
   load: async (ctx, [name]) => (name !== undefined && ctx.nodes.get(name) ? { name } : null),
   typeOf: () => 'AvalancheNode',
+  refetchCalls: () => 0,
 });
 
 builder.queryFields((t) => ({
@@ -457,6 +481,8 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
       validateArgs: (args, ctx) => {
         if (args['node'] != null) checkNodeName('node', args['node'], ctx.nodes);
       },
+      // One info.peers call on the chosen node for all validators of the request (MAX_PEER_IDS_PER_CALL ids each).
+      cost: costs.batched(MAX_PEER_IDS_PER_CALL),
     },
     resolve: async (v, args, ctx) => {
       const node = args.node != null ? requireNode(ctx, args.node) : await nodeForNetwork(ctx, v.network);

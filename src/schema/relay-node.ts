@@ -77,6 +77,11 @@ interface NodeFamily {
   load(ctx: Context, parts: string[]): Promise<object | null>;
   /** The concrete GraphQL type of a loaded object (for families modelled as interfaces). */
   typeOf(object: object): string;
+  /**
+   * Upstream calls refetching these ids (their local parts) makes at most: the page
+   * bound of the listing a family scans, what its loader batches. Default: one call per id.
+   */
+  refetchCalls?: (ids: readonly string[][]) => number;
 }
 
 const families = new Map<string, NodeFamily>();
@@ -180,13 +185,52 @@ function familyIncludes(schema: GraphQLSchema, family: string, typename: string)
   return schema.isSubType(abstract, concrete);
 }
 
+/**
+ * Upstream calls refetching these global ids makes at most, by their families'
+ * `refetchCalls`. Ids that do not parse cost nothing: they are refused before any call.
+ */
+export function refetchCalls(ids: readonly unknown[]): number {
+  const byFamily = new Map<string, string[][]>();
+  for (const id of ids) {
+    let decoded: { typename: string; parts: string[] };
+    try {
+      decoded = decodeGlobalId(id);
+    } catch {
+      continue;
+    }
+    const list = byFamily.get(decoded.typename);
+    if (list) list.push(decoded.parts);
+    else byFamily.set(decoded.typename, [decoded.parts]);
+  }
+  let calls = 0;
+  for (const [typename, list] of byFamily) calls += families.get(typename)?.refetchCalls?.(list) ?? list.length;
+  return calls;
+}
+
+/** Groups id parts by their first part (the network, for most families), for per-network loaders. */
+export function byFirstPart(ids: readonly string[][]): string[][][] {
+  const groups = new Map<string, string[][]>();
+  for (const parts of ids) {
+    const key = parts[0] ?? '';
+    const list = groups.get(key);
+    if (list) list.push(parts);
+    else groups.set(key, [parts]);
+  }
+  return [...groups.values()];
+}
+
+const idList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
 builder.queryFields((t) => ({
   node: t.field({
     type: NodeInterface,
     nullable: true,
     description: `Refetches any object by its global id; null when it no longer exists. BAD_USER_INPUT for an id chaingraph did not issue (at most ${MAX_GLOBAL_ID_LENGTH} characters).`,
     args: { id: t.arg.id({ required: true, description: 'A global id from an `id` field.' }) },
-    extensions: { validateArgs: (args) => void decodeGlobalId(args['id'], 'id') },
+    extensions: {
+      validateArgs: (args) => void decodeGlobalId(args['id'], 'id'),
+      cost: { calls: ({ parents, args }) => parents * refetchCalls([args['id']]) },
+    },
     resolve: (_root, args, ctx) => loadNode(ctx, String(args.id)),
   }),
   nodes: t.field({
@@ -200,6 +244,7 @@ builder.queryFields((t) => ({
         if (ids.length > MAX_NODE_IDS) throw badInput('ids', `at most ${MAX_NODE_IDS} ids per call`);
         for (const id of ids) decodeGlobalId(id, 'ids');
       },
+      cost: { calls: ({ parents, args }) => parents * refetchCalls(idList(args['ids'])), size: (args) => idList(args['ids']).length },
     },
     // An id that fails to load becomes null with its own error; the others still load.
     resolve: (_root, args, ctx) => Promise.all(args.ids.map((id) => loadNode(ctx, String(id), 'ids').catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))))),

@@ -3,7 +3,8 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { historicalRewardsFirstPage, inWindow, pendingRewardsFirstPage, type StakingWindow } from '../loaders/validators.ts';
+import { historicalRewardsFirstPage, inWindow, pendingRewardsFirstPage, STAKING_PAGE, type StakingWindow } from '../loaders/validators.ts';
+import { costs, type PackingModel } from '../plugins/query-cost/costs.ts';
 import {
   PRIMARY_NETWORK_ID,
   type CurrencyCode, type HistoricalReward, type ListHistoricalRewardsParams, type ListRewardsParams, type PendingReward, type SortOrder,
@@ -14,7 +15,7 @@ import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
 import { checkAddressesOnNetwork, checkNodeIds, checkPrimaryAddresses, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
-import { loadValidator, ValidatorInterface, withNetwork, type ValidatorShape } from './validators.ts';
+import { loadValidator, validatorLinkCost, ValidatorInterface, withNetwork, type ValidatorShape } from './validators.ts';
 
 export { AssetAmountRef, PriceRef } from './common.ts';
 
@@ -60,6 +61,7 @@ function commonRewardFields<S extends (HistoricalReward | PendingReward) & { net
       type: ValidatorInterface,
       nullable: true,
       description: "The node's primary-network validation (the active one, else pending, else the latest completed).",
+      extensions: { cost: validatorLinkCost },
       resolve: (r, _args, ctx) => loadValidator(ctx, r.network, r.nodeId),
     }),
   };
@@ -150,7 +152,7 @@ builder.objectFields(NetworkRef, (t) => ({
       ...rewardPageArgs(t.arg, PAGES.historicalRewards),
       currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
     },
-    extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.historicalRewards) },
+    extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.historicalRewards), cost: costs.listing(PAGES.historicalRewards) },
     resolve: (n, rawArgs, ctx) => {
       const args = rawArgs as RewardListArgs;
       checkAddressesOnNetwork('addresses', args.addresses, n.network);
@@ -172,7 +174,7 @@ builder.objectFields(NetworkRef, (t) => ({
       nodeIds: t.arg.stringList({ description: REWARD_NODE_IDS }),
       ...rewardPageArgs(t.arg, PAGES.pendingRewards),
     },
-    extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.pendingRewards) },
+    extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.pendingRewards), cost: costs.listing(PAGES.pendingRewards) },
     resolve: (n, rawArgs, ctx) => {
       const args = rawArgs as RewardListArgs;
       checkAddressesOnNetwork('addresses', args.addresses, n.network);
@@ -221,6 +223,13 @@ function historicalRewardsHint(v: ValidatorShape): number | undefined {
   return v.delegatorCount != null ? 1 + 2 * v.delegatorCount : undefined;
 }
 
+/**
+ * How the per-validator reward lists pack, by the hints above (measured on the
+ * devnet with the property test, `test/plugins/query-cost-property.test.ts`).
+ */
+const PENDING_REWARDS_PACKING: PackingModel = { maxPage: STAKING_PAGE, meanItems: 11, soloShare: 0.1 };
+const HISTORICAL_REWARDS_PACKING: PackingModel = { maxPage: STAKING_PAGE, meanItems: 21, soloShare: 0.15 };
+
 builder.interfaceFields(ValidatorInterface, (t) => ({
   historicalRewards: t.field({
     type: HistoricalRewardConnection,
@@ -231,7 +240,10 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
       ...rewardPageArgs(t.arg, PAGES.historicalRewards),
       currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
     },
-    extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.historicalRewards) },
+    extensions: {
+      validateArgs: (args) => void checkFirst(args['first'], PAGES.historicalRewards),
+      cost: costs.packedListing(PAGES.historicalRewards, HISTORICAL_REWARDS_PACKING),
+    },
     resolve: (v: ValidatorShape, rawArgs, ctx) => {
       // Staking rewards are paid on the primary network only.
       if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<HistoricalRewardShape>();
@@ -264,7 +276,10 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     nullable: true,
     description: "Accruing rewards of this validation and its delegations (E12 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
     args: rewardPageArgs(t.arg, PAGES.pendingRewards),
-    extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.pendingRewards) },
+    extensions: {
+      validateArgs: (args) => void checkFirst(args['first'], PAGES.pendingRewards),
+      cost: costs.packedListing(PAGES.pendingRewards, PENDING_REWARDS_PACKING),
+    },
     resolve: (v: ValidatorShape, rawArgs, ctx) => {
       if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<PendingRewardShape>();
       const args = rawArgs as RewardListArgs;

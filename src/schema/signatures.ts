@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { AggregateSignaturesBody, SignedMessage } from '../upstream/types.ts';
 import { nullOnNotFound } from './chains.ts';
@@ -23,7 +24,7 @@ builder.objectFields(NetworkRef, (t) => ({
     description:
       'The aggregated signatures of the Warp message of an L1-related P-chain or X-chain transaction (E2); null when the transaction is unknown.',
     args: { txHash: t.arg.string({ required: true, description: 'A P-chain or X-chain transaction id (cb58).' }) },
-    extensions: { validateArgs: (args) => checkCb58Id('txHash', args['txHash'], 'a P-chain or X-chain transaction id (cb58 of 32 bytes)') },
+    extensions: { validateArgs: (args) => checkCb58Id('txHash', args['txHash'], 'a P-chain or X-chain transaction id (cb58 of 32 bytes)'), cost: costs.perParent() },
     resolve: (n, args, ctx) => nullOnNotFound(ctx.dataApi.getAggregatedSignatures(n.network, args.txHash, ctx.call)),
   }),
 }));
@@ -94,7 +95,7 @@ builder.mutationField('aggregateSignatures', (t) =>
     type: AggregateSignaturesPayload,
     description: "Collects BLS signatures of a subnet's validators for a Warp message until the quorum is met (E1).",
     args: { input: t.arg({ type: AggregateSignaturesInput, required: true, description: 'The message and the quorum settings.' }) },
-    extensions: { validateArgs: (args) => checkAggregateInput(args['input'] as NullableFields<AggregateInput>) },
+    extensions: { validateArgs: (args) => checkAggregateInput(args['input'] as NullableFields<AggregateInput>), cost: costs.perParent() },
     resolve: async (_root, args, ctx) => {
       const network = networkId(args.input.network);
       const signed = await ctx.dataApi.aggregateSignatures(network, toBody(args.input), ctx.call);

@@ -2,6 +2,7 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import { chainById } from '../loaders/chains.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import {
   blockchainById, subnetById, subnetWithNetwork, type BlockchainWithNetwork, type SubnetWithNetwork,
 } from '../loaders/subnets.ts';
@@ -13,7 +14,7 @@ import { SortOrderEnum } from './enums.ts';
 import { checkSubnetId } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
-import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { byFirstPart, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import {
   checkValidatorArgs, resolveValidators, ValidatorConnection, ValidatorFilter, ValidatorInterface,
   ValidatorSortByEnum, type ValidatorListArgs,
@@ -22,8 +23,14 @@ import {
 export type SubnetShape = SubnetWithNetwork;
 export type BlockchainShape = BlockchainWithNetwork;
 
-/** Links answered from one whole listing per request (the subnet list, the chain list): one call however many parents. */
-const SUBNET_LIST = { kind: 'batched' } as const;
+/**
+ * Links answered from the subnet list, read once per request and network
+ * (`subnetIndex`): one call per network however many parents. The list is taken to
+ * fit one page of E7 (10,000 subnets); the loader's page guard is the run-time budget's.
+ */
+const SUBNET_LIST = costs.oncePerScope(2);
+/** Links answered from the chain list, read once per request (`chainById`). */
+const CHAIN_LIST = costs.oncePerScope(1);
 
 const isNetwork = (value: string | undefined): value is NetworkId => value === 'mainnet' || value === 'fuji';
 
@@ -197,7 +204,7 @@ BlockchainRef.implement({
       type: ChainRef,
       nullable: true,
       description: 'The indexed EVM chain of this blockchain (by EVM chain id, else by blockchain id); null when the Data API does not index it.',
-      extensions: { cost: SUBNET_LIST },
+      extensions: { cost: CHAIN_LIST },
       resolve: (b, _args, ctx) => chainById(ctx).load(b.evmChainId != null ? String(b.evmChainId) : b.blockchainId),
     }),
   }),
@@ -207,6 +214,7 @@ registerNodeFamily('Blockchain', {
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   load: async (ctx, [network, blockchainId]) => (isNetwork(network) && blockchainId ? blockchainById(ctx, network).load(blockchainId) : null),
   typeOf: () => 'Blockchain',
+  refetchCalls: (ids) => byFirstPart(ids).length,
 });
 
 // ---------------------------------------------------------------- Subnet
@@ -283,7 +291,7 @@ SubnetRef.implement({
         sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
       },
       // One listing per subnet: no loader packs several subnets' validators into one call.
-      extensions: { validateArgs: (args) => checkSubnetValidatorArgs(args as SubnetValidatorsArgs), cost: { kind: 'upstream' } },
+      extensions: { validateArgs: (args) => checkSubnetValidatorArgs(args as SubnetValidatorsArgs), cost: costs.listing(PAGES.validators) },
       resolve: (s, rawArgs, ctx) => {
         const args = rawArgs as SubnetValidatorsArgs;
         const pinned = args.filter?.subnetId;
@@ -299,6 +307,7 @@ registerNodeFamily('Subnet', {
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   load: async (ctx, [network, subnetId]) => (isNetwork(network) && subnetId ? subnetById(ctx, network).load(subnetId) : null),
   typeOf: () => 'Subnet',
+  refetchCalls: (ids) => byFirstPart(ids).length,
 });
 
 export const SubnetConnection = builder.connectionObject(
@@ -332,7 +341,7 @@ builder.objectFields(NetworkRef, (t) => ({
       ...pageArgs(t.arg, PAGES.subnets),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction (by creation).' }),
     },
-    extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.subnets) },
+    extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.subnets), cost: costs.listing(PAGES.subnets) },
     resolve: (n, args, ctx) => resolveSubnets(ctx, n.network, args as SubnetListArgs),
   }),
   subnet: t.field({

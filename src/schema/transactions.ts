@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { chainById } from '../loaders/chains.ts';
 import { transactionByHash } from '../loaders/evm.ts';
+import { costs } from '../plugins/query-cost/costs.ts';
 import type {
   AddressInfo, Erc1155Token, Erc1155Transfer, Erc20Token, Erc20Transfer, Erc721Token, Erc721Transfer,
   FullNativeTransaction, FullTransaction, InternalTransaction, NativeTransaction, NetworkTokenDetails, NftMetadata,
@@ -209,12 +210,14 @@ const TeleporterMessageInfoRef = builder.objectRef<TeleporterMessageInfo>('Telep
       type: ChainRef,
       nullable: true,
       description: 'The sending chain, when it is an indexed EVM chain.',
+      extensions: { cost: costs.oncePerScope(1) },
       resolve: (x, _args, ctx) => (x.sourceChainId ? chainById(ctx).load(x.sourceChainId) : null),
     }),
     destinationChain: t.field({
       type: ChainRef,
       nullable: true,
       description: 'The receiving chain, when it is an indexed EVM chain.',
+      extensions: { cost: costs.oncePerScope(1) },
       resolve: (x, _args, ctx) => (x.destinationChainId ? chainById(ctx).load(x.destinationChainId) : null),
     }),
   }),
@@ -258,6 +261,8 @@ function nativeTransactionFields<T extends NativeTransaction>(t: FieldBuilder<T>
       type: TransactionRef,
       nullable: true,
       description: 'The complete view of this transaction (all transfers, not only those of one address).',
+      // One lookup per transaction: the API has no batch form.
+      extensions: { cost: costs.perParent() },
       resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.txHash),
     }),
   };
@@ -309,7 +314,7 @@ TransactionRef.implement({
   interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (x) => encodeGlobalId('Transaction', [x.chainId, x.nativeTransaction.txHash]) }),
-    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', resolve: (x, _args, ctx) => chainById(ctx).load(x.chainId) }),
+    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', extensions: { cost: costs.oncePerScope(1) }, resolve: (x, _args, ctx) => chainById(ctx).load(x.chainId) }),
     nativeTransaction: t.field({ type: FullNativeTransactionRef, description: 'The transaction itself.', resolve: (x) => x.nativeTransaction }),
     ...transferFields(t, 'in this transaction'),
     networkTokenDetails: t.field({ type: NetworkTokenDetailsRef, description: 'The native token and its prices.', resolve: (x) => x.networkTokenDetails }),

@@ -2,7 +2,8 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { validationByKey, validatorByNodeId } from '../loaders/validators.ts';
+import { MAX_REFETCH_PAGES, STAKING_PAGE, VALIDATOR_LINK, validationByKey, validatorByNodeId } from '../loaders/validators.ts';
+import { costs, type FieldCost } from '../plugins/query-cost/costs.ts';
 import {
   PRIMARY_NETWORK_ID, type ListValidatorsParams, type Validator, type ValidatorRewards,
 } from '../upstream/types.ts';
@@ -11,7 +12,7 @@ import { SortOrderEnum, upstreamEnum } from './enums.ts';
 import { checkNodeId, checkNodeIds, checkOrdered, checkRange, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
-import { brandNode, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { brandNode, byFirstPart, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
 /** A validation as the upstream returns it, plus the network it was read from. */
 export type ValidatorShape = Validator & { network: NetworkId };
@@ -266,7 +267,31 @@ registerNodeFamily('Validator', {
     return found ? withNetwork(network, found) : null;
   },
   typeOf: (v) => validatorTypeOf(v as Validator),
+  // validationByKey: per network and subnet, 100 node ids per listing, each read to MAX_REFETCH_PAGES pages.
+  refetchCalls: (ids) =>
+    byFirstPart(ids).reduce((calls, group) => {
+      const nodesBySubnet = new Map<string, Set<string>>();
+      for (const [, nodeId = '', subnetId = ''] of group) nodesBySubnet.set(subnetId, (nodesBySubnet.get(subnetId) ?? new Set()).add(nodeId));
+      for (const nodes of nodesBySubnet.values()) calls += Math.ceil(nodes.size / STAKING_PAGE) * MAX_REFETCH_PAGES;
+      return calls;
+    }, 0),
 });
+
+/**
+ * What a link to validators by node id costs (`validatorByNodeId`): one listing per
+ * chunk of node ids, plus the pages a chunk needs when its nodes have several
+ * validations. Pages are taken to grow with the chunk, up to the loader's bound for a
+ * full one (so a node is assumed to have at most `maxPages` primary-network
+ * validations; past that the run-time budget holds).
+ */
+export const validatorLinkCost: FieldCost = {
+  calls: ({ parents }) => {
+    if (parents <= 0) return 0;
+    const full = Math.floor(parents / VALIDATOR_LINK.idsPerCall);
+    const rest = parents - full * VALIDATOR_LINK.idsPerCall;
+    return full * VALIDATOR_LINK.maxPages + Math.ceil((rest * VALIDATOR_LINK.maxPages) / VALIDATOR_LINK.idsPerCall);
+  },
+};
 
 /** A node's primary-network validation through the batching loader (links from delegators, rewards, peers, blocks). */
 export async function loadValidator(ctx: Context, network: NetworkId, nodeId: string): Promise<ValidatorShape | null> {
@@ -284,7 +309,7 @@ builder.objectFields(NetworkRef, (t) => ({
       sortBy: t.arg({ type: ValidatorSortByEnum, description: 'Sort key.' }),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
     },
-    extensions: { validateArgs: (args) => checkValidatorArgs(args as ValidatorListArgs) },
+    extensions: { validateArgs: (args) => checkValidatorArgs(args as ValidatorListArgs), cost: costs.listing(PAGES.validators) },
     resolve: (n, args, ctx) => {
       checkValidatorArgs(args as ValidatorListArgs, n.network);
       return resolveValidators(ctx, n.network, args as ValidatorListArgs);
@@ -295,7 +320,7 @@ builder.objectFields(NetworkRef, (t) => ({
     nullable: true,
     description: "A node's primary-network validation: the active one, else pending, else the latest completed. Null when the node never validated.",
     args: { nodeId: t.arg.string({ required: true, description: 'Node id, `NodeID-...` (cb58 with its checksum).' }) },
-    extensions: { validateArgs: (args) => checkNodeId('nodeId', args['nodeId']) },
+    extensions: { validateArgs: (args) => checkNodeId('nodeId', args['nodeId']), cost: validatorLinkCost },
     resolve: (n, args, ctx) => loadValidator(ctx, n.network, args.nodeId),
   }),
 }));

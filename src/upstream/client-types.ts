@@ -26,9 +26,18 @@ export interface UpstreamAttempt {
   durationMs: number;
 }
 
+/** An attempt about to be sent, as offered to {@link UpstreamObserver.admit}. */
+export type UpstreamAttemptRequest = Pick<UpstreamAttempt, 'upstream' | 'operation' | 'attempt'>;
+
 /** Sees every attempt (retries included), e.g. to count upstream calls per GraphQL request. */
 export interface UpstreamObserver {
   onAttempt(info: UpstreamAttempt): void;
+  /**
+   * Asked before each attempt (retries included) is sent: false refuses it, and the
+   * call fails at once with an `UpstreamError` of kind `budget` without reaching the
+   * upstream. This is where a request's upstream-call budget is enforced. Omitted: admit all.
+   */
+  admit?(attempt: UpstreamAttemptRequest): boolean;
 }
 
 /** Per-call options every client method takes. */

@@ -13,9 +13,11 @@ export type UpstreamName = 'data-api' | `node:${string}`;
  * - `protocol`: the upstream answered something that is not the expected JSON;
  * - `input`: nothing was sent: a path or query parameter is outside its grammar (a dot
  *   segment, a separator, a control character, too long), so the URL could reach
- *   another route (`parameter` names it; the value is never put in the message).
+ *   another route (`parameter` names it; the value is never put in the message);
+ * - `budget`: nothing was sent: the request's upstream-call budget is spent (an
+ *   observer's `admit` refused the attempt; see `src/context.ts`).
  */
-export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol' | 'input';
+export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol' | 'input' | 'budget';
 
 export interface JsonRpcErrorObject {
   code: number;

@@ -160,6 +160,15 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
     }
   };
 
+  /** Asks the observers whether this attempt may be sent; only an explicit `false` refuses. */
+  const admitted = (call: HttpCall, attempt: number): boolean => {
+    const request = { upstream: call.upstream, operation: call.operation, attempt };
+    for (const observer of [options.observer, call.observer]) {
+      if (observer?.admit && observer.admit(request) === false) return false;
+    }
+    return true;
+  };
+
   async function attemptOnce(call: HttpCall, signal: AbortSignal, attempt: number): Promise<HttpResult> {
     const dispatcher = dispatcherFor(call.url.origin);
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
@@ -210,16 +219,20 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
     const signal = call.signal ? AbortSignal.any([call.signal, deadline.signal]) : deadline.signal;
     const maxAttempts = call.idempotent ? settings.retries + 1 : 1;
     let attempt = 0;
+    let previous: UpstreamError | undefined;
     try {
       for (;;) {
         if (signal.aborted) throw abortError(call, signal, attempt);
         attempt += 1;
+        // Refused before it is sent: the request's upstream-call budget is spent (the observer decides about retries).
+        if (!admitted(call, attempt)) throw budgetError(call, attempt, previous);
         let failure: AttemptFailure;
         try {
           return await attemptOnce(call, signal, attempt);
         } catch (thrown) {
           if (!isAttemptFailure(thrown)) throw thrown;
           failure = thrown;
+          previous = failure.error;
         }
         if (!failure.retryable || attempt >= maxAttempts) throw failure.error;
         const backoff = random() * Math.min(settings.retryMaxDelayMs, settings.retryBaseDelayMs * 2 ** (attempt - 1));
@@ -300,6 +313,13 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
+}
+
+/** The attempt was refused by an observer's `admit` (the request's budget); `previous` is the failure a retry would have followed. */
+function budgetError(call: HttpCall, attempt: number, previous: UpstreamError | undefined): UpstreamError {
+  return new UpstreamError(`${call.upstream} ${call.operation}: not sent, the request's upstream-call budget is spent`, {
+    upstream: call.upstream, kind: 'budget', operation: call.operation, attempts: attempt - 1, cause: previous,
+  });
 }
 
 class DeadlineExceeded extends Error {

@@ -1,7 +1,8 @@
-import { buildSchema, getIntrospectionQuery, parse, type GraphQLField } from 'graphql';
+import { buildSchema, getIntrospectionQuery, parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exampleQueries } from '../../src/graphiql-examples.ts';
-import { estimateQueryCost, type EstimateOptions } from '../../src/plugins/use-query-cost.ts';
+import { costs, EstimateTooComplex, estimateQueryCost, type EstimateOptions, type FieldCost } from '../../src/plugins/use-query-cost.ts';
+import { nodeHealthPolling } from '../../src/schema/node-health.ts';
 import { createMemoryCache } from '../../src/upstream/cache.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
@@ -13,7 +14,10 @@ const schema = buildSchema(`
     chains: [Chain!]!
     chain(chainId: String!): Chain
     nodes(ids: [ID!]!): [Chain]!
+    search: [SearchResult!]!
   }
+  interface Named { name: String! subnet: Subnet }
+  union SearchResult = Validator | Chain
   type Network {
     name: String!
     validators(first: Int, after: String): ValidatorConnection!
@@ -22,9 +26,10 @@ const schema = buildSchema(`
   type PageInfo { hasNextPage: Boolean! endCursor: String }
   type ValidatorConnection { edges: [ValidatorEdge!]! pageInfo: PageInfo! }
   type ValidatorEdge { cursor: String! node: Validator! }
-  type Validator {
+  type Validator implements Named {
+    name: String!
     nodeId: String!
-    delegators(first: Int, after: String): DelegatorConnection!
+    delegators(first: Int, after: String, status: String): DelegatorConnection!
     subnet: Subnet
     peer(node: String): Peer
     rewards: Rewards
@@ -36,13 +41,31 @@ const schema = buildSchema(`
   type SubnetEdge { node: Subnet! }
   type Subnet { subnetId: String! blockchains: [Blockchain!]! }
   type Blockchain { blockchainId: String! evmChain: Chain }
-  type Chain { chainId: String! }
+  type Chain implements Named { name: String! chainId: String! subnet: Subnet transaction(txHash: String!): Chain }
   type Peer { ip: String! }
   type Rewards { amount: String! }
 `);
 
+const PAGE = { defaultSize: 10, maxSize: 100 };
+/** The declarations the real schema makes, by the same helpers. */
+const fieldCosts: Record<string, FieldCost> = {
+  'Query.chains': costs.list(() => 20, () => 1),
+  'Query.chain': costs.oncePerScope(1),
+  'Query.nodes': { calls: ({ parents, args }) => parents * (args['ids'] as unknown[]).length, size: (args) => (args['ids'] as unknown[]).length },
+  'Network.validators': costs.listing(PAGE),
+  'Network.subnets': costs.listing({ defaultSize: 100, maxSize: 10000 }),
+  'Validator.delegators': costs.packedListing(PAGE, { maxPage: 100, meanItems: 10, soloShare: 0.1, unpacked: (args) => args['status'] != null }),
+  'Validator.subnet': costs.oncePerScope(2),
+  'Validator.peer': costs.batched(1000),
+  'Delegator.validator': costs.batched(100, 10),
+  'Blockchain.evmChain': costs.oncePerScope(1),
+  'Chain.subnet': costs.oncePerScope(2),
+  'Chain.transaction': costs.perParent(),
+  'Named.subnet': costs.oncePerScope(2),
+};
+
 const estimate = (query: string, variables: Record<string, unknown> = {}, options: EstimateOptions = {}) =>
-  estimateQueryCost(schema, parse(query), variables, undefined, options);
+  estimateQueryCost(schema, parse(query), variables, undefined, { fieldCosts, ...options });
 
 const WALK = `{
   network(name: "mainnet") {
@@ -59,30 +82,34 @@ const WALK = `{
 }`;
 
 describe('estimateQueryCost', () => {
-  it('charges 1 per root connection, packed listings plus a solo share for nested ones, ceil(n/100) per link', () => {
-    // validators 1; delegators under 50: min(50, ceil(250/100) + ceil(50 * 0.1)) = 8; subnet 1; peer 1; rewards inline.
-    expect(estimate(WALK)).toEqual({ estimatedUpstreamCalls: 11, nodes: 50 + 50 * 5 });
-    expect(estimate(WALK, {}, { soloShare: 0.5 })?.estimatedUpstreamCalls).toBe(1 + 28 + 1 + 1);
-    // The optimistic model (everything packs): 1 + 3 + 1 + 1.
-    expect(estimate(WALK, {}, { soloShare: 0 })?.estimatedUpstreamCalls).toBe(6);
+  it('charges what the fields declare, multiplied by their parents: a packed listing, once-per-request lists, batched links', () => {
+    // validators 1; delegators under 50: min(50, ceil(50 * 10 / 100) + ceil(50 * 0.1)) = 10; the subnet list of
+    // each network the 50 may be on, 2; peer 1; rewards free.
+    expect(estimate(WALK)).toEqual({ estimatedUpstreamCalls: 14, nodes: 50 + 50 * 5 });
   });
 
-  it('never charges a nested connection more than one call per parent, and exactly that with `after`', () => {
-    const big = estimate(`{ network(name: "m") { validators(first: 100) { edges { node { delegators(first: 100) { edges { node { txHash } } } } } } } }`);
-    expect(big).toEqual({ estimatedUpstreamCalls: 1 + 100, nodes: 100 + 100 * 100 });
-    const after = estimate(`{ network(name: "m") { validators(first: 20) { edges { node { delegators(first: 1, after: "c") { edges { node { txHash } } } } } } } }`);
-    expect(after?.estimatedUpstreamCalls).toBe(1 + 20);
+  it('charges a field without a declaration nothing', () => {
+    expect(estimate(WALK, {}, { fieldCosts: {} })?.estimatedUpstreamCalls).toBe(0);
   });
 
-  it('batches links 100 parents per call, level after level', () => {
-    // 50 validators x 5 delegators = 250 delegators whose `validator` link costs ceil(250/100) = 3.
-    const result = estimate(`{ network(name: "m") { validators(first: 50) { edges { node {
+  it('charges one listing per parent when the arguments defeat packing, and a re-read plus a top-up with `after`', () => {
+    const filtered = estimate(`{ network(name: "m") { validators(first: 100) { edges { node { delegators(first: 100, status: "active") { edges { node { txHash } } } } } } } }`);
+    expect(filtered).toEqual({ estimatedUpstreamCalls: 1 + 100, nodes: 100 + 100 * 100 });
+    const after = estimate(`{ network(name: "m") { validators(first: 20, after: "c") { edges { node { delegators(first: 1, after: "c") { edges { node { txHash } } } } } } } }`);
+    expect(after?.estimatedUpstreamCalls).toBe(2 + 20 * 2);
+  });
+
+  it('charges per-parent lookups by the real size of the parent list', () => {
+    // 20 chains, each looking a transaction up: 20 calls, not 1.
+    expect(estimate(`{ chains { transaction(txHash: "0x1") { chainId } } }`)?.estimatedUpstreamCalls).toBe(1 + 20);
+    // 50 validators x 5 delegators = 250 delegators whose `validator` link costs ceil(250 / 100) chunks of 10 pages.
+    const links = estimate(`{ network(name: "m") { validators(first: 50) { edges { node {
       delegators(first: 5) { edges { node { validator { nodeId } } } }
     } } } } }`);
-    expect(result?.estimatedUpstreamCalls).toBe(1 + 8 + 3);
+    expect(links?.estimatedUpstreamCalls).toBe(1 + 10 + 30);
   });
 
-  it('uses the PAGES default page size by field name, else 10', () => {
+  it('uses the declared default page size, else `first`', () => {
     expect(estimate(`{ network(name: "m") { subnets { edges { node { subnetId } } } } }`)?.nodes).toBe(100);
     expect(estimate(`{ network(name: "m") { validators { edges { node { nodeId } } } } }`)?.nodes).toBe(10);
   });
@@ -94,7 +121,7 @@ describe('estimateQueryCost', () => {
        fragment Links on Validator { subnet { subnetId } peer { ip } }`,
       { first: 50, n: 5 },
     );
-    expect(viaFragments).toEqual({ estimatedUpstreamCalls: 1 + 8 + 1 + 1, nodes: 300 });
+    expect(viaFragments).toEqual({ estimatedUpstreamCalls: 14, nodes: 300 });
     const skipped = estimate(
       `query ($skip: Boolean!) { network(name: "m") { validators(first: 50) { edges { node { delegators(first: 5) @skip(if: $skip) { edges { node { txHash } } } } } } } }`,
       { skip: true },
@@ -102,26 +129,62 @@ describe('estimateQueryCost', () => {
     expect(skipped).toEqual({ estimatedUpstreamCalls: 1, nodes: 50 });
   });
 
-  it('charges root fields 1 each, lists sized by their id argument per item, wrappers nothing', () => {
-    expect(estimate(`{ chains { chainId } chain(chainId: "1") { chainId } network(name: "m") { name } }`)).toEqual({
-      estimatedUpstreamCalls: 2,
-      nodes: 10, // chains: the default list size
-    });
+  it('sizes lists by their declaration, an id argument or the default', () => {
+    expect(estimate(`{ chains { chainId } chain(chainId: "1") { chainId } network(name: "m") { name } }`)).toEqual({ estimatedUpstreamCalls: 2, nodes: 20 });
     expect(estimate(`{ nodes(ids: ["a", "b", "c"]) { chainId } }`)).toEqual({ estimatedUpstreamCalls: 3, nodes: 3 });
-    expect(estimate(`{ chains { chainId } }`, {}, { listSizes: { 'Query.chains': 40 } })?.nodes).toBe(40);
+    expect(estimate(`{ network(name: "m") { subnets(first: 2) { edges { node { blockchains { evmChain { chainId } } } } } } }`)).toEqual({
+      estimatedUpstreamCalls: 1 + 1,
+      nodes: 2 + 2 * 10,
+    });
   });
 
-  it('takes a field\'s `extensions.cost` and the `fieldCosts` option over the inference', () => {
-    const rewards = schema.getType('Validator') as unknown as { getFields(): Record<string, GraphQLField<unknown, unknown>> };
-    const field = rewards.getFields()['rewards'] as { extensions: unknown };
-    const saved = field.extensions;
-    field.extensions = { cost: { kind: 'batched' } };
-    try {
-      expect(estimate(WALK)?.estimatedUpstreamCalls).toBe(11 + 1);
-      expect(estimate(WALK, {}, { fieldCosts: { 'Validator.rewards': { kind: 'upstream' } } })?.estimatedUpstreamCalls).toBe(11 + 50);
-    } finally {
-      field.extensions = saved;
+  it('adds up every alias of an expensive field', () => {
+    const page = `validators(first: 100) { edges { node { delegators(first: 100, status: "x") { edges { node { txHash } } } } } }`;
+    const one = estimate(`{ network(name: "m") { ${page} } }`)?.estimatedUpstreamCalls ?? 0;
+    const aliased = estimate(`{ network(name: "m") { ${Array.from({ length: 30 }, (_, i) => `a${i}: ${page}`).join(' ')} } }`);
+    expect(one).toBe(101);
+    expect(aliased?.estimatedUpstreamCalls).toBe(30 * 101);
+  });
+
+  it('charges every branch of a fragment on an interface or a union, as if every parent took each', () => {
+    const query = `{ search {
+      __typename
+      ... on Named { subnet { subnetId } }
+      ... on Validator { delegators(first: 5, status: "a") { edges { node { txHash } } } }
+      ... on Chain { transaction(txHash: "0x1") { chainId } }
+    } }`;
+    // 10 results (the default list size): subnet list 2, delegators 10 listings, 10 lookups.
+    expect(estimate(query)).toEqual({ estimatedUpstreamCalls: 2 + 10 + 10, nodes: 10 + 10 * 5 });
+  });
+
+  it('is linear in fragment spreads: a chain of fragments each spreading the next twice is walked once per fragment', () => {
+    const depth = 26;
+    const fragments = Array.from({ length: depth }, (_, i) =>
+      i === depth - 1 ? `fragment F${i} on Validator { nodeId subnet { subnetId } }` : `fragment F${i} on Validator { ...F${i + 1} ...F${i + 1} }`,
+    ).join('\n');
+    const query = `{ network(name: "m") { validators(first: 1) { edges { node { ...F0 } } } } }\n${fragments}`;
+    // 2^25 copies of the leaf are charged (an overestimate, never an under), with a few dozen evaluations.
+    const result = estimate(query, {}, { maxWork: 100 });
+    expect(result?.estimatedUpstreamCalls).toBe(1 + 2 ** (depth - 1));
+  });
+
+  it('survives a fragment cycle (invalid, but the estimate must not loop)', () => {
+    const query = `{ network(name: "m") { validators(first: 2) { edges { node { ...A } } } } }
+      fragment A on Validator { subnet { subnetId } ...B }
+      fragment B on Validator { peer { ip } ...A }`;
+    expect(estimate(query)).toEqual({ estimatedUpstreamCalls: 1 + 2 + 1, nodes: 2 });
+  });
+
+  it('gives up with EstimateTooComplex when nesting makes more distinct contexts than its work budget', () => {
+    // Wide and deep: every level multiplies the parents by a different page size.
+    let selection = 'txHash';
+    for (let level = 0; level < 3; level++) {
+      const branches = Array.from({ length: 8 }, (_, i) => `d${i}: delegators(first: ${i + 1}) { edges { node { validator { ${selection} } } } }`).join(' ');
+      selection = branches;
     }
+    const query = `{ network(name: "m") { validators(first: 3) { edges { node { ${selection.replace(/txHash/g, 'nodeId')} } } } } }`;
+    expect(() => estimate(query, {}, { maxWork: 300 })).toThrow(EstimateTooComplex);
+    expect(estimate(query, {}, { maxWork: 100_000 })?.estimatedUpstreamCalls).toBeGreaterThan(0);
   });
 });
 
@@ -223,7 +286,19 @@ describe('useQueryCost on the gateway', () => {
     const query = `{ network(name: MAINNET) { ${Array.from({ length: 5 }, (_, i) => `v${i}: ${page}`).join(' ')} } }`;
     const response = await stack.query(query);
     expect(response.errors?.[0]?.extensions?.['code']).toBe('QUERY_TOO_COSTLY');
-    expect(response.errors?.[0]?.message).toMatch(/505 upstream calls \(limit 500\) and up to 50500 nodes \(limit 50000\)/);
+    // 5 x (1 + 20 packed listings) calls is under the call budget; 5 x 10,100 objects is not.
+    expect(response.errors?.[0]?.message).toMatch(/up to 50500 nodes \(limit 50000\)/);
+    expect(stack.devnet.stats().requests).toBe(0);
+  });
+
+  it('estimates a chain of 26 fragments each spreading the next twice (1 KB) at once and refuses it before any call', async () => {
+    const depth = 26;
+    const fragments = Array.from({ length: depth }, (_, i) =>
+      i === depth - 1 ? `fragment F${i} on Validator { nodeId subnet { subnetId } }` : `fragment F${i} on Validator { ...F${i + 1} ...F${i + 1} }`,
+    ).join('\n');
+    const response = await stack.query(`{ network(name: MAINNET) { validators(first: 1) { edges { node { ...F0 } } } } }\n${fragments}`);
+    expect(response.errors?.[0]?.extensions?.['code']).toBe('QUERY_TOO_COSTLY');
+    expect(costOf(response).estimatedUpstreamCalls).toBe(1 + 2 ** (depth - 1));
     expect(stack.devnet.stats().requests).toBe(0);
   });
 
@@ -249,6 +324,98 @@ describe('useQueryCost on the gateway', () => {
       expect(cached.devnet.stats().requests).toBe(0);
     } finally {
       await cached.close();
+    }
+  });
+});
+
+/** Reads server-sent events until `count` `data:` payloads arrived or the stream ended. */
+async function readEvents(response: Response, count: number): Promise<{ events: GraphQLResponse[]; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const events: GraphQLResponse[] = [];
+  let buffer = '';
+  while (events.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const data = buffer.slice(0, cut).split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('');
+      buffer = buffer.slice(cut + 2);
+      if (data) events.push(JSON.parse(data) as GraphQLResponse);
+    }
+  }
+  return { events, reader };
+}
+
+const subscribe = (stack: TestStack, query: string, signal?: AbortSignal): Promise<Response> =>
+  Promise.resolve(
+    stack.gateway.fetch('http://chaingraph.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query }),
+      ...(signal ? { signal } : {}),
+    }),
+  );
+
+describe('the run-time budget', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    // Delegators declared free: the estimate (1, the validators page) is below what the query needs.
+    stack = await startStack({ devnet: { validators: 60 }, gateway: { maxQueryCost: 10, fieldCosts: { 'Validator.delegators': costs.free } } });
+    await settle(stack);
+  });
+  afterAll(() => stack.close());
+  beforeEach(() => stack.devnet.resetStats());
+
+  it('refuses the calls past the estimate before sending them: their fields fail with QUERY_TOO_COSTLY, the rest comes back', async () => {
+    const response = await stack.query<{ network: { validators: { edges: { node: { nodeId: string; delegators: unknown } }[] } } }>(
+      `{ network(name: MAINNET) { validators(first: 3, filter: { subnetId: "11111111111111111111111111111111LpoYY" }) { edges { node { nodeId delegators(first: 2, delegationStatus: ACTIVE) { edges { node { txHash } } } } } } } }`,
+    );
+    const nodes = response.data?.network.validators.edges.map((e) => e.node) ?? [];
+    expect(nodes).toHaveLength(3);
+    for (const node of nodes) {
+      expect(node.nodeId).toMatch(/^NodeID-/);
+      expect(node.delegators).toBeNull();
+    }
+    expect(response.errors).toHaveLength(3);
+    for (const error of response.errors ?? []) {
+      expect(error.extensions?.['code']).toBe('QUERY_TOO_COSTLY');
+      expect(error.path?.at(-1)).toBe('delegators');
+    }
+    expect(costOf(response)).toMatchObject({ estimatedUpstreamCalls: 1, actualUpstreamCalls: 1 });
+    expect(stack.devnet.stats().requests).toBe(1);
+  });
+
+  it('rejects a subscription whose one event is over budget before it polls', async () => {
+    const response = await subscribe(
+      stack,
+      `subscription { blocks(network: MAINNET, blockchainId: "p-chain") { proposer { subnet { validators(first: 20) { edges { node { pendingRewards(first: 5) { edges { cursor } } historicalRewards(first: 5) { edges { cursor } } } } } } } } }`,
+    );
+    const { events, reader } = await readEvents(response, 1);
+    await reader.cancel();
+    expect(events[0]?.errors?.[0]?.extensions?.['code']).toBe('QUERY_TOO_COSTLY');
+    expect(events[0]?.errors?.[0]?.message).toMatch(/estimated \d+ upstream calls \(limit 10\)/);
+    expect(stack.devnet.stats().requests).toBe(0);
+  });
+
+  it('gives a long-lived subscription its per-event budget again at each poll: it lives on, never spending more per poll', async () => {
+    const saved = nodeHealthPolling.intervalMs;
+    nodeHealthPolling.intervalMs = 20;
+    const controller = new AbortController();
+    try {
+      const response = await subscribe(stack, `subscription { nodeHealth(node: "mainnet") { healthy } }`, controller.signal);
+      const { events, reader } = await readEvents(response, 1);
+      expect(events[0]?.errors).toBeUndefined();
+      expect(costOf(events[0] as GraphQLResponse)).toMatchObject({ estimatedUpstreamCalls: 1, actualUpstreamCalls: 1 });
+      // Many polls, each within the one-call budget of an event: no refusal ends the stream.
+      const deadline = Date.now() + 3_000;
+      while ((stack.devnet.stats().byRoute['POST health.health'] ?? 0) < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(stack.devnet.stats().byRoute['POST health.health'] ?? 0).toBeGreaterThanOrEqual(10);
+      await reader.cancel();
+    } finally {
+      controller.abort();
+      nodeHealthPolling.intervalMs = saved;
     }
   });
 });

@@ -1,0 +1,149 @@
+/**
+ * How fields declare what they spend upstream. A field that calls an upstream
+ * says so beside its resolver, `extensions: { cost: costs.perParent() }`, using
+ * the constants of the loader that makes the calls; a field without a
+ * declaration costs nothing. The estimator (`estimate.ts`) only multiplies:
+ * it never names schema types or fields.
+ *
+ * Every function receives `parents`, the number of parent objects the field is
+ * resolved for (the product of the page sizes and list sizes above it), and the
+ * field's coerced arguments.
+ */
+
+/** What a cost function sees. */
+export interface CostInput {
+  /** Parent objects the field is resolved for (1 for a root field). */
+  parents: number;
+  /** The field's coerced arguments (variables and defaults applied). */
+  args: Readonly<Record<string, unknown>>;
+  /** Configured nodes (NODE_URLS): node methods are called at most once per node and request. */
+  nodeCount: number;
+}
+
+/** The upstream spending of one field, declared as `extensions.cost`. */
+export interface FieldCost {
+  /** Upstream calls the field makes at most, for all its parents together. */
+  calls(input: CostInput): number;
+  /**
+   * Objects one parent's value holds for the fields below: a list's length, or a
+   * connection's page (then `connection` is true and its `edges`/`nodes` lists hold
+   * that many). Undefined: one object, or for a plain list the estimator's default.
+   */
+  size?(args: Readonly<Record<string, unknown>>): number;
+  /** The field returns a connection: `size` is its page, held by its `edges`/`nodes`. */
+  connection?: boolean;
+}
+
+declare module 'graphql' {
+  interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
+    cost?: FieldCost;
+  }
+}
+
+/** Page-size bounds of a listing (a `PageSpec`, or anything with its two sizes). */
+export interface PageBounds {
+  defaultSize: number;
+  maxSize: number;
+}
+
+/** The connection's page: `first`, else the listing's default. */
+export function pageOf(args: Readonly<Record<string, unknown>>, page: PageBounds): number {
+  const first = args['first'];
+  // Not clamped to maxSize: a page over the bound is refused (BAD_USER_INPUT), and the estimate says what was asked.
+  if (typeof first === 'number' && Number.isFinite(first)) return Math.max(0, Math.floor(first));
+  return page.defaultSize;
+}
+
+/** True when the connection continues from a cursor (`after`). */
+export const continues = (args: Readonly<Record<string, unknown>>): boolean => typeof args['after'] === 'string' && args['after'] !== '';
+
+/**
+ * Calls one connection read makes: its page, plus, with `after`, the one top-up
+ * that completes the page after the cursor's index (resolvePageConnection re-reads
+ * the cursor's page, skips past the index and tops up from its `nextPageToken`).
+ * Listings the connection does not filter itself come back full, so one top-up is
+ * enough; see `costs.filteredListing` for those it filters.
+ */
+export const connectionReadCalls = (args: Readonly<Record<string, unknown>>): number => (continues(args) ? 2 : 1);
+
+/** What {@link costs.packedListing} assumes about the data; declared beside the loader's hints. */
+export interface PackingModel {
+  /** Items one shared listing holds (the loader's page). */
+  maxPage: number;
+  /** Mean length of a parent's whole list (the packing hint), over parents that pack. */
+  meanItems: number;
+  /** Share of parents, 0-1, whose list is longer than a page (or unknown): one listing each. */
+  soloShare: number;
+  /** True when these arguments leave the loader without a hint: every parent gets its own listing. */
+  unpacked?: (args: Readonly<Record<string, unknown>>) => boolean;
+}
+
+const positive = (parents: number): boolean => parents > 0;
+
+export const costs = {
+  /** Resolved from the parent or the configuration: no call. */
+  free: { calls: () => 0 } satisfies FieldCost as FieldCost,
+
+  /** `each` calls per parent object: lookups no loader batches, node methods (once per node). */
+  perParent(each = 1): FieldCost {
+    return { calls: ({ parents }) => parents * each };
+  },
+
+  /** A node method: once per node it is asked on, and at most once per configured node (`nodeRpc` memoises per request). */
+  nodeMethod(): FieldCost {
+    return { calls: ({ parents, nodeCount }) => Math.min(parents, nodeCount) };
+  },
+
+  /**
+   * A list read once per request whatever the number of parents (a request-scoped
+   * loader), per scope it is keyed by (e.g. one subnet list per network): at most
+   * `min(parents, scopes) * pages` calls.
+   */
+  oncePerScope(scopes = 1, pages = 1): FieldCost {
+    return { calls: ({ parents }) => Math.min(parents, scopes) * pages };
+  },
+
+  /** A link batched by a loader: ceil(parents / perCall) calls of at most `pages` pages each. */
+  batched(perCall: number, pages = 1): FieldCost {
+    return { calls: ({ parents }) => (positive(parents) ? Math.ceil(parents / perCall) * pages : 0) };
+  },
+
+  /** A connection over a listing each parent reads on its own (no loader packs parents together). */
+  listing(page: PageBounds): FieldCost {
+    return {
+      calls: ({ parents, args }) => parents * connectionReadCalls(args),
+      size: (args) => pageOf(args, page),
+      connection: true,
+    };
+  },
+
+  /**
+   * A connection whose first pages a loader packs for many parents
+   * (`src/loaders/per-parent.ts`): parents whose whole list fits one upstream page
+   * share listings of `maxPage` items, the others get one listing each. How many
+   * of each depends on the data, so the model takes the mean list length per parent
+   * and the share of parents with lists longer than a page from the declaration:
+   * min(parents, ceil(parents * meanItems / maxPage) + ceil(parents * soloShare)).
+   * Every parent reads its own listing with `after` (plus its top-up), and when
+   * `unpacked(args)` says the arguments defeat packing (a filter the packing hint
+   * does not count).
+   */
+  packedListing(page: PageBounds, model: PackingModel): FieldCost {
+    return {
+      calls: ({ parents, args }) => {
+        if (!positive(parents)) return 0;
+        if (continues(args)) return parents * connectionReadCalls(args);
+        if (parents === 1 || model.unpacked?.(args)) return parents;
+        const packed = Math.ceil((parents * model.meanItems) / model.maxPage) + Math.ceil(parents * model.soloShare);
+        return Math.min(parents, packed);
+      },
+      size: (args) => pageOf(args, page),
+      connection: true,
+    };
+  },
+
+  /** A list whose length is told by an argument or bounded by a constant. */
+  list(size: (args: Readonly<Record<string, unknown>>) => number, calls: FieldCost['calls'] = () => 0): FieldCost {
+    return { calls, size };
+  },
+} as const;
