@@ -210,12 +210,13 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
   const ttls: Record<CacheClass, number> = { ...DEFAULT_CACHE_TTLS, ...options.ttlMs };
   const inFlight = new Map<string, InFlight>();
 
-  function run<T>(spec: CallSpec, opts: CallOptions | undefined, fetch: (opts: CallOptions | undefined) => Promise<T>): Promise<T> {
+  function run<T>(spec: CallSpec, opts: CallOptions | undefined, fetch: (opts: CallOptions | undefined) => Promise<T>, mayRejoin = true): Promise<T> {
     const ttl = spec.cacheClass === null ? 0 : ttls[spec.cacheClass];
     if (!(ttl > 0)) return fetch(opts);
     // The same key for the store and for in-flight sharing: one caller's answer never reaches another.
     const key = storeKey(opts?.apiKey ? `${spec.key}|key:${callerKeyDigest(opts.apiKey)}` : spec.key);
     let entry = inFlight.get(key);
+    const joined = entry !== undefined;
     if (!entry) {
       const created: InFlight = { controller: new AbortController(), waiters: 0, settled: false, promise: Promise.resolve('') };
       const { signal: _callerSignal, ...rest } = opts ?? {};
@@ -236,7 +237,15 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
       inFlight.set(key, created);
       entry = created;
     }
-    return waitFor(entry, key, spec, opts?.signal).then((json) => JSON.parse(json) as T);
+    return waitFor(entry, key, spec, opts?.signal).then(
+      (json) => JSON.parse(json) as T,
+      (error: unknown) => {
+        // The shared call ran under its first caller's budget. When that budget refused it, a caller
+        // who only joined has not been refused: it makes the call itself, under its own budget.
+        if (joined && mayRejoin && error instanceof UpstreamError && error.kind === 'budget') return run(spec, opts, fetch, false);
+        throw error;
+      },
+    );
   }
 
   function settle(flightKey: string, entry: InFlight): void {

@@ -383,6 +383,21 @@ describe.each(backends)('cached clients ($name)', (backend) => {
     expect(requests()).toBe(2);
   });
 
+  it("a caller who joined a shared call that the first caller's budget refused makes the call under its own budget", async () => {
+    const { api } = await setup();
+    const refuseAll: UpstreamObserver = { onAttempt: () => {}, admit: () => false };
+    const allowed: string[] = [];
+    const admitAll: UpstreamObserver = { onAttempt: (attempt) => allowed.push(attempt.operation), admit: () => true };
+    const [refused, joined] = await Promise.allSettled([
+      api.listChains({ network: 'mainnet' }, { observer: refuseAll }),
+      api.listChains({ network: 'mainnet' }, { observer: admitAll }),
+    ]);
+    expect(refused).toMatchObject({ status: 'rejected', reason: { kind: 'budget' } });
+    expect(joined.status).toBe('fulfilled');
+    expect(allowed).toEqual(['GET /v1/chains']);
+    expect(requests()).toBe(1);
+  });
+
   it('passes uncached calls through with their own signal', async () => {
     const { api } = await setup();
     const controller = new AbortController();
