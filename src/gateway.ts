@@ -4,7 +4,7 @@ import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
 import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
-import { useOpaqueInputs } from './plugins/use-opaque-inputs.ts';
+import { opaqueInputChecks } from './plugins/opaque-inputs.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions, type QueryCostOptions } from './plugins/use-query-cost.ts';
 import { createAdmissionGate, useAdmissionControl, type AdmissionGate, type AdmissionOptions } from './plugins/use-admission-control.ts';
@@ -76,6 +76,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   const admission = options.admission && 'acquire' in options.admission ? options.admission : createAdmissionGate(options.admission);
   warmNodeDirectory(nodes);
   const cursors = createCursorCodec(options.cursorSecrets?.length ? options.cursorSecrets : [randomCursorSecret()]);
+  const schema = getSchema();
   const contextDeps = {
     dataApi: deps.dataApi,
     nodes,
@@ -84,7 +85,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
   };
   return createYoga<Record<string, unknown>, Context>({
-    schema: getSchema(),
+    schema,
     graphqlEndpoint: '/graphql',
     context: (initial) => createContext(contextDeps, initial),
     // GraphiQL is served by useGraphiQLAssets (built once, compressed, cached), not yoga's renderer.
@@ -116,9 +117,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
         listSizes: { 'Query.avalancheNodes': deps.nodes.length },
         nodeCount: deps.nodes.length,
       }),
-      useInputValidation(),
-      // Cursors (signed per gateway) and federation representations, before any resolver runs.
-      useOpaqueInputs({ verifyCursor: (cursor) => void cursors.verify(cursor), checkRepresentations }),
+      // Declared argument checks, plus cursors (signed per gateway) and federation representations, before any resolver runs.
+      useInputValidation({ fieldChecks: [opaqueInputChecks(schema, { verifyCursor: (cursor) => void cursors.verify(cursor), checkRepresentations })] }),
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
       // Last of the result hooks: measures the response as it will be sent.
       useResponseLimit(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),

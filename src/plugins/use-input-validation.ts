@@ -10,6 +10,7 @@ import {
   type ASTNode,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLFieldExtensions,
   type GraphQLSchema,
 } from 'graphql';
@@ -26,6 +27,19 @@ import { createDocumentMemo } from './document-memo.ts';
  */
 export type ArgsValidator = (args: Record<string, unknown>, context: Context) => void;
 
+/**
+ * A check that applies to fields by their shape rather than by declaration (every
+ * connection's `after`, federation's `_entities`): called for every field that has
+ * arguments, with their values; throws GraphQL errors like a validator.
+ */
+export type FieldCheck = (field: GraphQLField<unknown, unknown>, args: Record<string, unknown>) => void;
+
+/** Options of {@link useInputValidation}. */
+export interface InputValidationOptions {
+  /** Checks run for every field with arguments, after its own `validateArgs`. Default none. */
+  fieldChecks?: readonly FieldCheck[];
+}
+
 declare module 'graphql' {
   interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
     validateArgs?: ArgsValidator;
@@ -38,13 +52,14 @@ declare module 'graphql' {
  * BAD_USER_INPUT before a single upstream call is made. Fields without a
  * `validateArgs` extension cost nothing here.
  */
-export function useInputValidation(): Plugin<Context> {
+export function useInputValidation(options: InputValidationOptions = {}): Plugin<Context> {
+  const fieldChecks = options.fieldChecks ?? [];
   // Error lists may quote a caller's argument: a long one is recomputed rather than kept.
   const memo = createDocumentMemo<GraphQLError[]>({ sizeOf: (errors) => errors.reduce((bytes, e) => bytes + 2 * e.message.length + 512, 0) });
   const check = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null | undefined; operationName?: string | null | undefined; contextValue: Context }): GraphQLError[] => {
     const variables = args.variableValues ?? {};
     return memo(args.document, args.operationName, variables, () =>
-      collectInputErrors(args.schema, args.document, variables, args.operationName ?? undefined, args.contextValue));
+      collectInputErrors(args.schema, args.document, variables, args.operationName ?? undefined, args.contextValue, fieldChecks));
   };
   return {
     onExecute({ args, setResultAndStopExecution }) {
@@ -65,6 +80,7 @@ export function collectInputErrors(
   rawVariables: Record<string, unknown>,
   operationName?: string,
   context?: Context,
+  fieldChecks: readonly FieldCheck[] = [],
 ): GraphQLError[] {
   const operation = getOperationAST(document, operationName);
   if (!operation) return [];
@@ -85,15 +101,26 @@ export function collectInputErrors(
       visitWithTypeInfo(typeInfo, {
         Field(node) {
           const fieldDef = typeInfo.getFieldDef();
-          const validate = (fieldDef?.extensions as GraphQLFieldExtensions<unknown, unknown> | undefined)?.validateArgs;
-          if (!fieldDef || !validate) return;
+          if (!fieldDef || fieldDef.args.length === 0) return;
+          const validate = (fieldDef.extensions as GraphQLFieldExtensions<unknown, unknown> | undefined)?.validateArgs;
+          if (!validate && fieldChecks.length === 0) return;
+          let values: Record<string, unknown>;
           try {
-            validate(getArgumentValues(fieldDef, node, variables), context as Context);
-          } catch (error) {
-            const list = error instanceof AggregateError ? error.errors : [error];
-            for (const e of list) {
-              if (e instanceof GraphQLError) errors.push(new GraphQLError(e.message, { nodes: node, extensions: e.extensions }));
-              else throw e;
+            values = getArgumentValues(fieldDef, node, variables);
+          } catch {
+            return; // coercion problems are execution's to report, with their own code
+          }
+          const checks: (() => void)[] = fieldChecks.map((check) => () => check(fieldDef, values));
+          if (validate) checks.unshift(() => validate(values, context as Context));
+          for (const run of checks) {
+            try {
+              run();
+            } catch (error) {
+              const list = error instanceof AggregateError ? error.errors : [error];
+              for (const e of list) {
+                if (e instanceof GraphQLError) errors.push(new GraphQLError(e.message, { nodes: node, extensions: e.extensions }));
+                else throw e;
+              }
             }
           }
         },

@@ -22,7 +22,7 @@ import { loadTransaction, TransactionRef, type TransactionShape } from './transa
 
 /**
  * Page size and cursor, checked before any upstream call: a cursor must come from this
- * connection with these same arguments (its signature is checked by `useOpaqueInputs`,
+ * connection with these same arguments (its signature is checked by `opaqueInputChecks`, run by `useInputValidation`,
  * its parent when the page is read).
  */
 export function checkPage(args: Record<string, unknown>, page: PageSpec): void {

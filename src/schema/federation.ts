@@ -28,7 +28,7 @@ import {
  * Validator and Delegator are interfaces: the interface and each status type carry
  * the key (federation 2.3 interface entities).
  *
- * Representations come from the router, that is from clients: `useOpaqueInputs`
+ * Representations come from the router, that is from clients: `opaqueInputChecks` (run by `useInputValidation`)
  * checks them with {@link checkRepresentations} before execution (id grammar, the
  * id's family against `__typename`, a bounded count), and the ids are parsed again
  * here, errors naming `representations`.

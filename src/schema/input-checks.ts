@@ -174,9 +174,20 @@ export function checkAddressesOnNetwork(argument: string, addresses: readonly st
 
 // ---------------------------------------------------------------- EVM
 
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
+const DECIMAL = /^[0-9]{1,78}$/;
+
+/** True for an EVM address: 0x + 40 hex digits. */
+export const isEvmAddress = (value: string): boolean => EVM_ADDRESS.test(value);
+/** True for an EVM transaction or block hash: 0x + 64 hex digits. */
+export const isEvmHash = (value: string): boolean => EVM_HASH.test(value);
+/** True for a uint256 in decimal digits: 1 to 78 digits. */
+export const isDecimal = (value: string): boolean => DECIMAL.test(value);
+
 /** An EVM address: 0x + 40 hex digits. */
 export function checkEvmAddress(argument: string, value: unknown, index?: number): void {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) {
+  if (typeof value !== 'string' || !isEvmAddress(value)) {
     throw badInput(argument, `${quoteValue(value)}${entry(index)} is not an EVM address: 0x followed by 40 hex digits`);
   }
 }
@@ -188,14 +199,14 @@ export function checkEvmAddresses(argument: string, value: unknown, required = f
 
 /** An EVM transaction hash: 0x + 64 hex digits (P/X-chain transactions are cb58, see `checkCb58Id`). */
 export function checkEvmTxHash(argument: string, value: unknown): void {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(value)) {
+  if (typeof value !== 'string' || !isEvmHash(value)) {
     throw badInput(argument, `${quoteValue(value)} is not an EVM transaction hash: 0x followed by 64 hex digits`);
   }
 }
 
 /** A uint256 in decimal digits (token ids, block numbers given as strings): 1 to 78 digits. */
 export function checkDecimal(argument: string, value: unknown): void {
-  if (typeof value !== 'string' || !/^[0-9]{1,78}$/.test(value)) throw badInput(argument, `${quoteValue(value)} is not a string of decimal digits (at most 78)`);
+  if (typeof value !== 'string' || !isDecimal(value)) throw badInput(argument, `${quoteValue(value)} is not a string of decimal digits (at most 78)`);
 }
 
 /**

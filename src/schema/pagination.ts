@@ -160,7 +160,7 @@ function readCursor(cursor: unknown, argument: string): { payload: string; prese
 /**
  * The shape checks of {@link decodeCursor} without the signature, for argument
  * checks that run without the request context (`validateArgs`). The signature is
- * checked before execution by `useOpaqueInputs` and again when the page is read.
+ * checked before execution by `opaqueInputChecks` (run by `useInputValidation`) and again when the page is read.
  */
 export function inspectCursor(cursor: string, page: PageSpec, hash: string): CursorState {
   return checkBinding(readCursor(cursor, 'after').state, page, hash);

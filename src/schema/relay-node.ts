@@ -2,7 +2,8 @@ import { GraphQLError, isAbstractType, isInterfaceType, isObjectType, type Graph
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
-import { isCb58, isNodeId } from '../loaders/ids.ts';
+import { isCb58Id, isNodeId } from '../loaders/ids.ts';
+import { isDecimal, isEvmAddress, isEvmHash } from './input-checks.ts';
 
 /**
  * Relay object identification. A global id is base64url of the JSON array
@@ -38,24 +39,23 @@ export interface IdPart {
 
 const part = (what: string, test: (value: string) => boolean): IdPart => ({ what, test });
 const bounded = (max: number, pattern: RegExp) => (value: string): boolean => value.length <= max && pattern.test(value);
-const cb58Id = (value: string): boolean => value.length >= 32 && value.length <= 64 && isCb58(value, 32);
 const PRIMARY_ALIASES = new Set(['p-chain', 'x-chain', 'c-chain']);
 
 /** The grammars id parts are made of. Every one excludes `.`-only values, separators, `%` and control characters. */
 export const ID_PARTS = {
   network: part('mainnet or fuji', (v) => v === 'mainnet' || v === 'fuji'),
-  nodeId: part('a node id (NodeID-...)', (v) => v.length <= 60 && isNodeId(v)),
+  nodeId: part('a node id (NodeID-...)', isNodeId),
   /** Subnet, blockchain, asset, UTXO, vertex and P/X-chain transaction ids. */
-  cb58Id: part('a cb58 id of 32 bytes', cb58Id),
-  primaryChain: part('p-chain, x-chain, c-chain or a blockchain id', (v) => PRIMARY_ALIASES.has(v) || cb58Id(v)),
+  cb58Id: part('a cb58 id of 32 bytes', isCb58Id),
+  primaryChain: part('p-chain, x-chain, c-chain or a blockchain id', (v) => PRIMARY_ALIASES.has(v) || isCb58Id(v)),
   /** A primary-network block hash: cb58 (P, X) or 0x + 64 hex digits (C). */
-  blockHash: part('a block hash', (v) => cb58Id(v) || bounded(66, /^0x[0-9a-fA-F]{64}$/)(v)),
-  evmAddress: part('an EVM address', bounded(42, /^0x[0-9a-fA-F]{40}$/)),
-  evmTxHash: part('an EVM transaction hash', bounded(66, /^0x[0-9a-fA-F]{64}$/)),
+  blockHash: part('a block hash', (v) => isCb58Id(v) || isEvmHash(v)),
+  evmAddress: part('an EVM address', isEvmAddress),
+  evmTxHash: part('an EVM transaction hash', isEvmHash),
   /** An EVM chain id (decimal) or a blockchain id (cb58), as `Query.chain` takes it. */
-  chainId: part('an EVM chain id or a blockchain id', (v) => bounded(20, /^[0-9]+$/)(v) || cb58Id(v)),
+  chainId: part('an EVM chain id or a blockchain id', (v) => bounded(20, /^[0-9]+$/)(v) || isCb58Id(v)),
   /** Token ids and block numbers: unsigned 256-bit decimals. */
-  decimal: part('a decimal number', bounded(78, /^[0-9]+$/)),
+  decimal: part('a decimal number', isDecimal),
   /** Timestamps and heights. */
   uint: part('a non-negative integer', (v) => /^[0-9]{1,16}$/.test(v) && Number.isSafeInteger(Number(v))),
   operationId: part('an operation id', bounded(128, /^[A-Za-z0-9_-]+$/)),
@@ -155,7 +155,7 @@ export async function loadNode(ctx: Context, id: string, argument = 'id'): Promi
 
 /**
  * Checks federation `_entities` representations before execution (see
- * `useOpaqueInputs`): a bounded list of objects, each with a `__typename` and either
+ * `opaqueInputChecks`, run by `useInputValidation`): a bounded list of objects, each with a `__typename` and either
  * a global `id` of that type's family or, for chains, a `chainId`. Errors name `representations`.
  */
 export function checkRepresentations(schema: GraphQLSchema, representations: unknown): void {
