@@ -7,17 +7,15 @@
  * BENCH_LATENCIES (default "0,20").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { configFromEnv } from '../src/config.ts';
 import { heapBudget } from '../src/heap-budget.ts';
 import { countRounds, percentile } from './stats.ts';
 import { buildScenarios, type Fixtures, type Scenario } from './scenarios.ts';
 import { directS1, directS2 } from './direct.ts';
+import { freePort, procMemory, root, waitFor } from './process.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
 /** The flags `npm start` gives node (see package.json): the heap follows the limits (src/heap-budget.ts), here with an external devnet. */
@@ -28,31 +26,6 @@ const LATENCIES = (process.env['BENCH_LATENCIES'] ?? '0,20').split(',').map(Numb
 interface Proc {
   child: ChildProcess;
   url: string;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${url}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 function startProcess(script: string, env: Record<string, string>): ChildProcess {
@@ -87,10 +60,10 @@ async function startGatewayProcess(devnetUrl: string, cache: 'off' | 'memory'): 
   return { child, url };
 }
 
+/** RSS and peak RSS in MB; throws once the process is gone. */
 function rssMb(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  const { rssMb: rss, peakMb: peak } = procMemory(pid, { throwIfGone: true });
+  return { rss, peak };
 }
 
 async function gql(url: string, query: string): Promise<{ errors?: unknown[]; extensions?: Record<string, unknown> }> {

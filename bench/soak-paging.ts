@@ -18,13 +18,10 @@
  * SOAK_GRAPHIQL_LOADS (60), SOAK_COMMENT_DOCS (120 per shape), SOAK_JSON (write results to
  * bench/results/soak-<date>.json when "1").
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { WebSocket } from 'undici';
+import { freePort, procMemory, root, sleep, startNpmGateway, stopNpmGateway, type NpmGateway } from './process.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const CONCURRENCY = Number(process.env['SOAK_CONCURRENCY'] ?? 8);
 const MAX_PAGE_SIZE = Number(process.env['SOAK_MAX_PAGE_SIZE'] ?? 100);
 const GRAPHIQL_LOADS = Number(process.env['SOAK_GRAPHIQL_LOADS'] ?? 60);
@@ -34,55 +31,6 @@ const COMMENT_BYTES = 900 * 1024;
 interface Sample {
   rssMb: number;
   heapMb: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The pids below `pid`, depth first (npm -> sh -> node). */
-function descendants(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) children.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return children.flatMap((child) => [child, ...descendants(child)]);
-}
-
-function argv(pid: number): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-  } catch {
-    return [];
-  }
-}
-
-/** RSS and peak RSS of a live process; zeros once it is gone. */
-function procMemory(pid: number): { rssMb: number; peakMb: number } {
-  let status = '';
-  try {
-    status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    // exited
-  }
-  const kb = (key: string) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
 /** A minimal Chrome DevTools Protocol session on the gateway's inspector. */
@@ -131,52 +79,18 @@ class Inspector {
   }
 }
 
-interface Gateway {
-  npm: ChildProcess;
-  pid: number;
-  url: string;
+interface Gateway extends NpmGateway {
   inspector: Inspector;
-  exited: () => string | undefined;
 }
 
 async function startGateway(): Promise<Gateway> {
   const port = await freePort();
   const inspectPort = await freePort();
-  let stderr = '';
   // `npm start`, as a user runs it. The inspector port is only opened on SIGUSR1, sent to the gateway alone.
-  const npm = spawn('npm', ['start'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectPort}` },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  npm.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  let exit: string | undefined;
-  npm.on('exit', (code, signal) => {
-    exit = `npm start exited (${code ?? signal}); stderr tail:\n${stderr}`;
-  });
-  const url = `http://127.0.0.1:${port}/graphql`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exit) throw new Error(exit);
-    try {
-      if ((await fetch(`${url}?query=%7B__typename%7D`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error('the gateway did not start within 120 s');
-    await sleep(200);
-  }
-  // The node process itself, not the shell that npm runs the script in (SIGUSR1 would end a shell).
-  const pid = descendants(npm.pid as number).find((p) => {
-    const args = argv(p);
-    return /(^|\/)node$/.test(args[0] ?? '') && args.some((a) => a.endsWith('dist/cli.mjs'));
-  });
-  if (!pid) throw new Error('could not find the gateway process under npm start');
-  process.kill(pid, 'SIGUSR1');
+  const gateway = await startNpmGateway({ port, env: { NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectPort}` } });
+  process.kill(gateway.pid, 'SIGUSR1');
   const inspector = await Inspector.open(inspectPort);
-  return { npm, pid, url, inspector, exited: () => exit };
+  return { ...gateway, inspector };
 }
 
 async function post(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -334,8 +248,7 @@ async function main(): Promise<void> {
   final['peakHeapMb'] = round(Math.max(0, ...samples.map((s) => s.heapMb)));
   process.stdout.write(`${JSON.stringify(final)}\n`);
   gateway.inspector.close();
-  if (!died) process.kill(gateway.pid, 'SIGTERM');
-  await new Promise((resolve) => (gateway.exited() ? resolve(undefined) : gateway.npm.once('exit', resolve)));
+  await stopNpmGateway(gateway);
 
   if (process.env['SOAK_JSON'] === '1') {
     mkdirSync(`${root}bench/results`, { recursive: true });
