@@ -4,6 +4,7 @@ import { parseNodeUrls } from './upstream/node-client.ts';
 import { ADMISSION_DEFAULTS } from './plugins/use-admission-control.ts';
 import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
 import { RESPONSE_LIMIT_DEFAULTS } from './plugins/use-response-limit.ts';
+import { METRICS_DEFAULTS } from './metrics.ts';
 
 /** Everything the gateway reads from the environment (see README, "Configuration"). */
 export interface GatewayConfig {
@@ -27,6 +28,15 @@ export interface GatewayConfig {
   /** The HTTP edge's limits: body, response, concurrency (README, "Limits and security"). */
   limits: EdgeLimits;
   logLevel: string;
+  /** Prometheus `/metrics` (README, "Metrics"). */
+  metrics: MetricsConfig;
+}
+
+export interface MetricsConfig {
+  /** `METRICS_TOKEN`: when set, `/metrics` needs `authorization: Bearer <token>`. Default unset (open). */
+  token?: string;
+  /** `METRICS_MAX_OPERATION_NAMES`: distinct operation names labelled; later ones count as `other`. Default 100. */
+  maxOperationNames: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -49,6 +59,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     maxQueryCost,
     limits: edgeLimitsFromEnv(env),
     logLevel: env['LOG_LEVEL'] ?? 'info',
+    metrics: {
+      ...(env['METRICS_TOKEN'] ? { token: env['METRICS_TOKEN'] } : {}),
+      maxOperationNames: positiveInteger(env, 'METRICS_MAX_OPERATION_NAMES', METRICS_DEFAULTS.maxOperationNames, 0),
+    },
   };
 }
 

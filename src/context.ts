@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { YogaInitialContext } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import { codedError, ErrorCode } from './errors.ts';
 import type { LoaderContext, NodeDirectory } from './loaders/registry.ts';
 import type { CursorCodec } from './schema/pagination.ts';
 import { isApiKey, MAX_API_KEY_LENGTH } from './upstream/data-api.ts';
-import type { CallOptions, DataApi } from './upstream/client-types.ts';
+import type { CallOptions, DataApi, UpstreamObserver } from './upstream/client-types.ts';
 
 /** Per-request context: loaders, the request's signal, the caller's key and admin rights. */
 export interface Context extends LoaderContext {
@@ -16,6 +17,10 @@ export interface Context extends LoaderContext {
   readonly upstreamCalls: UpstreamBudget;
   /** The gateway's cursor codec (one per gateway: its secret signs every cursor). */
   readonly cursors: CursorCodec;
+  /** This request's id (`x-request-id`: the caller's when well-formed, else generated); sent upstream on every call. */
+  readonly requestId: string;
+  /** The gateway's logger bound to `{ requestId }`: what logs anything about this request logs through it. */
+  readonly log: Logger;
 }
 
 /**
@@ -52,6 +57,12 @@ export interface ContextDeps {
   /** Header a caller may use to send their own Data API key (default `x-service-api-key`). */
   apiKeyHeader: string;
   cursors: CursorCodec;
+  /** The request's id (see `createRequestIds`). Default: none, and upstream calls carry no id. */
+  requestId?: (request: Request) => string;
+  /** The gateway's logger; each request gets a child bound to its id. */
+  logger: Logger;
+  /** Told about every upstream attempt of every request, after the budget (the gateway's metrics). */
+  observer?: UpstreamObserver;
 }
 
 export function createContext(deps: ContextDeps, initial: YogaInitialContext): Context {
@@ -66,9 +77,12 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     );
   }
   const upstreamCalls: UpstreamBudget = { count: 0, limit: Infinity, refused: 0, retries: 0 };
+  const requestId = deps.requestId?.(request);
+  const observer = deps.observer;
   const call: CallOptions = {
     signal: request.signal,
     ...(callerKey ? { apiKey: callerKey } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
     // Every call that reaches the HTTP layer is admitted (counted) or refused here, before it is sent.
     observer: {
       admit: ({ attempt }) => {
@@ -83,7 +97,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
         upstreamCalls.count += 1;
         return true;
       },
-      onAttempt: () => undefined,
+      onAttempt: (info) => observer?.onAttempt(info),
     },
   };
   return {
@@ -95,6 +109,8 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     isAdmin: sameSecret(bearer(request.headers.get('authorization')), deps.adminToken),
     upstreamCalls,
     cursors: deps.cursors,
+    requestId: requestId ?? '',
+    log: requestId !== undefined ? deps.logger.child({ requestId }) : deps.logger,
   };
 }
 

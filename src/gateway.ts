@@ -1,7 +1,11 @@
 import { createYoga, useReadinessCheck, type YogaServerInstance } from 'graphql-yoga';
+import pino, { type Logger } from 'pino';
 import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
+import { createMetrics, type GatewayMetrics, type MetricsOptions, type MetricsSources } from './metrics.ts';
+import { useMetrics, type MetricsEndpointOptions } from './plugins/use-metrics.ts';
+import { createRequestIds, useRequestId } from './plugins/use-request-id.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
 import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
 import { opaqueInputChecks } from './plugins/opaque-inputs.ts';
@@ -54,6 +58,11 @@ export interface GatewayOptions {
   introspectionLimits?: IntrospectionLimitOptions;
   /** Concurrency, queue and subscription limits (`MAX_CONCURRENT_OPERATIONS`...), or a gate to share. Defaults in `ADMISSION_DEFAULTS`. */
   admission?: AdmissionOptions | AdmissionGate;
+  /**
+   * Prometheus metrics at `/metrics` (label bounds, `METRICS_TOKEN`), or `false` for none.
+   * Defaults in `METRICS_DEFAULTS`; open to any caller unless a token is set.
+   */
+  metrics?: false | (MetricsOptions & MetricsEndpointOptions);
 }
 
 export interface GatewayDeps {
@@ -63,9 +72,16 @@ export interface GatewayDeps {
   cache?: Pick<ResponseCache, 'stats'>;
   /** What `/ready` asks; it must reach the Data API itself, not a cache. Default: `dataApi.listChains`. */
   readinessProbe?: () => Promise<unknown>;
+  /** Logger of per-request lines (each request logs through a child bound to its request id). Default: silent. */
+  logger?: Logger;
+  /** Every circuit breaker and its state, for `chaingraph_upstream_breaker_state`. Default: no breaker gauge. */
+  breakerStates?: MetricsSources['breakers'];
 }
 
-export type Gateway = YogaServerInstance<Record<string, unknown>, Context>;
+export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
+  /** The gateway's metrics (its own prom-client registry), absent when `metrics: false`. */
+  readonly metrics?: GatewayMetrics;
+};
 
 /**
  * The gateway as a yoga instance: listens on nothing, so tests call `gateway.fetch`
@@ -77,14 +93,27 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   warmNodeDirectory(nodes);
   const cursors = createCursorCodec(options.cursorSecrets?.length ? options.cursorSecrets : [randomCursorSecret()]);
   const schema = getSchema();
+  const requestIds = createRequestIds();
+  const cache = deps.cache;
+  const metrics =
+    options.metrics === false
+      ? undefined
+      : createMetrics(options.metrics, {
+          admission: () => admission.stats(),
+          ...(cache ? { cache: () => cache.stats() } : {}),
+          ...(deps.breakerStates ? { breakers: deps.breakerStates } : {}),
+        });
   const contextDeps = {
+    requestId: (request: Request) => requestIds.of(request),
+    logger: deps.logger ?? pino({ level: 'silent' }),
+    ...(metrics ? { observer: metrics.upstreamObserver } : {}),
     dataApi: deps.dataApi,
     nodes,
     cursors,
     apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key',
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
   };
-  return createYoga<Record<string, unknown>, Context>({
+  const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     context: (initial) => createContext(contextDeps, initial),
@@ -99,6 +128,10 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     maxRequestBodySize: false,
     // Cost before input validation: its execute replacement yields to a BAD_USER_INPUT stop (see useQueryCost).
     plugins: [
+      // Before anything that may refuse a request, so every response carries its id.
+      useRequestId(requestIds),
+      // Answers /metrics itself (never queued, never counted) and measures what follows from the request's start.
+      ...(metrics ? [useMetrics(metrics, options.metrics || {})] : []),
       // GraphiQL's page and assets, served by the gateway itself (offline, no CDN) from buffers built once;
       // first, so admission control never queues a page load.
       ...(options.graphiql === false ? [] : [useGraphiQLAssets({ title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() })]),
@@ -142,4 +175,5 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       }),
     ],
   });
+  return metrics ? Object.assign(yoga, { metrics }) : yoga;
 }

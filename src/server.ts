@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
@@ -68,8 +69,10 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     {
       apiKeyHeader: config.dataApiKeyHeader,
       maxQueryCost: config.maxQueryCost,
-      // A caller that went away is routine; real upstream failures are worth a warning.
-      onUpstreamError: (info) => (info.code === 'REQUEST_ABORTED' ? logger.debug(info, 'upstream call abandoned') : logger.warn(info, 'upstream failure')),
+      // A caller that went away is routine; real upstream failures are worth a warning. Logged through
+      // the request's logger, so the line carries its request id.
+      onUpstreamError: (info, log = logger) => (info.code === 'REQUEST_ABORTED' ? log.debug(info, 'upstream call abandoned') : log.warn(info, 'upstream failure')),
+      metrics: { maxOperationNames: config.metrics.maxOperationNames, ...(config.metrics.token ? { token: config.metrics.token } : {}) },
       // On the devnet, the examples use ids that have data behind them.
       ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),
@@ -84,8 +87,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       },
     },
     cache
-      ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache, readinessProbe }
-      : { dataApi, nodes: nodeClients, readinessProbe },
+      ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache, readinessProbe, logger }
+      : { dataApi, nodes: nodeClients, readinessProbe, logger },
   );
 
   const server: Server = createServer(gateway);
@@ -99,7 +102,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     const [status, code] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'BAD_REQUEST'];
     const body = edgeErrorBody(code, `${STATUS_CODES[status] ?? 'Bad Request'}: the request was refused before it reached the gateway.`);
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
   await new Promise<void>((resolve, reject) => {

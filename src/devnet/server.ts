@@ -52,6 +52,8 @@ export interface RequestLogEntry {
   route: string;
   start: number;
   end: number;
+  /** The `x-request-id` the caller sent, if any (tests check the gateway forwards it). */
+  requestId?: string;
 }
 
 export interface Devnet {
@@ -152,6 +154,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     stats.requests += 1;
     stats.byRoute[answer.route] = (stats.byRoute[answer.route] ?? 0) + 1;
     const entry: RequestLogEntry = { route: answer.route, start, end: start };
+    const requestId = req.headers['x-request-id'];
+    if (typeof requestId === 'string') entry.requestId = requestId;
     if (log.length >= LOG_SIZE) log.shift();
     log.push(entry);
     res.once('finish', () => {

@@ -1,10 +1,18 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import { isUpstreamError, upstreamToGraphQLError } from '../errors.ts';
 
 export interface UpstreamErrorsOptions {
-  /** Called once per upstream failure that reached a response (default: nothing). Never receives secrets. */
-  onUpstreamError?: (info: { code: unknown; upstream: string; operation: string; message: string; path: readonly (string | number)[] | undefined }) => void;
+  /**
+   * Called once per upstream failure that reached a response (default: nothing), with the
+   * request's logger (`context.log`, bound to its request id) when the context has one.
+   * Never receives secrets.
+   */
+  onUpstreamError?: (
+    info: { code: unknown; upstream: string; operation: string; message: string; path: readonly (string | number)[] | undefined },
+    log: Logger | undefined,
+  ) => void;
 }
 
 /**
@@ -16,7 +24,7 @@ export interface UpstreamErrorsOptions {
  * unexpected errors; anything else still goes through yoga's masking.
  */
 export function useUpstreamErrors(options: UpstreamErrorsOptions = {}): Plugin {
-  const map = (result: ExecutionResult): ExecutionResult | undefined => {
+  const map = (result: ExecutionResult, log: Logger | undefined): ExecutionResult | undefined => {
     if (!result.errors?.some((e) => isUpstreamError(e.originalError))) return undefined;
     return {
       ...result,
@@ -30,18 +38,19 @@ export function useUpstreamErrors(options: UpstreamErrorsOptions = {}): Plugin {
           operation: original.operation,
           message: mapped.message,
           path: error.path,
-        });
+        }, log);
         return new GraphQLError(mapped.message, { nodes: error.nodes, path: error.path, extensions: mapped.extensions });
       }),
     };
   };
-  const onDone = (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) =>
+  const onDone = (log: Logger | undefined) => (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) =>
     handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
-      const mapped = map(result);
+      const mapped = map(result, log);
       if (mapped) setResult(mapped);
     });
+  const logOf = (context: unknown): Logger | undefined => (context as { log?: Logger }).log;
   return {
-    onExecute: () => ({ onExecuteDone: onDone }),
-    onSubscribe: () => ({ onSubscribeResult: onDone }),
+    onExecute: ({ args }) => ({ onExecuteDone: onDone(logOf(args.contextValue)) }),
+    onSubscribe: ({ args }) => ({ onSubscribeResult: onDone(logOf(args.contextValue)) }),
   };
 }

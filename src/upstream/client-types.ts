@@ -50,6 +50,12 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Told about each attempt of this call, in addition to the client's own observer. */
   observer?: UpstreamObserver;
+  /**
+   * The GraphQL request's id, sent upstream as `x-request-id` so upstream logs can be joined
+   * with the gateway's. Must satisfy `isRequestId` (src/upstream/request-id.ts); the clients
+   * drop one that does not.
+   */
+  requestId?: string;
 }
 
 /** One method per endpoint of the Chain Data REST API seed (E1-E19) plus the two referenced lookups. */

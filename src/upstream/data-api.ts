@@ -1,6 +1,7 @@
 import type { CallOptions, DataApi } from './client-types.ts';
 import { UpstreamError } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
+import { requestIdHeader } from './request-id.ts';
 import {
   isObject, normalizePage, normalizePrices, normalizeUtxo, normalizeValidator,
 } from './normalize.ts';
@@ -128,6 +129,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     if (opts?.apiKey !== undefined && !isApiKey(opts.apiKey)) throw refused(operation, keyHeader, 'the caller\'s API key is not well-formed');
     const key = opts?.apiKey ?? options.apiKey;
     if (key) headers[keyHeader] = key;
+    Object.assign(headers, requestIdHeader(opts?.requestId));
 
     const result = await http.request({
       upstream: 'data-api',

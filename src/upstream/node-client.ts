@@ -1,6 +1,7 @@
 import type { CallOptions, HealthGetResult, NodeClient } from './client-types.ts';
 import { UpstreamError, type JsonRpcErrorObject, type UpstreamName } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
+import { requestIdHeader } from './request-id.ts';
 import { isHealthReport, isObject, normalizeNodeResult } from './normalize.ts';
 import {
   nodeApiOf, READ_ONLY_NODE_METHODS, type HealthPath, type NodeRpcMethod, type NodeRpcMethods,
@@ -73,7 +74,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
       operation: method,
       method: 'POST',
       url: urlFor(`/ext/${nodeApiOf(method)}`),
-      headers,
+      headers: { ...headers, ...requestIdHeader(opts?.requestId) },
       json: { jsonrpc: '2.0', id, method, params: params ?? {} },
       idempotent: READ_ONLY_NODE_METHODS.has(method),
       signal: opts?.signal,
@@ -113,7 +114,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
       operation,
       method: 'GET',
       url,
-      headers,
+      headers: { ...headers, ...requestIdHeader(opts?.requestId) },
       idempotent: true,
       signal: opts?.signal,
       timeoutMs: opts?.timeoutMs ?? options.timeoutMs,
