@@ -16,6 +16,7 @@ import { useIntrospectionLimit, type IntrospectionLimitOptions } from './plugins
 import { useRequestLimits, type RequestLimitsOptions } from './plugins/use-request-limits.ts';
 import { useResponseLimit } from './plugins/use-response-limit.ts';
 import { useVariableErrors } from './plugins/use-variable-errors.ts';
+import { useTracing, type TracingOptions } from './plugins/use-tracing.ts';
 import { getSchema } from './schema/index.ts';
 import { checkRepresentations } from './schema/federation.ts';
 import { createCursorCodec, randomCursorSecret } from './schema/pagination.ts';
@@ -58,6 +59,12 @@ export interface GatewayOptions {
   introspectionLimits?: IntrospectionLimitOptions;
   /** Concurrency, queue and subscription limits (`MAX_CONCURRENT_OPERATIONS`...), or a gate to share. Defaults in `ADMISSION_DEFAULTS`. */
   admission?: AdmissionOptions | AdmissionGate;
+  /**
+   * OpenTelemetry spans per operation, upstream-backed resolver and upstream attempt
+   * (`useTracing`), sent wherever the registered provider sends them (src/telemetry.ts).
+   * Default off: `server.ts` turns it on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
+   */
+  tracing?: boolean | TracingOptions;
   /**
    * Prometheus metrics at `/metrics` (label bounds, `METRICS_TOKEN`), or `false` for none.
    * Defaults in `METRICS_DEFAULTS`; open to any caller unless a token is set.
@@ -150,6 +157,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
         listSizes: { 'Query.avalancheNodes': deps.nodes.length },
         nodeCount: deps.nodes.length,
       }),
+      // After the cost plugin, so the operation span sees the cost it reports; before input validation, so refusals are traced too.
+      ...(options.tracing ? [useTracing(options.tracing === true ? {} : options.tracing)] : []),
       // Declared argument checks, plus cursors (signed per gateway) and federation representations, before any resolver runs.
       useInputValidation({ fieldChecks: [opaqueInputChecks(schema, { verifyCursor: (cursor) => void cursors.verify(cursor), checkRepresentations })] }),
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),

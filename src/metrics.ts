@@ -38,8 +38,8 @@ export type BreakerState = 'closed' | 'open' | 'half-open';
 export interface MetricsSources {
   admission?: () => AdmissionStats;
   cache?: () => CacheStats;
-  /** Every breaker and its state now, e.g. one per upstream and per node. */
-  breakers?: () => Iterable<{ upstream: string; state: BreakerState }>;
+  /** Every breaker and its state now, e.g. one per upstream and per node (`HttpUpstream.breakers()`). */
+  breakers?: () => Iterable<{ upstream: string; state: BreakerState; openings?: number }>;
 }
 
 /** Label values of one GraphQL request. */
@@ -231,6 +231,18 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
         this.reset();
         for (const breaker of breakers()) {
           for (const state of states) this.set({ upstream: breaker.upstream, state }, breaker.state === state ? 1 : 0);
+        }
+      },
+    });
+    new Counter({
+      name: 'chaingraph_upstream_breaker_openings_total',
+      help: 'Times each upstream circuit has opened since start (failed probes included).',
+      labelNames: ['upstream'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const breaker of breakers()) {
+          if (breaker.openings !== undefined) this.inc({ upstream: breaker.upstream }, breaker.openings);
         }
       },
     });

@@ -13,6 +13,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
 import { errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamName } from './errors.ts';
@@ -177,6 +178,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
       body = JSON.stringify(call.json);
       headers['content-type'] = 'application/json';
     }
+    const span = startAttemptSpan(call, attempt, headers);
     const started = performance.now();
     let status: number | undefined;
     try {
@@ -195,6 +197,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
       const text = await readText(res.body, settings.maxResponseBytes);
       const result = interpret(call, res.statusCode, res.headers, text, attempt);
       notify(call, { upstream: call.upstream, operation: call.operation, attempt, status, durationMs: performance.now() - started });
+      endAttemptSpan(span, status);
       return result;
     } catch (thrown) {
       const failure = isAttemptFailure(thrown) ? thrown : { error: transportError(call, thrown, signal, attempt), retryable: isRetryableTransport(thrown, signal) };
@@ -207,6 +210,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
       };
       if (status !== undefined) info.status = status;
       notify(call, info);
+      endAttemptSpan(span, status, failure.error.kind);
       throw failure;
     }
   }
@@ -417,4 +421,42 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+const tracer = trace.getTracer('chaingraph/upstream');
+
+/**
+ * One CLIENT span per attempt, a child of the active context (the resolver whose loader
+ * made the call), named by the route template or JSON-RPC method, never by the URL (it
+ * may carry keys). Its context goes upstream as `traceparent`/`tracestate`. With tracing
+ * off (no provider or propagator registered, src/telemetry.ts) both are the API's no-ops.
+ */
+function startAttemptSpan(call: HttpCall, attempt: number, headers: Record<string, string>): Span {
+  const routed = call.operation.startsWith(`${call.method} `);
+  const span = tracer.startSpan(routed ? call.operation : `${call.method} ${call.operation}`, { kind: SpanKind.CLIENT });
+  if (span.isRecording()) {
+    const url = call.url;
+    span.setAttributes({
+      'http.request.method': call.method,
+      'server.address': url.hostname,
+      'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      'chaingraph.upstream': call.upstream,
+      'chaingraph.upstream.attempt': attempt,
+      ...(routed ? { 'url.template': call.operation.slice(call.method.length + 1) } : { 'rpc.system': 'jsonrpc', 'rpc.method': call.operation }),
+      ...(attempt > 1 ? { 'http.request.resend_count': attempt - 1 } : {}),
+    });
+  }
+  propagation.inject(trace.setSpan(context.active(), span), headers);
+  return span;
+}
+
+/** Ends an attempt's span with its status, or its error kind (the status code for HTTP errors, as the conventions say). */
+function endAttemptSpan(span: Span, status: number | undefined, error?: UpstreamErrorKind): void {
+  if (status !== undefined) span.setAttribute('http.response.status_code', status);
+  if (error !== undefined) {
+    const type = error === 'http' && status !== undefined ? String(status) : error;
+    span.setAttribute('error.type', type);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+  }
+  span.end();
 }

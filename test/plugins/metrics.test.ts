@@ -241,13 +241,15 @@ describe('response cache metrics', () => {
 
 describe('breaker state gauge', () => {
   it('reports each breaker state as 1 for the current state and 0 for the others', async () => {
-    const states = [{ upstream: 'data-api', state: 'open' as const }, { upstream: 'node:fuji', state: 'closed' as const }];
+    const states = [{ upstream: 'data-api', state: 'open' as const, openings: 3 }, { upstream: 'node:fuji', state: 'closed' as const, openings: 0 }];
     const metrics = createMetrics({ defaultMetrics: false }, { breakers: () => states });
     const samples = parseExposition(await metrics.scrape());
     expect(total(samples, 'chaingraph_upstream_breaker_state', { upstream: 'data-api', state: 'open' })).toBe(1);
     expect(total(samples, 'chaingraph_upstream_breaker_state', { upstream: 'data-api', state: 'closed' })).toBe(0);
     expect(total(samples, 'chaingraph_upstream_breaker_state', { upstream: 'node:fuji', state: 'closed' })).toBe(1);
     expect(total(samples, 'chaingraph_upstream_breaker_state', { upstream: 'node:fuji', state: 'half-open' })).toBe(0);
+    expect(total(samples, 'chaingraph_upstream_breaker_openings_total', { upstream: 'data-api' })).toBe(3);
+    expect(has(samples, 'chaingraph_upstream_breaker_openings_total', { upstream: 'node:fuji' })).toBe(true);
   });
 });
 

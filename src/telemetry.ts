@@ -1,0 +1,119 @@
+/**
+ * OpenTelemetry tracing for the process, through the standard SDK and its standard
+ * variables: off unless an OTLP endpoint is configured.
+ *
+ * Off, nothing is registered: the API's global tracer stays the no-op one, no
+ * propagator writes `traceparent`, and the SDK is not even loaded (it is imported
+ * lazily), so the spans `useTracing` and the upstream HTTP layer ask for are
+ * non-recording no-ops. On, a `NodeTracerProvider` is registered globally with an
+ * AsyncLocalStorage context manager (which carries the active span from a resolver
+ * to the upstream calls its loaders make) and the W3C trace-context propagator
+ * (`traceparent`/`tracestate`, read from callers and sent upstream), and spans are
+ * exported over OTLP/HTTP (JSON protobuf) in batches.
+ *
+ * What the SDK reads from the process environment itself still applies:
+ * `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`, `OTEL_BSP_*` (the batch
+ * queue, 2048 spans by default: beyond it spans are dropped, never buffered without
+ * bound), `OTEL_TRACES_SAMPLER[_ARG]`, `OTEL_RESOURCE_ATTRIBUTES`.
+ */
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+/** Tracing as configured by the environment (see {@link telemetryFromEnv}). */
+export interface TelemetryConfig {
+  /** Where spans are POSTed (OTLP/HTTP); undefined: tracing is off. */
+  tracesUrl?: string;
+  /** `OTEL_SERVICE_NAME`, the `service.name` resource attribute. Default `chaingraph`. */
+  serviceName: string;
+}
+
+export const DEFAULT_SERVICE_NAME = 'chaingraph';
+
+/**
+ * Reads the standard variables: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (used as is),
+ * else `OTEL_EXPORTER_OTLP_ENDPOINT` (with `/v1/traces` appended, as the OTLP spec
+ * says), `OTEL_SERVICE_NAME`; `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`
+ * turn tracing off even with an endpoint. A malformed endpoint fails at startup.
+ */
+export function telemetryFromEnv(env: Readonly<Record<string, string | undefined>>): TelemetryConfig {
+  const serviceName = env['OTEL_SERVICE_NAME']?.trim() || DEFAULT_SERVICE_NAME;
+  const disabled = env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true' || env['OTEL_TRACES_EXPORTER']?.trim().toLowerCase() === 'none';
+  const signal = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim();
+  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim();
+  const tracesUrl = signal ? endpoint('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', signal) : base ? `${endpoint('OTEL_EXPORTER_OTLP_ENDPOINT', base).replace(/\/+$/, '')}/v1/traces` : undefined;
+  return disabled || !tracesUrl ? { serviceName } : { tracesUrl, serviceName };
+}
+
+function endpoint(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  return value;
+}
+
+/** Tracing of this process while it runs. */
+export interface Telemetry {
+  /** Ends tracing: flushes the spans still queued, then unregisters the provider, propagator and context manager. */
+  shutdown(): Promise<void>;
+}
+
+/** Options of {@link registerTracing}. */
+export interface RegisterTracingOptions {
+  /** `service.name`. Default `chaingraph`. */
+  serviceName?: string;
+  /** Where finished spans go (tests pass a `SimpleSpanProcessor` over an `InMemorySpanExporter`). */
+  spanProcessors: SpanProcessor[];
+}
+
+/**
+ * Starts tracing when `config.tracesUrl` is set (a `BatchSpanProcessor` over the
+ * OTLP/HTTP exporter); returns undefined, having loaded and registered nothing,
+ * when it is not.
+ */
+export async function startTelemetry(config: TelemetryConfig): Promise<Telemetry | undefined> {
+  if (!config.tracesUrl) return undefined;
+  const [{ BatchSpanProcessor }, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
+  const exporter = new OTLPTraceExporter({ url: config.tracesUrl });
+  return registerTracing({ serviceName: config.serviceName, spanProcessors: [new BatchSpanProcessor(exporter)] });
+}
+
+/**
+ * Registers a tracer provider globally with the given span processors, the
+ * AsyncLocalStorage context manager and the W3C trace-context propagator. One at a
+ * time per process: shut it down before registering another.
+ */
+export async function registerTracing(options: RegisterTracingOptions): Promise<Telemetry> {
+  const [api, { NodeTracerProvider }, { W3CTraceContextPropagator }, { defaultResource, detectResources, envDetector, resourceFromAttributes }, { ATTR_SERVICE_NAME }] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/semantic-conventions'),
+  ]);
+  const provider = new NodeTracerProvider({
+    // The default resource carries the SDK's attributes and OTEL_RESOURCE_ATTRIBUTES; the service name wins.
+    resource: defaultResource()
+      .merge(detectResources({ detectors: [envDetector] }))
+      .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName ?? DEFAULT_SERVICE_NAME })),
+    spanProcessors: options.spanProcessors,
+  });
+  provider.register({ propagator: new W3CTraceContextPropagator() });
+  return {
+    shutdown: async () => {
+      try {
+        // Ends the processors: a batch processor exports what it still holds first.
+        await provider.shutdown();
+      } finally {
+        api.trace.disable();
+        api.propagation.disable();
+        api.context.disable();
+      }
+    },
+  };
+}
