@@ -36,6 +36,8 @@ export const ErrorCode = {
   INTROSPECTION_LIMIT: 'INTROSPECTION_LIMIT',
   RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
   SERVER_BUSY: 'SERVER_BUSY',
+  /** One client sent more than `RATE_LIMIT_RPS` (src/plugins/use-rate-limit.ts; HTTP 429 with `Retry-After`). */
+  RATE_LIMITED: 'RATE_LIMITED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -74,6 +76,15 @@ export function upstreamToGraphQLError(error: UpstreamError): GraphQLError {
       { extensions },
     );
   }
+  // Refused before sending: the breaker is open (or probing), or the gateway's own upstream rate ceiling is full.
+  if (error.kind === 'circuit' || error.kind === 'throttled') {
+    const what = error.kind === 'circuit'
+      ? `${isNode ? `Node "${error.upstream.slice(5)}"` : 'The Data API'} is failing: ${error.operation} was not called while its circuit breaker is open.`
+      : `${error.operation} was not called: the gateway is at its own upstream request rate limit (UPSTREAM_MAX_RPS).`;
+    return new GraphQLError(`${what} Retry after ${error.retryAfter ?? 1} s.`, {
+      extensions: { ...extensions, ...(error.kind === 'circuit' ? { circuit: 'open' } : {}), retryAfter: error.retryAfter ?? 1 },
+    });
+  }
   if (error.status !== undefined) extensions['upstreamStatus'] = error.status;
   if (error.retryAfter !== undefined) extensions['retryAfter'] = error.retryAfter;
   if (error.rpcError) extensions['rpcCode'] = error.rpcError.code;
@@ -98,6 +109,10 @@ function codeFor(error: UpstreamError, isNode: boolean): ErrorCode {
       return ErrorCode.BAD_USER_INPUT;
     case 'budget':
       return ErrorCode.QUERY_TOO_COSTLY;
+    case 'circuit':
+      return ErrorCode.UPSTREAM_UNAVAILABLE;
+    case 'throttled':
+      return ErrorCode.UPSTREAM_RATE_LIMITED;
     case 'http':
       break;
   }

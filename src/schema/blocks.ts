@@ -515,11 +515,11 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Transient failures (timeouts, 429, 5xx, network) skip one poll; anything else ends the subscription. */
+/** Transient failures (timeouts, 429, 5xx, network, an open breaker, the upstream rate ceiling) skip one poll; anything else ends the subscription. */
 function isTransient(error: unknown): boolean {
   if (!isUpstreamError(error)) return false;
   if (error.kind === 'http') return error.status === 429 || (error.status ?? 0) >= 500;
-  return error.kind === 'timeout' || error.kind === 'network' || error.kind === 'protocol';
+  return error.kind === 'timeout' || error.kind === 'network' || error.kind === 'protocol' || error.kind === 'circuit' || error.kind === 'throttled';
 }
 
 async function* pollBlocks(ctx: Context, chain: PrimaryBlockchainShape, signal: AbortSignal): AsyncGenerator<BlockShape> {

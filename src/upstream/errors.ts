@@ -15,9 +15,13 @@ export type UpstreamName = 'data-api' | `node:${string}`;
  *   segment, a separator, a control character, too long), so the URL could reach
  *   another route (`parameter` names it; the value is never put in the message);
  * - `budget`: nothing was sent: the request's upstream-call budget is spent (an
- *   observer's `admit` refused the attempt; see `src/context.ts`).
+ *   observer's `admit` refused the attempt; see `src/context.ts`);
+ * - `circuit`: nothing sent: the upstream's circuit breaker is open after repeated
+ *   failures, or testing it with one probe (`retryAfter`; see `breaker.ts`);
+ * - `throttled`: nothing sent: the gateway's own ceiling on its upstream request
+ *   rate (`UPSTREAM_MAX_RPS`) had no room before the deadline (see `upstream-rate.ts`).
  */
-export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol' | 'input' | 'budget';
+export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol' | 'input' | 'budget' | 'circuit' | 'throttled';
 
 export interface JsonRpcErrorObject {
   code: number;

@@ -16,6 +16,8 @@ import { performance } from 'node:perf_hooks';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
+import { createBreakers, type BreakerOptions, type Breakers, type BreakerStatus } from './breaker.ts';
+import { throttledError, type UpstreamRate } from './upstream-rate.ts';
 import { errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamName } from './errors.ts';
 import { normalizeErrorBody, statusText } from './normalize.ts';
 import type { ErrorBody } from './types.ts';
@@ -53,6 +55,14 @@ export interface HttpUpstreamOptions {
   observer?: UpstreamObserver;
   /** Random source for the jitter, in [0, 1). Default `Math.random`. */
   random?: () => number;
+  /**
+   * A circuit breaker per upstream (see `breaker.ts`), checked before every attempt,
+   * retries included: options for this policy's own breakers, or `false` for none.
+   * Default on, `BREAKER_DEFAULTS` (5 consecutive failures, 10 s open).
+   */
+  breaker?: BreakerOptions | false;
+  /** The gateway's own upstream request-rate ceiling (`UPSTREAM_MAX_RPS`, see `upstream-rate.ts`). Not closed by `close()`. Default none. */
+  upstreamRate?: UpstreamRate;
 }
 
 /** One logical call; the policy may make several attempts. */
@@ -89,6 +99,8 @@ export interface HttpResult {
 
 export interface HttpUpstream {
   request(call: HttpCall): Promise<HttpResult>;
+  /** Every upstream's circuit breaker that has been used, and its state (empty with `breaker: false`). */
+  breakers(): BreakerStatus[];
   /** Closes the pools this upstream created. */
   close(): Promise<void>;
 }
@@ -133,6 +145,8 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
   const settings = { ...HTTP_DEFAULTS, ...definedOnly(options) };
   const random = options.random ?? Math.random;
   const pools = new Map<string, Pool>();
+  const breakers: Breakers | undefined = options.breaker === false ? undefined : createBreakers(options.breaker);
+  const errorOf = (thrown: unknown): UpstreamError | undefined => (isAttemptFailure(thrown) ? thrown.error : undefined);
 
   const dispatcherFor = (origin: string): Dispatcher => {
     if (options.dispatcher) return options.dispatcher;
@@ -228,11 +242,24 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
       for (;;) {
         if (signal.aborted) throw abortError(call, signal, attempt);
         attempt += 1;
+        // Refused at once, unsent, while the upstream's circuit is open: a retry never goes to a sick upstream.
+        breakers?.guard(call.upstream, call.operation, attempt - 1);
         // Refused before it is sent: the request's upstream-call budget is spent (the observer decides about retries).
         if (!admitted(call, attempt)) throw budgetError(call, attempt, previous);
+        if (options.upstreamRate) {
+          // A turn under the gateway's own rate ceiling, waited for within what is left of the deadline.
+          const wait = await options.upstreamRate
+            .acquire(call.upstream, signal, timeoutMs - (performance.now() - started))
+            .catch(() => {
+              throw abortError(call, signal, attempt - 1);
+            });
+          if (wait !== undefined) throw throttledError(call.upstream, call.operation, attempt - 1, wait, previous);
+        }
         let failure: AttemptFailure;
         try {
-          return await attemptOnce(call, signal, attempt);
+          return breakers
+            ? await breakers.run(call.upstream, call.operation, attempt - 1, () => attemptOnce(call, signal, attempt), errorOf)
+            : await attemptOnce(call, signal, attempt);
         } catch (thrown) {
           if (!isAttemptFailure(thrown)) throw thrown;
           failure = thrown;
@@ -255,6 +282,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
 
   return {
     request,
+    breakers: () => breakers?.states() ?? [],
     close: async () => {
       const closing = [...pools.values()].map((pool) => pool.close());
       pools.clear();

@@ -1,0 +1,149 @@
+/**
+ * An optional ceiling on the gateway's own upstream request rate (`UPSTREAM_MAX_RPS`):
+ * at most `maxRps` attempts per second to each upstream (retries included, they
+ * spend the key's quota too), counted in fixed one-second windows by
+ * rate-limiter-flexible. With `REDIS_URL` the count lives in Redis
+ * (`RateLimiterRedis`), so every replica draws from one budget and a fleet stays
+ * under the upstream key's quota; without it, in this process (`RateLimiterMemory`).
+ *
+ * An attempt over the ceiling waits for the next window while its turn comes within
+ * `maxWaitMs` and what is left of its call's deadline, and is otherwise refused
+ * unsent (`throttled`, UPSTREAM_RATE_LIMITED) rather than sent to earn a 429.
+ *
+ * A ceiling must never fail requests because Redis is sick: while Redis does not
+ * answer, each replica counts alone (rate-limiter-flexible's insurance limiter, the
+ * same ceiling per replica) and the outage is reported once.
+ */
+import { randomInt } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { UpstreamError, type UpstreamName } from './errors.ts';
+
+/** Options of {@link createUpstreamRate}. */
+export interface UpstreamRateOptions {
+  /** Attempts per second to each upstream, all replicas together when shared (`UPSTREAM_MAX_RPS`). An integer, at least 1. */
+  maxRps: number;
+  /** Longest wait for a turn, ms (`UPSTREAM_RATE_MAX_WAIT_MS`); never past the call's deadline. Default 1000. */
+  maxWaitMs?: number;
+  /** `redis://...` (`REDIS_URL`): share the count with every replica using the same URL and prefix. Default: this process only. */
+  redisUrl?: string;
+  /** Prefix of the Redis keys. Default `chaingraph:upstream-rate:`. */
+  keyPrefix?: string;
+  /** Longest wait for one Redis command before this replica counts alone, ms. Default 200. */
+  commandTimeoutMs?: number;
+  /** Told about the first Redis failure of an outage. Default `console.warn`. */
+  onError?: (error: Error) => void;
+}
+
+export const UPSTREAM_RATE_DEFAULTS = { maxWaitMs: 1_000, keyPrefix: 'chaingraph:upstream-rate:', commandTimeoutMs: 200 } as const;
+
+export interface UpstreamRateStats {
+  /** Attempts that had to wait for a later window. */
+  waited: number;
+  /** Attempts refused unsent: no turn within their wait. */
+  refused: number;
+}
+
+export interface UpstreamRate {
+  /**
+   * Takes one turn for an attempt to `upstream`, waiting at most `budgetMs` (and
+   * `maxWaitMs`). Resolves `undefined` when the attempt may be sent, or the ms until
+   * the next turn when it may not; rejects with the signal's reason when it aborts.
+   */
+  acquire(upstream: UpstreamName, signal: AbortSignal, budgetMs: number): Promise<number | undefined>;
+  /** Whether the shared (Redis) count is in use, false while Redis does not answer. */
+  shared(): boolean;
+  stats(): UpstreamRateStats;
+  close(): Promise<void>;
+}
+
+export function createUpstreamRate(options: UpstreamRateOptions): UpstreamRate {
+  const { maxRps } = options;
+  if (!Number.isSafeInteger(maxRps) || maxRps < 1) throw new Error(`UPSTREAM_MAX_RPS must be an integer of at least 1, got ${maxRps}`);
+  const maxWaitMs = options.maxWaitMs ?? UPSTREAM_RATE_DEFAULTS.maxWaitMs;
+  const keyPrefix = options.keyPrefix ?? UPSTREAM_RATE_DEFAULTS.keyPrefix;
+  const onError = options.onError ?? ((error: Error) => console.warn(`chaingraph: UPSTREAM_MAX_RPS counts per replica while Redis does not answer: ${error.message}`));
+  const stats: UpstreamRateStats = { waited: 0, refused: 0 };
+  const memory = new RateLimiterMemory({ points: maxRps, duration: 1, keyPrefix });
+  let redis: Redis | undefined;
+  let limiter: RateLimiterAbstract = memory;
+  let failing = false;
+  if (options.redisUrl) {
+    redis = new Redis(options.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: options.commandTimeoutMs ?? UPSTREAM_RATE_DEFAULTS.commandTimeoutMs,
+      connectTimeout: 2_000,
+    });
+    redis.on('error', (error: Error) => {
+      if (failing) return;
+      failing = true;
+      try {
+        onError(error);
+      } catch {
+        /* a broken logger must not break the ceiling */
+      }
+    });
+    redis.on('ready', () => {
+      failing = false;
+    });
+    // The insurance limiter answers while Redis is not ready or a command fails: the same ceiling, per replica.
+    limiter = new RateLimiterRedis({ storeClient: redis, points: maxRps, duration: 1, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+  }
+
+  return {
+    async acquire(upstream, signal, budgetMs) {
+      const giveUpAt = Date.now() + Math.max(0, Math.min(maxWaitMs, budgetMs));
+      let waited = false;
+      for (;;) {
+        if (signal.aborted) throw signal.reason;
+        let next: number;
+        try {
+          await limiter.consume(upstream, 1);
+          return undefined;
+        } catch (rejection) {
+          // Anything but a refusal is a store failure the insurance limiter could not absorb: let the attempt go.
+          if (!(rejection instanceof RateLimiterRes)) return undefined;
+          next = rejection.msBeforeNext;
+        }
+        // A little jitter, so the callers woken by one window do not all race for its first turns at once.
+        const wait = next + randomInt(0, 10);
+        if (Date.now() + wait > giveUpAt) {
+          stats.refused += 1;
+          return Math.max(1, next);
+        }
+        if (!waited) stats.waited += 1;
+        waited = true;
+        await sleep(wait, signal);
+      }
+    },
+    shared: () => redis !== undefined && redis.status === 'ready',
+    stats: () => ({ ...stats }),
+    close: async () => {
+      if (!redis) return;
+      redis.removeAllListeners('ready');
+      await redis.quit().catch(() => redis?.disconnect());
+    },
+  };
+}
+
+/** The attempt refused by the ceiling, with the time until the next turn as `retryAfter`. */
+export function throttledError(upstream: UpstreamName, operation: string, attempts: number, waitMs: number, previous?: UpstreamError): UpstreamError {
+  return new UpstreamError(`${upstream} ${operation}: not sent, the gateway is at its upstream request rate ceiling (UPSTREAM_MAX_RPS)`, {
+    upstream, kind: 'throttled', operation, attempts, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)), cause: previous,
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
