@@ -1,6 +1,7 @@
 import { MEMORY_CACHE_DEFAULTS } from './upstream/cache.ts';
 import { parseCursorSecrets } from './schema/pagination.ts';
 import { parseNodeUrls } from './upstream/node-client.ts';
+import { telemetryFromEnv, type TelemetryConfig } from './telemetry.ts';
 import { ADMISSION_DEFAULTS } from './plugins/use-admission-control.ts';
 import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
 import { RESPONSE_LIMIT_DEFAULTS } from './plugins/use-response-limit.ts';
@@ -28,6 +29,8 @@ export interface GatewayConfig {
   /** The HTTP edge's limits: body, response, concurrency (README, "Limits and security"). */
   limits: EdgeLimits;
   logLevel: string;
+  /** Tracing (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`...): off unless an OTLP endpoint is set. Absent: off. */
+  telemetry?: TelemetryConfig;
   /** Prometheus `/metrics` (README, "Metrics"). */
   metrics: MetricsConfig;
 }
@@ -59,6 +62,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     maxQueryCost,
     limits: edgeLimitsFromEnv(env),
     logLevel: env['LOG_LEVEL'] ?? 'info',
+    telemetry: telemetryFromEnv(env),
     metrics: {
       ...(env['METRICS_TOKEN'] ? { token: env['METRICS_TOKEN'] } : {}),
       maxOperationNames: positiveInteger(env, 'METRICS_MAX_OPERATION_NAMES', METRICS_DEFAULTS.maxOperationNames, 0),

@@ -13,6 +13,7 @@ import { createMemoryCache, createRedisCache, type ResponseCache } from './upstr
 import { withDataApiCache, withNodeCache } from './upstream/cached-clients.ts';
 import { createDataApiClient } from './upstream/data-api.ts';
 import { createNodeClient } from './upstream/node-client.ts';
+import { startTelemetry } from './telemetry.ts';
 
 /** node:http's own refusals, by error code: status and GraphQL error code. */
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
@@ -65,6 +66,9 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
         ? createRedisCache({ url: config.redisUrl, onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
         : createMemoryCache({ maxBytes: config.cacheMaxBytes });
   warnIfHeapTooSmall(config, logger);
+  // Before the gateway, which traces only when a provider is registered (OTEL_EXPORTER_OTLP_ENDPOINT).
+  const telemetry = await startTelemetry(config.telemetry);
+  if (telemetry) logger.info({ traces: new URL(config.telemetry?.tracesUrl ?? '').host, service: config.telemetry?.serviceName }, 'exporting traces over OTLP/HTTP');
   const gateway = createGateway(
     {
       apiKeyHeader: config.dataApiKeyHeader,
@@ -79,6 +83,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ...(config.cursorSecrets ? { cursorSecrets: config.cursorSecrets } : {}),
       requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
       maxResponseBytes: config.limits.maxResponseBytes,
+      ...(telemetry ? { tracing: true } : {}),
       admission: {
         maxConcurrent: config.limits.maxConcurrentOperations,
         maxQueued: config.limits.maxQueuedOperations,
@@ -129,6 +134,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       await cache?.close();
       await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
       await devnet?.close();
+      // Last: flushes the spans of everything above.
+      await telemetry?.shutdown();
     },
   };
 }

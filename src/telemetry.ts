@@ -71,10 +71,10 @@ export interface RegisterTracingOptions {
 /**
  * Starts tracing when `config.tracesUrl` is set (a `BatchSpanProcessor` over the
  * OTLP/HTTP exporter); returns undefined, having loaded and registered nothing,
- * when it is not.
+ * when it is not. `startServer` calls it and shuts it down last on close.
  */
-export async function startTelemetry(config: TelemetryConfig): Promise<Telemetry | undefined> {
-  if (!config.tracesUrl) return undefined;
+export async function startTelemetry(config: TelemetryConfig | undefined): Promise<Telemetry | undefined> {
+  if (!config?.tracesUrl) return undefined;
   const [{ BatchSpanProcessor }, { OTLPTraceExporter }] = await Promise.all([
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/exporter-trace-otlp-http'),
