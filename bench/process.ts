@@ -117,6 +117,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** How long the build and start may take; default 120 s. */
   timeoutMs?: number;
+  /** Starts npm as the leader of its own process group (as a terminal does), so `process.kill(-npm.pid)` reaches npm and node at once. Default false. */
+  detached?: boolean;
 }
 
 /**
@@ -131,6 +133,7 @@ export async function startNpmGateway(options: StartOptions = {}): Promise<NpmGa
     cwd: root,
     env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: options.detached ?? false,
   });
   npm.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

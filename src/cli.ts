@@ -2,29 +2,51 @@ import pino from 'pino';
 import { configFromEnv } from './config.ts';
 import { startServer } from './server.ts';
 
+/**
+ * A second signal this soon after the first is the same request, delivered twice: Ctrl-C in a terminal
+ * signals the whole process group (npm and node), and npm forwards its copy to node as well.
+ */
+const DUPLICATE_SIGNAL_MS = 1000;
+/** Time for the caches, clients and devnet to close after the drain, before the exit is forced anyway. */
+const CLOSE_MARGIN_MS = 5000;
+
 const logger = pino({ level: process.env['LOG_LEVEL'] ?? 'info' });
 
 try {
-  const running = await startServer(configFromEnv(), logger);
+  const config = configFromEnv();
+  const running = await startServer(config, logger);
   // Plain line too, so the URL is easy to spot among JSON logs.
   console.log(`\n  chaingraph is running: open ${running.url}\n`);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
+  let firstSignalAt: number | undefined;
+  // SIGTERM or SIGINT, to node or to `npm start` (whose script execs node, so npm's forwarding reaches
+  // it): drain, then exit 0; 1 when requests had to be aborted (grace over, or a second signal).
+  const onSignal = (signal: NodeJS.Signals): void => {
+    const now = performance.now();
+    if (firstSignalAt === undefined) {
+      firstSignalAt = now;
+      logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: draining requests in flight');
+      setTimeout(() => {
+        logger.error('shutdown did not finish: exiting');
         process.exit(1);
-      },
-    );
+      }, config.shutdownGraceMs + CLOSE_MARGIN_MS).unref();
+      running.close().then(
+        (result) => {
+          if (result === 'forced') logger.warn('shutdown aborted the requests still in flight');
+          else logger.info('shut down cleanly');
+          process.exit(result === 'drained' ? 0 : 1);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    } else if (now - firstSignalAt >= DUPLICATE_SIGNAL_MS) {
+      logger.warn({ signal }, 'second signal: aborting the requests still in flight');
+      running.forceClose();
+    }
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 } catch (error) {
   logger.fatal({ err: error }, 'chaingraph failed to start');
   process.exit(1);

@@ -31,6 +31,11 @@ export interface GatewayConfig {
   logLevel: string;
   /** Tracing (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`...): off unless an OTLP endpoint is set. Absent: off. */
   telemetry?: TelemetryConfig;
+  /**
+   * `SHUTDOWN_GRACE_MS`: on SIGTERM/SIGINT, how long requests in flight get to finish before what is
+   * left is aborted and the process exits 1. Default 10000 (under the 30 s Kubernetes and Docker give).
+   */
+  shutdownGraceMs: number;
   /** Prometheus `/metrics` (README, "Metrics"). */
   metrics: MetricsConfig;
 }
@@ -41,6 +46,9 @@ export interface MetricsConfig {
   /** `METRICS_MAX_OPERATION_NAMES`: distinct operation names labelled; later ones count as `other`. Default 100. */
   maxOperationNames: number;
 }
+
+/** Default of `SHUTDOWN_GRACE_MS`. */
+export const SHUTDOWN_GRACE_MS_DEFAULT = 10_000;
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const port = Number(env['PORT'] ?? 4000);
@@ -63,6 +71,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     limits: edgeLimitsFromEnv(env),
     logLevel: env['LOG_LEVEL'] ?? 'info',
     telemetry: telemetryFromEnv(env),
+    shutdownGraceMs: positiveInteger(env, 'SHUTDOWN_GRACE_MS', SHUTDOWN_GRACE_MS_DEFAULT, 0),
     metrics: {
       ...(env['METRICS_TOKEN'] ? { token: env['METRICS_TOKEN'] } : {}),
       maxOperationNames: positiveInteger(env, 'METRICS_MAX_OPERATION_NAMES', METRICS_DEFAULTS.maxOperationNames, 0),

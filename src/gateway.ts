@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
+import { useGracefulShutdown } from './plugins/use-graceful-shutdown.ts';
 import { createMetrics, type GatewayMetrics, type MetricsOptions, type MetricsSources } from './metrics.ts';
 import { useMetrics, type MetricsEndpointOptions } from './plugins/use-metrics.ts';
 import { createRequestIds, useRequestId } from './plugins/use-request-id.ts';
@@ -65,6 +66,11 @@ export interface GatewayOptions {
    * Default off: `server.ts` turns it on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
    */
   tracing?: boolean | TracingOptions;
+  /**
+   * Aborted when shutdown begins: `/ready` answers 503 from then on and live subscriptions end
+   * (`useGracefulShutdown`; `server.ts` aborts it on close). Default none.
+   */
+  shutdownSignal?: AbortSignal;
   /**
    * Prometheus metrics at `/metrics` (label bounds, `METRICS_TOKEN`), or `false` for none.
    * Defaults in `METRICS_DEFAULTS`; open to any caller unless a token is set.
@@ -137,6 +143,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     plugins: [
       // Before anything that may refuse a request, so every response carries its id.
       useRequestId(requestIds),
+      // Ahead of useReadinessCheck, whose /ready it answers 503 once shutdown has begun.
+      ...(options.shutdownSignal ? [useGracefulShutdown({ signal: options.shutdownSignal })] : []),
       // Answers /metrics itself (never queued, never counted) and measures what follows from the request's start.
       ...(metrics ? [useMetrics(metrics, options.metrics || {})] : []),
       // GraphiQL's page and assets, served by the gateway itself (offline, no CDN) from buffers built once;

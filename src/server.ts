@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import { startDevnet, type Devnet } from './devnet/server.ts';
 import { createGateway, type Gateway } from './gateway.ts';
+import { trackConnections, type DrainResult } from './drain.ts';
 import { edgeErrorBody } from './plugins/edge-response.ts';
 import { exampleQueries } from './graphiql-examples.ts';
 import { heapBudget } from './heap-budget.ts';
@@ -26,7 +27,16 @@ export interface RunningServer {
   gateway: Gateway;
   /** Present when no upstream was configured and the built-in devnet serves both APIs. */
   devnet?: Devnet;
-  close(): Promise<void>;
+  /**
+   * Shuts down gracefully: `/ready` answers 503 at once, subscriptions end, the listener stops accepting,
+   * requests in flight (and any still sent on an open keep-alive connection) are answered with
+   * `Connection: close` for up to `graceMs` (default `SHUTDOWN_GRACE_MS`), then whatever is left is
+   * aborted; the gateway, cache, clients and devnet close last. Resolves `drained` when nothing had to
+   * be aborted, else `forced`. Idempotent: later calls return the first call's promise.
+   */
+  close(options?: { graceMs?: number }): Promise<DrainResult>;
+  /** Aborts what the drain is waiting for now (a second signal); a `close()` in progress resolves `forced`. */
+  forceClose(): void;
 }
 
 /**
@@ -69,6 +79,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   // Before the gateway, which traces only when a provider is registered (OTEL_EXPORTER_OTLP_ENDPOINT).
   const telemetry = await startTelemetry(config.telemetry);
   if (telemetry) logger.info({ traces: new URL(config.telemetry?.tracesUrl ?? '').host, service: config.telemetry?.serviceName }, 'exporting traces over OTLP/HTTP');
+  const shutdown = new AbortController();
   const gateway = createGateway(
     {
       apiKeyHeader: config.dataApiKeyHeader,
@@ -84,6 +95,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
       maxResponseBytes: config.limits.maxResponseBytes,
       ...(telemetry ? { tracing: true } : {}),
+      shutdownSignal: shutdown.signal,
       admission: {
         maxConcurrent: config.limits.maxConcurrentOperations,
         maxQueued: config.limits.maxQueuedOperations,
@@ -96,7 +108,9 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       : { dataApi, nodes: nodeClients, readinessProbe, logger },
   );
 
-  const server: Server = createServer(gateway);
+  const server: Server = createServer();
+  const connections = trackConnections(server);
+  server.on('request', connections.handler(gateway));
   // Slow clients: headers within 10 s, the whole request (a body at most MAX_BODY_BYTES) within 30 s, so a
   // trickled body cannot hold its admission slot for long. Responses (SSE subscriptions) are not limited.
   server.headersTimeout = 10_000;
@@ -121,22 +135,24 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     `chaingraph ready: GraphiQL at ${url}`,
   );
 
+  let closing: Promise<DrainResult> | undefined;
   return {
     url,
     gateway,
     ...(devnet ? { devnet } : {}),
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await gateway.dispose();
-      await cache?.close();
-      await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
-      await devnet?.close();
-      // Last: flushes the spans of everything above.
-      await telemetry?.shutdown();
-    },
+    close: (options = {}) =>
+      (closing ??= (async () => {
+        shutdown.abort();
+        const result = await connections.drain(options.graceMs ?? config.shutdownGraceMs);
+        await gateway.dispose();
+        await cache?.close();
+        await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
+        await devnet?.close();
+        // Last: flushes the spans of everything above.
+        await telemetry?.shutdown();
+        return result;
+      })()),
+    forceClose: () => connections.force(),
   };
 }
 
