@@ -5,6 +5,9 @@ import { telemetryFromEnv, type TelemetryConfig } from './telemetry.ts';
 import { ADMISSION_DEFAULTS } from './plugins/use-admission-control.ts';
 import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
 import { RESPONSE_LIMIT_DEFAULTS } from './plugins/use-response-limit.ts';
+import { BREAKER_DEFAULTS } from './upstream/breaker.ts';
+import { UPSTREAM_RATE_DEFAULTS } from './upstream/upstream-rate.ts';
+import { RATE_LIMIT_DEFAULTS } from './plugins/use-rate-limit.ts';
 import { METRICS_DEFAULTS } from './metrics.ts';
 
 /** Everything the gateway reads from the environment (see README, "Configuration"). */
@@ -28,6 +31,8 @@ export interface GatewayConfig {
   maxQueryCost: number;
   /** The HTTP edge's limits: body, response, concurrency (README, "Limits and security"). */
   limits: EdgeLimits;
+  /** Circuit breakers, the per-client rate limit and the upstream rate ceiling (README, "Upstream protection"). */
+  protection: ProtectionConfig;
   logLevel: string;
   /** Tracing (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`...): off unless an OTLP endpoint is set. Absent: off. */
   telemetry?: TelemetryConfig;
@@ -69,6 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     cacheMaxBytes: positiveInteger(env, 'CACHE_MAX_BYTES', MEMORY_CACHE_DEFAULTS.maxBytes, 1024),
     maxQueryCost,
     limits: edgeLimitsFromEnv(env),
+    protection: protectionFromEnv(env),
     logLevel: env['LOG_LEVEL'] ?? 'info',
     telemetry: telemetryFromEnv(env),
     shutdownGraceMs: positiveInteger(env, 'SHUTDOWN_GRACE_MS', SHUTDOWN_GRACE_MS_DEFAULT, 0),
@@ -103,6 +109,54 @@ function edgeLimitsFromEnv(env: NodeJS.ProcessEnv): EdgeLimits {
     maxQueueWaitMs: positiveInteger(env, 'MAX_QUEUE_WAIT_MS', ADMISSION_DEFAULTS.maxWaitMs, 0),
     maxSubscriptions: positiveInteger(env, 'MAX_SUBSCRIPTIONS', ADMISSION_DEFAULTS.maxSubscriptions, 0),
   };
+}
+
+export interface ProtectionConfig {
+  /** `BREAKER_FAILURES`: consecutive failed attempts that open an upstream's circuit. Default 5. */
+  breakerFailures: number;
+  /** `BREAKER_HALF_OPEN_MS`: how long a circuit stays open before one probe. Default 10000. */
+  breakerHalfOpenMs: number;
+  /**
+   * `RATE_LIMIT_RPS`: requests per second per client (API key, else address). Unset or 0: off.
+   * Off by default: behind a proxy without `TRUST_PROXY`, every caller shares the proxy's address
+   * and a default limit would throttle the whole fleet as one client.
+   */
+  rateLimitRps?: number;
+  /** `RATE_LIMIT_BURST`: requests a client may send at once. Default 2 × RATE_LIMIT_RPS. */
+  rateLimitBurst?: number;
+  /** `RATE_LIMIT_MAX_CLIENTS`: clients tracked at once (least recently seen forgotten first). Default 10000. */
+  rateLimitMaxClients: number;
+  /** `TRUST_PROXY`: proxies in front whose `x-forwarded-for` entry names the client. Default 0 (the socket's address). */
+  trustProxy: number;
+  /** `UPSTREAM_MAX_RPS`: ceiling on attempts per second to each upstream, fleet-wide with REDIS_URL. Unset or 0: none. */
+  upstreamMaxRps?: number;
+  /** `UPSTREAM_RATE_MAX_WAIT_MS`: longest wait for a turn under the ceiling. Default 1000. */
+  upstreamRateMaxWaitMs: number;
+}
+
+function protectionFromEnv(env: NodeJS.ProcessEnv): ProtectionConfig {
+  const rateLimitRps = positiveNumber(env, 'RATE_LIMIT_RPS');
+  const upstreamMaxRps = positiveInteger(env, 'UPSTREAM_MAX_RPS', 0, 0);
+  const burst = env['RATE_LIMIT_BURST'];
+  return {
+    breakerFailures: positiveInteger(env, 'BREAKER_FAILURES', BREAKER_DEFAULTS.failures),
+    breakerHalfOpenMs: positiveInteger(env, 'BREAKER_HALF_OPEN_MS', BREAKER_DEFAULTS.halfOpenAfterMs, 0),
+    ...(rateLimitRps ? { rateLimitRps } : {}),
+    ...(burst !== undefined && burst !== '' ? { rateLimitBurst: positiveInteger(env, 'RATE_LIMIT_BURST', 1) } : {}),
+    rateLimitMaxClients: positiveInteger(env, 'RATE_LIMIT_MAX_CLIENTS', RATE_LIMIT_DEFAULTS.maxClients),
+    trustProxy: positiveInteger(env, 'TRUST_PROXY', RATE_LIMIT_DEFAULTS.trustProxy, 0),
+    ...(upstreamMaxRps > 0 ? { upstreamMaxRps } : {}),
+    upstreamRateMaxWaitMs: positiveInteger(env, 'UPSTREAM_RATE_MAX_WAIT_MS', UPSTREAM_RATE_DEFAULTS.maxWaitMs, 0),
+  };
+}
+
+/** A number above 0, or undefined when unset, empty or 0 (off). */
+function positiveNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number above 0 (or 0 for off), got "${raw}"`);
+  return value;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {

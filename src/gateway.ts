@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
+import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.ts';
 import { useGracefulShutdown } from './plugins/use-graceful-shutdown.ts';
 import { createMetrics, type GatewayMetrics, type MetricsOptions, type MetricsSources } from './metrics.ts';
 import { useMetrics, type MetricsEndpointOptions } from './plugins/use-metrics.ts';
@@ -60,6 +61,12 @@ export interface GatewayOptions {
   introspectionLimits?: IntrospectionLimitOptions;
   /** Concurrency, queue and subscription limits (`MAX_CONCURRENT_OPERATIONS`...), or a gate to share. Defaults in `ADMISSION_DEFAULTS`. */
   admission?: AdmissionOptions | AdmissionGate;
+  /**
+   * Per-client rate limit on the GraphQL endpoint (`RATE_LIMIT_RPS`, `RATE_LIMIT_BURST`, `TRUST_PROXY`):
+   * 429 RATE_LIMITED with `Retry-After` beyond it. Default off. The caller's API key header is this
+   * gateway's `apiKeyHeader` unless set here.
+   */
+  rateLimit?: RateLimitOptions;
   /**
    * OpenTelemetry spans per operation, upstream-backed resolver and upstream attempt
    * (`useTracing`), sent wherever the registered provider sends them (src/telemetry.ts).
@@ -150,6 +157,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       // GraphiQL's page and assets, served by the gateway itself (offline, no CDN) from buffers built once;
       // first, so admission control never queues a page load.
       ...(options.graphiql === false ? [] : [useGraphiQLAssets({ title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() })]),
+      // One client over its rate is refused before anything else is spent on it, its body not even read.
+      ...(options.rateLimit ? [useRateLimit({ apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit })] : []),
       // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
       useRequestLimits(options.requestLimits),
       useAdmissionControl(admission),

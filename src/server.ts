@@ -14,6 +14,8 @@ import { createMemoryCache, createRedisCache, type ResponseCache } from './upstr
 import { withDataApiCache, withNodeCache } from './upstream/cached-clients.ts';
 import { createDataApiClient } from './upstream/data-api.ts';
 import { createNodeClient } from './upstream/node-client.ts';
+import { createHttpUpstream } from './upstream/http.ts';
+import { createUpstreamRate } from './upstream/upstream-rate.ts';
 import { startTelemetry } from './telemetry.ts';
 
 /** node:http's own refusals, by error code: status and GraphQL error code. */
@@ -60,12 +62,33 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   if (!config.cursorSecrets) {
     logger.warn('CURSOR_SECRET is not set: cursors are signed with a random secret, so they will not survive a restart or work across replicas');
   }
+  const { protection } = config;
+  // The gateway's own ceiling on its upstream rate, one budget for the fleet when replicas share Redis.
+  const upstreamRate = protection.upstreamMaxRps
+    ? createUpstreamRate({
+        maxRps: protection.upstreamMaxRps,
+        maxWaitMs: protection.upstreamRateMaxWaitMs,
+        ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+        onError: (err) => logger.warn({ err }, 'Redis unavailable: UPSTREAM_MAX_RPS counts per replica until it answers again'),
+      })
+    : undefined;
+  // One HTTP policy for every upstream: a pool per origin, a circuit breaker per upstream and per node.
+  const http = createHttpUpstream({
+    breaker: {
+      failures: protection.breakerFailures,
+      halfOpenAfterMs: protection.breakerHalfOpenMs,
+      onStateChange: (change) => (change.state === 'open' ? logger.warn(change, 'circuit breaker opened: calls to this upstream fail fast') : logger.info(change, 'circuit breaker state')),
+    },
+    ...(upstreamRate ? { upstreamRate } : {}),
+  });
   const dataApi = createDataApiClient({
     baseUrl: dataApiUrl,
     ...(config.dataApiKey ? { apiKey: config.dataApiKey } : {}),
     apiKeyHeader: config.dataApiKeyHeader,
+    http,
   });
-  const nodeClients = nodes.map((n) => createNodeClient(n));
+  const nodeClients = nodes.map((n) => createNodeClient({ ...n, http }));
+  const breakerStates = () => http.breakers();
   // Readiness asks the Data API itself (its cheapest call), never the cache.
   const readinessProbe = () => dataApi.listChains({}, { timeoutMs: 3000 });
   // One cache for every client: shared by replicas through Redis, else this process's LRU.
@@ -93,6 +116,16 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),
       ...(config.cursorSecrets ? { cursorSecrets: config.cursorSecrets } : {}),
       requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
+      ...(protection.rateLimitRps
+        ? {
+            rateLimit: {
+              rps: protection.rateLimitRps,
+              ...(protection.rateLimitBurst ? { burst: protection.rateLimitBurst } : {}),
+              maxClients: protection.rateLimitMaxClients,
+              trustProxy: protection.trustProxy,
+            },
+          }
+        : {}),
       maxResponseBytes: config.limits.maxResponseBytes,
       ...(telemetry ? { tracing: true } : {}),
       shutdownSignal: shutdown.signal,
@@ -104,8 +137,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       },
     },
     cache
-      ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache, readinessProbe, logger }
-      : { dataApi, nodes: nodeClients, readinessProbe, logger },
+      ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache, readinessProbe, logger, breakerStates }
+      : { dataApi, nodes: nodeClients, readinessProbe, logger, breakerStates },
   );
 
   const server: Server = createServer();
@@ -147,6 +180,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
         await gateway.dispose();
         await cache?.close();
         await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
+        // The clients share one HTTP policy they do not own.
+        await Promise.all([http.close(), upstreamRate?.close()]);
         await devnet?.close();
         // Last: flushes the spans of everything above.
         await telemetry?.shutdown();
