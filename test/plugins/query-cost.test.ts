@@ -384,7 +384,7 @@ describe('the run-time budget', () => {
       expect(error.path?.at(-1)).toBe('delegators');
     }
     expect(costOf(response)).toMatchObject({ estimatedUpstreamCalls: 1, actualUpstreamCalls: 1 });
-    expect(stack.devnet.stats().requests).toBe(1);
+    expect(dataApiRequests(stack)).toBe(1);
   });
 
   it('rejects a subscription whose one event is over budget before it polls', async () => {
@@ -396,7 +396,7 @@ describe('the run-time budget', () => {
     await reader.cancel();
     expect(events[0]?.errors?.[0]?.extensions?.['code']).toBe('QUERY_TOO_COSTLY');
     expect(events[0]?.errors?.[0]?.message).toMatch(/estimated \d+ upstream calls \(limit 10\)/);
-    expect(stack.devnet.stats().requests).toBe(0);
+    expect(dataApiRequests(stack)).toBe(0);
   });
 
   it('gives a long-lived subscription its per-event budget again at each poll: it lives on, never spending more per poll', async () => {
@@ -454,3 +454,13 @@ describe('operation limits (graphql-armor) on the gateway', () => {
     }
   });
 });
+
+/**
+ * Data API requests the devnet served since the last reset. The gateway asks each node its network
+ * once, in the background, when it is created: under load that can land after a test's reset.
+ */
+function dataApiRequests(stack: TestStack): number {
+  return Object.entries(stack.devnet.stats().byRoute)
+    .filter(([route]) => route.includes('/v1/'))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
