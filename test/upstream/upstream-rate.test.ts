@@ -165,7 +165,11 @@ describe.skipIf(!redisAvailable)('UPSTREAM_MAX_RPS shared by two gateways throug
     const http = createHttpUpstream({ upstreamRate: rate, timeoutMs: 5_000, retries: 0 });
     owned.push(http);
     const gw = createGateway({ graphiql: false, metrics: false }, { dataApi: createDataApiClient({ baseUrl: devnet.url, http }), nodes: [] });
-    owned.push({ close: () => gw.dispose() });
+    owned.push({
+      close: async () => {
+        await gw.dispose();
+      },
+    });
     return gw;
   }
 
