@@ -12,7 +12,10 @@
  * behind `trustProxy` proxies, the address the outermost trusted proxy saw in
  * `x-forwarded-for` (the entries left of it are the caller's to write). IPv6 clients
  * are counted per /64, the block one host usually holds, so rotating addresses
- * within it does not buy new buckets. Keys are hashed, never stored.
+ * within it does not buy new buckets. Keys are hashed, never stored. A caller who
+ * makes up a new key per request gets a new bucket each time, but spends nothing of
+ * the server's key: the Data API client sends the caller's key in place of it, and the
+ * upstream refuses a made-up one (admission control still bounds what it costs here).
  *
  * The buckets live in an LRU of at most `maxClients` entries, each dropped once it
  * would have refilled completely (a full bucket is what a new client gets), so the

@@ -121,6 +121,44 @@ describe('what moves the breaker', () => {
     }
   });
 
+  it('opens exactly after N consecutive failures; answers reset the count, neutral outcomes leave it (model, property)', async () => {
+    type Outcome = 'ok' | 'answer' | 'failure' | 'neutral';
+    const thrownFor: Record<Exclude<Outcome, 'ok'>, UpstreamError> = { answer: error('http', 404), failure: error('timeout'), neutral: error('aborted') };
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.array(fc.constantFrom<Outcome>('ok', 'answer', 'failure', 'neutral'), { maxLength: 60 }), async (n, outcomes) => {
+        const breakers = createBreakers({ failures: n, halfOpenAfterMs: 60_000 });
+        let streak = 0;
+        let open = false;
+        for (const outcome of outcomes) {
+          let sent = false;
+          const attempt = async (): Promise<string> => {
+            sent = true;
+            if (outcome === 'ok') return 'ok';
+            throw thrownFor[outcome];
+          };
+          const result = await breakers.run('data-api', CHAINS, 0, attempt, (thrown) => (thrown instanceof UpstreamError ? thrown : undefined)).then(
+            (value) => value,
+            (thrown: unknown) => thrown,
+          );
+          if (open) {
+            // Open: refused at once, nothing sent.
+            if (sent || !(result instanceof UpstreamError) || result.kind !== 'circuit') return false;
+            continue;
+          }
+          // Closed: the attempt ran and its own outcome came back unchanged.
+          if (!sent) return false;
+          if (outcome === 'ok' ? result !== 'ok' : result !== thrownFor[outcome]) return false;
+          if (outcome === 'failure') streak += 1;
+          else if (outcome !== 'neutral') streak = 0;
+          if (streak >= n) open = true;
+          if (breakers.states()[0]?.state !== (open ? 'open' : 'closed')) return false;
+        }
+        return true;
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('refuses nonsense settings', () => {
     expect(() => createBreakers({ failures: 0 })).toThrow(/failures/);
     expect(() => createBreakers({ halfOpenAfterMs: -1 })).toThrow(/half-open/);
