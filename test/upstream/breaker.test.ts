@@ -10,6 +10,9 @@ import { createDataApiClient, type DataApiClient } from '../../src/upstream/data
 import { UpstreamError, type UpstreamErrorKind } from '../../src/upstream/errors.ts';
 import { createHttpUpstream, type HttpUpstream, type HttpUpstreamOptions } from '../../src/upstream/http.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
+import pino from 'pino';
+import { configFromEnv } from '../../src/config.ts';
+import { startServer } from '../../src/server.ts';
 import { startStack } from '../helpers/stack.ts';
 
 const CHAINS = 'GET /v1/chains';
@@ -339,5 +342,28 @@ describe('through the gateway', () => {
     expect(ms).toBeLessThan(50);
     expect(stack.devnet.stats().requests).toBe(sent);
     await gateway.dispose();
+  });
+});
+
+describe('the server', () => {
+  it('reads BREAKER_FAILURES and BREAKER_HALF_OPEN_MS, with defaults 5 and 10000', () => {
+    expect(configFromEnv({}).protection).toMatchObject({ breakerFailures: 5, breakerHalfOpenMs: 10_000 });
+    expect(configFromEnv({ BREAKER_FAILURES: '3', BREAKER_HALF_OPEN_MS: '500' }).protection).toMatchObject({ breakerFailures: 3, breakerHalfOpenMs: 500 });
+    expect(() => configFromEnv({ BREAKER_FAILURES: '0' })).toThrow(/BREAKER_FAILURES/);
+    expect(() => configFromEnv({ UPSTREAM_MAX_RPS: '2.5' })).toThrow(/UPSTREAM_MAX_RPS/);
+    expect(configFromEnv({ UPSTREAM_MAX_RPS: '0' }).protection.upstreamMaxRps).toBeUndefined();
+  });
+
+  it('shares one breaker set among its clients and reports it on /metrics', async () => {
+    const running = await startServer({ ...configFromEnv({ CACHE: 'off' }), port: 0 }, pino({ level: 'silent' }));
+    try {
+      const response = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ chains { chainId } }' }) });
+      expect(response.status).toBe(200);
+      const metrics = await (await fetch(running.url.replace('/graphql', '/metrics'))).text();
+      expect(metrics).toMatch(/chaingraph_upstream_breaker_state\{upstream="data-api",state="closed"\} 1/);
+      expect(metrics).toMatch(/chaingraph_upstream_breaker_state\{upstream="data-api",state="open"\} 0/);
+    } finally {
+      await running.close();
+    }
   });
 });
