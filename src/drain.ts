@@ -99,7 +99,8 @@ export function trackConnections(server: Server, options: ConnectionTrackerOptio
         }, sweepMs);
         for (const res of responses) closeAfter(res);
         // net.Server's close: stop listening and call back once every connection is gone, without
-        // http.Server's closeIdleConnections() (see `idleCloseMs`).
+        // http.Server's closeIdleConnections() (see `idleCloseMs`). Its connection-checking interval
+        // (headers and request timeouts) keeps running meanwhile; it is unref'd, so it holds nothing open.
         NetServer.prototype.close.call(server, () => {
           clearTimeout(grace);
           clearInterval(sweep);

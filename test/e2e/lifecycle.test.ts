@@ -7,7 +7,8 @@ import { configFromEnv } from '../../src/config.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { untilAborted } from '../../src/plugins/use-graceful-shutdown.ts';
 import { startServer } from '../../src/server.ts';
-import { descendants, startNpmGateway, type NpmGateway } from '../../bench/process.ts';
+import { spawn } from 'node:child_process';
+import { descendants, freePort, root, startNpmGateway, waitFor, type NpmGateway } from '../../bench/process.ts';
 
 /**
  * The gateway's lifecycle as supervisors drive it: `npm start` stops on SIGTERM/SIGINT sent to npm, to
@@ -137,6 +138,33 @@ describe('npm start stops on a signal', () => {
   }
 });
 
+describe('npm run devnet stops on a signal', () => {
+  it('SIGTERM to npm ends the devnet below it (the script execs tsx, which passes the signal on)', async () => {
+    const port = await freePort();
+    const npm = spawn('npm', ['run', '-s', 'devnet'], {
+      cwd: root,
+      env: { ...process.env, DEVNET_PORT: String(port), DEVNET_VALIDATORS: '50' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    let below: number[] = [];
+    try {
+      await waitFor(`http://127.0.0.1:${port}/__devnet/stats`, { ready: (status) => status === 200, timeoutMs: 30_000 });
+      below = descendants(npm.pid as number);
+      expect(below.length).toBeGreaterThan(0);
+      process.kill(npm.pid as number, 'SIGTERM');
+      await exited;
+      const deadline = performance.now() + 5000;
+      while (below.some(alive) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(below.filter(alive)).toEqual([]);
+      expect(await listening(port)).toBe(false);
+    } finally {
+      // Whatever outlived the test (found before npm exited: orphans are no longer below it).
+      for (const pid of [...below, ...descendants(npm.pid as number)].filter(alive)) process.kill(pid, 'SIGKILL');
+    }
+  }, 40_000);
+});
+
 describe('the drain of npm start', () => {
   it('answers /ready 503 at once, refuses new connections, and finishes the slow query in flight with 200', async () => {
     const gateway = await startNpmGateway({ env: upstreamEnv() });
@@ -243,6 +271,36 @@ describe('the drain of npm start', () => {
 });
 
 describe('RunningServer.close (in process)', () => {
+  it('while draining: /health stays 200 (alive), /ready is 503, and queries on open connections are served, each closing its connection', async () => {
+    const running = await startServer({ ...configFromEnv({}), port: 0 }, pino({ level: 'silent' }));
+    const base = running.url.replace(/\/graphql$/, '');
+    const slowClient = new Client(base);
+    const clients = [new Client(base), new Client(base), new Client(base)];
+    try {
+      // Open the three keep-alive connections before the drain.
+      for (const client of clients) await (await client.request({ path: '/health', method: 'GET' })).body.dump();
+      running.devnet?.setChaos({ latencyMs: 1500, routeFilter: SLOW_ROUTE });
+      const slow = graphql(slowClient, SLOW_QUERY);
+      await new Promise((r) => setTimeout(r, 200));
+      const closed = running.close({ graceMs: 8000 });
+      const [health, ready, query] = await Promise.all([
+        clients[0]!.request({ path: '/health', method: 'GET' }),
+        clients[1]!.request({ path: '/ready', method: 'GET' }),
+        graphql(clients[2]!, '{ __typename }'),
+      ]);
+      expect(health.statusCode).toBe(200);
+      expect(ready.statusCode).toBe(503);
+      expect(query).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+      for (const headers of [health.headers, ready.headers, query.headers]) expect(headers['connection']).toBe('close');
+      await Promise.all([health.body.dump(), ready.body.dump()]);
+      expect((await slow).status).toBe(200);
+      expect(await closed).toBe('drained');
+    } finally {
+      await Promise.all([slowClient, ...clients].map((client) => client.close().catch(() => undefined)));
+      await running.close();
+    }
+  });
+
   it('ends a live subscription with its complete event and drains at once', async () => {
     const running = await startServer({ ...configFromEnv({}), port: 0 }, pino({ level: 'silent' }));
     const controller = new AbortController();
@@ -317,6 +375,20 @@ describe('RunningServer.close (in process)', () => {
     expect(outcomes.answeredDuringDrain).toBeGreaterThan(0);
     // Each connection closed after an answer sent during the drain; reconnecting was refused.
     expect(outcomes.refused).toBeGreaterThan(0);
+  });
+});
+
+describe('SHUTDOWN_GRACE_MS', () => {
+  it.each([
+    [undefined, 10_000],
+    ['', 10_000],
+    ['0', 0],
+    ['2500', 2500],
+  ])('%j reads as %d ms', (value, expected) => {
+    expect(configFromEnv(value === undefined ? {} : { SHUTDOWN_GRACE_MS: value }).shutdownGraceMs).toBe(expected);
+  });
+  it.each(['-1', '1.5', 'ten', '1e400'])('refuses %j, naming the variable', (value) => {
+    expect(() => configFromEnv({ SHUTDOWN_GRACE_MS: value })).toThrow(/SHUTDOWN_GRACE_MS/);
   });
 });
 
