@@ -38,8 +38,10 @@ afterEach(async () => {
 /** A Data API client on its own policy: a 100 ms deadline against a devnet that may be made to stall. */
 function client(options: HttpUpstreamOptions = {}): { api: DataApiClient; http: HttpUpstream; changes: BreakerStateChange[] } {
   const changes: BreakerStateChange[] = [];
+  // Short enough to open the circuit quickly against the 2 s stall, long enough that a healthy answer
+  // never times out on a loaded CI machine.
   const http = createHttpUpstream({
-    timeoutMs: 100,
+    timeoutMs: 500,
     retries: 0,
     retryBaseDelayMs: 1,
     breaker: { failures: 3, halfOpenAfterMs: 400, onStateChange: (change) => changes.push(change) },
@@ -218,7 +220,7 @@ describe('a stalled Data API', () => {
   });
 
   it('lets exactly one probe through while half-open; the others are refused without waiting on it', async () => {
-    const { api, http } = client({ timeoutMs: 300 });
+    const { api, http } = client({ timeoutMs: 1_000 });
     await openWithTimeouts(api, 3);
     devnet.setChaos({ latencyMs: 200 });
     await sleep(450);
@@ -258,7 +260,7 @@ describe('a stalled Data API', () => {
 
 describe('what does not open it', () => {
   it('caller mistakes (4xx) never open it, and an answer resets the count of failures', async () => {
-    const { api, http } = client();
+    const { api, http } = client({ timeoutMs: 5_000 });
     for (let i = 0; i < 10; i += 1) expect((await rejection(api.getTransaction('43114', MISSING_TX))).status).toBe(404);
     expect(http.breakers()[0]?.state).toBe('closed');
     devnet.setChaos({ failNext: 2, routeFilter: CHAINS });
@@ -282,7 +284,7 @@ describe('what does not open it', () => {
   });
 
   it('429 quota answers do not open it', async () => {
-    const { api, http } = client();
+    const { api, http } = client({ timeoutMs: 5_000 });
     devnet.setChaos({ failNext: 10, faultStatus: 429, routeFilter: CHAINS });
     for (let i = 0; i < 10; i += 1) expect((await rejection(api.listChains())).status).toBe(429);
     expect(http.breakers()[0]?.state).toBe('closed');
@@ -339,7 +341,9 @@ describe('through the gateway', () => {
     const sent = stack.devnet.stats().requests;
     const { value, ms } = await timed(ask);
     expect(value.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', circuit: 'open', upstream: 'data-api', retryAfter: 10 });
-    expect(ms).toBeLessThan(50);
+    // The breaker itself answers in well under 50 ms (the client-level tests above); this bound is the
+    // whole GraphQL request on a CI machine that runs other test files at the same time.
+    expect(ms).toBeLessThan(250);
     expect(stack.devnet.stats().requests).toBe(sent);
     await gateway.dispose();
   });
