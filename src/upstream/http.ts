@@ -13,6 +13,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
@@ -271,7 +272,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
         const remaining = timeoutMs - (performance.now() - started);
         // Waiting past the deadline only to time out would hide the upstream's own answer.
         if (delay >= remaining) throw failure.error;
-        await sleep(delay, signal).catch(() => {
+        await sleep(delay, undefined, { signal }).catch(() => {
           throw abortError(call, signal, attempt);
         });
       }
@@ -432,20 +433,6 @@ function snippet(text: string): string | undefined {
   return line.length > 200 ? `${line.slice(0, 200)}...` : line;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

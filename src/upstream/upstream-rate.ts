@@ -15,6 +15,7 @@
  * same ceiling per replica) and the outage is reported once.
  */
 import { randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { UpstreamError, type UpstreamName } from './errors.ts';
@@ -114,7 +115,7 @@ export function createUpstreamRate(options: UpstreamRateOptions): UpstreamRate {
         }
         if (!waited) stats.waited += 1;
         waited = true;
-        await sleep(wait, signal);
+        await sleep(wait, undefined, { signal });
       }
     },
     shared: () => redis !== undefined && redis.status === 'ready',
@@ -134,16 +135,3 @@ export function throttledError(upstream: UpstreamName, operation: string, attemp
   });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
