@@ -67,6 +67,8 @@ export interface Devnet {
   requestLog(): RequestLogEntry[];
   resetStats(): void;
   setChaos(settings: Partial<ChaosSettings>): void;
+  /** Back to the chaos the devnet started with (its `latencyMs` and `faultRate` options, nothing else). */
+  resetChaos(): void;
   close(): Promise<void>;
 }
 
@@ -194,6 +196,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     },
     setChaos: (settings) => {
       chaos = { ...chaos, ...settings };
+    },
+    resetChaos: () => {
+      chaos = { ...startup };
     },
     close: () =>
       new Promise<void>((resolve) => {

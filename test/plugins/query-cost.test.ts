@@ -5,6 +5,7 @@ import { costs, EstimateTooComplex, estimateQueryCost, type EstimateOptions, typ
 import { nodeHealthPolling } from '../../src/schema/node-health.ts';
 import { createMemoryCache } from '../../src/upstream/cache.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
+import { readEvents, subscribe } from '../helpers/sse.ts';
 
 // ---------------------------------------------------------------- the model, on a small schema
 
@@ -328,36 +329,6 @@ describe('useQueryCost on the gateway', () => {
   });
 });
 
-/** Reads server-sent events until `count` `data:` payloads arrived or the stream ended. */
-async function readEvents(response: Response, count: number): Promise<{ events: GraphQLResponse[]; reader: ReadableStreamDefaultReader<Uint8Array> }> {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const events: GraphQLResponse[] = [];
-  let buffer = '';
-  while (events.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const data = buffer.slice(0, cut).split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('');
-      buffer = buffer.slice(cut + 2);
-      if (data) events.push(JSON.parse(data) as GraphQLResponse);
-    }
-  }
-  return { events, reader };
-}
-
-const subscribe = (stack: TestStack, query: string, signal?: AbortSignal): Promise<Response> =>
-  Promise.resolve(
-    stack.gateway.fetch('http://chaingraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query }),
-      ...(signal ? { signal } : {}),
-    }),
-  );
-
 describe('the run-time budget', () => {
   let stack: TestStack;
   beforeAll(async () => {
@@ -389,7 +360,7 @@ describe('the run-time budget', () => {
 
   it('rejects a subscription whose one event is over budget before it polls', async () => {
     const response = await subscribe(
-      stack,
+      stack.gateway,
       `subscription { blocks(network: MAINNET, blockchainId: "p-chain") { proposer { subnet { validators(first: 20) { edges { node { pendingRewards(first: 5) { edges { cursor } } historicalRewards(first: 5) { edges { cursor } } } } } } } } }`,
     );
     const { events, reader } = await readEvents(response, 1);
@@ -404,7 +375,7 @@ describe('the run-time budget', () => {
     nodeHealthPolling.intervalMs = 20;
     const controller = new AbortController();
     try {
-      const response = await subscribe(stack, `subscription { nodeHealth(node: "mainnet") { healthy } }`, controller.signal);
+      const response = await subscribe(stack.gateway, `subscription { nodeHealth(node: "mainnet") { healthy } }`, controller.signal);
       const { events, reader } = await readEvents(response, 1);
       expect(events[0]?.errors).toBeUndefined();
       expect(costOf(events[0] as GraphQLResponse)).toMatchObject({ estimatedUpstreamCalls: 1, actualUpstreamCalls: 1 });

@@ -4,6 +4,7 @@ import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { PRIMARY_CHAIN_IDS, type Block, type Utxo, type Vertex } from '../../src/upstream/types.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
+import { readEvents, subscribe as subscribeOver } from '../helpers/sse.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -307,36 +308,8 @@ describe('bad input is refused before any upstream call', () => {
   });
 });
 
-/** Reads server-sent events from a response until `count` `data:` payloads arrived (or the stream ended). */
-async function readEvents(response: Response, count: number): Promise<{ events: Data[]; reader: ReadableStreamDefaultReader<Uint8Array> }> {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const events: Data[] = [];
-  let buffer = '';
-  while (events.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const chunk = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const data = chunk.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('');
-      if (data) events.push(JSON.parse(data));
-    }
-  }
-  return { events, reader };
-}
-
 function subscribe(query: string, signal?: AbortSignal): Promise<Response> {
-  return Promise.resolve(
-    stack.gateway.fetch('http://chaingraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query }),
-      ...(signal ? { signal } : {}),
-    }),
-  );
+  return subscribeOver(stack.gateway, query, signal);
 }
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
@@ -356,7 +329,7 @@ describe('Subscription.blocks', () => {
     const controller = new AbortController();
     const response = await subscribe(`subscription { blocks(network: MAINNET, blockchainId: "p-chain") { ${BLOCK_FIELDS} } }`, controller.signal);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const reading = readEvents(response, 2);
+    const reading = readEvents<Data>(response, 2);
     // The subscription takes the current head as its starting point, then new blocks appear.
     await until(() => (stack.devnet.stats().byRoute[BLOCKS_ROUTE] ?? 0) >= 1, 3000);
     clock += 10_000;

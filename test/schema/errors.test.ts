@@ -27,7 +27,7 @@ describe('upstream failures as coded errors on the failed field', () => {
     const { nodeId } = devnet.dataset.fixtures().mainnet;
     query = `{ network(name: MAINNET) { validator(nodeId: "${nodeId}") { nodeId } } avalancheNodes { name networkName } }`;
   });
-  afterEach(() => devnet.setChaos({ latencyMs: 0, faultRate: 0, faultStatus: 503, failNext: 0, routeFilter: undefined, retryAfterSeconds: undefined }));
+  afterEach(() => devnet.resetChaos());
   afterAll(async () => {
     await gateway.dispose();
     await devnet.close();

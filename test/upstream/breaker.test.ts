@@ -31,7 +31,7 @@ beforeEach(() => {
   devnet.resetStats();
 });
 afterEach(async () => {
-  devnet.setChaos({ latencyMs: 0, faultRate: 0, faultStatus: 503, failNext: 0, bodyDelayMs: 0, routeFilter: undefined, retryAfterSeconds: undefined });
+  devnet.resetChaos();
   await Promise.all(owned.splice(0).map((c) => c.close()));
 });
 

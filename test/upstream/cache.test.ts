@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,44 +9,15 @@ import type { UpstreamObserver } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { createNodeClient, type NodeClientHandle } from '../../src/upstream/node-client.ts';
+import { ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
 
 // ---------------------------------------------------------------- Redis for the shared table
 
-const REDIS_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
-const redisAvailable = Boolean(process.env['TEST_REDIS_URL'] || REDIS_BINARY);
 if (!redisAvailable) {
   console.warn('cache.test.ts: Redis half SKIPPED: set TEST_REDIS_URL or install redis-server to run it');
 }
 
-let redisUrl: string | undefined = process.env['TEST_REDIS_URL'];
-let redisProcess: ChildProcess | undefined;
 const openCaches: ResponseCache[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function ensureRedis(): Promise<string> {
-  if (redisUrl) return redisUrl;
-  const port = await freePort();
-  redisProcess = spawn(REDIS_BINARY as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  redisUrl = `redis://127.0.0.1:${port}`;
-  const probe = createRedisCache({ url: redisUrl, onError: () => {} });
-  // The server needs a moment to listen; ioredis reconnects until it does.
-  const up = await probe.ready(5_000);
-  await probe.close();
-  if (!up) throw new Error(`redis-server did not come up on port ${port}`);
-  return redisUrl;
-}
 
 /** A Redis cache on its own key prefix, so parallel runs on one server never meet. */
 async function redisCache(options: { keyPrefix?: string } = {}): Promise<RedisCache> {
@@ -62,11 +30,7 @@ async function redisCache(options: { keyPrefix?: string } = {}): Promise<RedisCa
 
 afterAll(async () => {
   await Promise.all(openCaches.map((cache) => cache.close()));
-  if (redisProcess && redisProcess.exitCode === null) {
-    const exited = new Promise((resolve) => redisProcess?.once('exit', resolve));
-    redisProcess.kill('SIGTERM');
-    await exited;
-  }
+  await stopRedis();
 });
 
 interface Backend {

@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
@@ -11,35 +8,11 @@ import { createDataApiClient, type DataApiClient } from '../../src/upstream/data
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { createHttpUpstream } from '../../src/upstream/http.ts';
 import { createUpstreamRate, type UpstreamRate, type UpstreamRateOptions } from '../../src/upstream/upstream-rate.ts';
+import { ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
 
 const CHAINS = 'GET /v1/chains';
 
-// ---------------------------------------------------------------- Redis, as in cache.test.ts
-
-const REDIS_BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
-const redisAvailable = Boolean(process.env['TEST_REDIS_URL'] || REDIS_BINARY);
 if (!redisAvailable) console.warn('upstream-rate.test.ts: the shared (Redis) half SKIPPED: set TEST_REDIS_URL or install redis-server');
-let redisUrl: string | undefined = process.env['TEST_REDIS_URL'];
-let redisProcess: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function ensureRedis(): Promise<string> {
-  if (redisUrl) return redisUrl;
-  const port = await freePort();
-  redisProcess = spawn(REDIS_BINARY as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  redisUrl = `redis://127.0.0.1:${port}`;
-  return redisUrl;
-}
 
 // ---------------------------------------------------------------- fixtures
 
@@ -51,11 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await devnet.close();
-  if (redisProcess && redisProcess.exitCode === null) {
-    const exited = new Promise((resolve) => redisProcess?.once('exit', resolve));
-    redisProcess.kill('SIGTERM');
-    await exited;
-  }
+  await stopRedis();
 });
 beforeEach(() => {
   devnet.resetStats();
