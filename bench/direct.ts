@@ -3,7 +3,7 @@
  * data straight from the REST/RPC endpoints, as well as a hand-written client can
  * (batched comma lists, parallel calls), with no GraphQL in between.
  */
-interface Page<K extends string, T> { nextPageToken?: string; [key: string]: T[] | string | undefined }
+interface Page<T> { nextPageToken?: string; [key: string]: T[] | string | undefined }
 
 async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   const res = await fetch(url, init);

@@ -13,7 +13,7 @@ import { configFromEnv } from '../src/config.ts';
 import { heapBudget } from '../src/heap-budget.ts';
 import { countRounds, percentile } from './stats.ts';
 import { buildScenarios, type Fixtures, type Scenario } from './scenarios.ts';
-import { directS1, directS2 } from './direct.ts';
+import { directS2 } from './direct.ts';
 import { freePort, procMemory, root, waitFor } from './process.ts';
 
 const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);

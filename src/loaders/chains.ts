@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Chain } from '../upstream/types.ts';
+import type { Chain } from '../shapes/index.ts';
 import { memoLoader, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 

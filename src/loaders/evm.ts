@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { UpstreamError } from '../upstream/errors.ts';
-import type { CurrencyCode, FullTransaction, NativeTokenBalance, NftToken } from '../upstream/types.ts';
+import type { CurrencyCode, FullTransaction, NativeTokenBalance, NftToken } from '../shapes/index.ts';
 import { memoLoader, type LoaderContext } from './registry.ts';
 
 /** A transaction of one EVM chain. */

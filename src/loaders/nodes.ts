@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { NodeClient } from '../upstream/client-types.ts';
-import type { NodeRpcMethod, NodeRpcMethods, Peer } from '../upstream/types.ts';
+import type { NodeRpcMethod, NodeRpcMethods, Peer } from '../shapes/index.ts';
 import { isNodeId } from './ids.ts';
 import { memoLoader, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';

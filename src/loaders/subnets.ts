@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type Subnet } from '../upstream/types.ts';
+import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type Subnet } from '../shapes/index.ts';
 import { memoLoader, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import {
   PRIMARY_NETWORK_ID, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type PendingReward,
   type SortOrder, type Validator,
-} from '../upstream/types.ts';
+} from '../shapes/index.ts';
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
 import { isNodeId } from './ids.ts';
 import { memoLoader, type LoaderContext } from './registry.ts';

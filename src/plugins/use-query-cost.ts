@@ -6,7 +6,7 @@ import { createDocumentMemo } from './document-memo.ts';
 import { ErrorCode } from '../errors.ts';
 import { EstimateTooComplex, estimateQueryCost, type CostEstimate, type EstimateOptions } from './query-cost/estimate.ts';
 
-export { costs, type FieldCost } from './query-cost/costs.ts';
+export { costs, type FieldCost } from '../lib/cost.ts';
 export { estimateQueryCost, EstimateTooComplex, type CostEstimate, type EstimateOptions } from './query-cost/estimate.ts';
 
 /** Options of {@link useQueryCost}. */

@@ -3,10 +3,10 @@ import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import { chainById } from '../loaders/chains.ts';
 import { nativeBalanceOf } from '../loaders/evm.ts';
-import { costs } from '../plugins/query-cost/costs.ts';
+import { costs } from '../lib/cost.ts';
 import type {
   CurrencyCode, Erc1155TokenBalance, NativeTokenBalance, SortOrder, TransactionDetails,
-} from '../upstream/types.ts';
+} from '../shapes/index.ts';
 import { ChainRef, checkPage } from './chains.ts';
 import { PriceRef } from './common.ts';
 import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';

@@ -2,12 +2,12 @@ import { builder } from '../builder.ts';
 import { newBudgetWindow, type Context } from '../context.ts';
 import { badInput, isUpstreamError } from '../errors.ts';
 import { blockchainById } from '../loaders/subnets.ts';
-import { costs } from '../plugins/query-cost/costs.ts';
+import { costs } from '../lib/cost.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import {
   PRIMARY_CHAIN_IDS, type Block, type ChainInfo, type ListUtxosParams, type ProposerDetails, type SortOrder, type Utxo,
   type UtxoSortBy, type Vertex,
-} from '../upstream/types.ts';
+} from '../shapes/index.ts';
 import { AssetAmountRef, ChainInfoRef } from './common.ts';
 import { type Connection, type ConnectionArgs, pageArgs, resolvePageConnection, type UpstreamPage } from './connection.ts';
 import { SortOrderEnum } from './enums.ts';

@@ -1,5 +1,5 @@
 import { builder, type BuilderTypes } from '../builder.ts';
-import type { AssetAmount, ChainInfo, Price } from '../upstream/types.ts';
+import type { AssetAmount, ChainInfo, Price } from '../shapes/index.ts';
 
 /**
  * Small shared objects of the Data API seed, used by several domains (rewards,

@@ -1,8 +1,8 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
-import { costs } from '../plugins/query-cost/costs.ts';
-import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../upstream/types.ts';
+import { costs } from '../lib/cost.ts';
+import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../shapes/index.ts';
 import { nullOnNotFound } from './chains.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
 import {

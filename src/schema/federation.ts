@@ -10,7 +10,7 @@ import { NetworkRef } from './network.ts';
 import { NftTokenRef } from './nfts.ts';
 import { AvalancheNodeRef } from './node.ts';
 import type { GraphQLSchema } from 'graphql';
-import type { FieldCost } from '../plugins/query-cost/costs.ts';
+import type { FieldCost } from '../lib/cost.ts';
 import { loadNode, refetchCalls } from './relay-node.ts';
 export { checkRepresentations } from './relay-node.ts';
 import { BlockchainRef, SubnetRef } from './subnets.ts';

@@ -1,9 +1,9 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { chainById } from '../loaders/chains.ts';
-import { costs } from '../plugins/query-cost/costs.ts';
+import { costs } from '../lib/cost.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import type { IcmMessage } from '../upstream/types.ts';
+import type { IcmMessage } from '../shapes/index.ts';
 import { ChainRef, checkPage } from './chains.ts';
 import { PriceRef } from './common.ts';
 import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';

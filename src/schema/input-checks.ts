@@ -3,7 +3,7 @@ import { badInput, codedError, ErrorCode } from '../errors.ts';
 import { isCb58Id, isNodeId } from '../loaders/ids.ts';
 import type { NodeDirectory } from '../loaders/registry.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { PRIMARY_CHAIN_IDS } from '../upstream/types.ts';
+import { PRIMARY_CHAIN_IDS } from '../shapes/index.ts';
 
 /**
  * The grammar of every argument a caller sends, in one place. Each check throws

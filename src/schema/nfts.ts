@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 import { chainById } from '../loaders/chains.ts';
-import { costs } from '../plugins/query-cost/costs.ts';
-import type { NftToken } from '../upstream/types.ts';
+import { costs } from '../lib/cost.ts';
+import type { NftToken } from '../shapes/index.ts';
 import { ChainRef, loadNftToken } from './chains.ts';
 import { UNKNOWN_ENUM_VALUE } from './enums.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';

@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput, codedError, ErrorCode } from '../errors.ts';
 import { nodeRpc } from '../loaders/nodes.ts';
-import type { LoggerLevel } from '../upstream/types.ts';
+import type { LoggerLevel } from '../shapes/index.ts';
 import { upstreamEnum } from './enums.ts';
 import { checkAlias, checkApiPath, checkCb58Id, checkLoggerName, checkNodeName, INPUT_LIMITS } from './input-checks.ts';
 import { AvalancheNodeRef, NODE_METHOD, NodeVmRef, nullWhenRpcSays, requireNode, type AvalancheNodeShape } from './node.ts';

@@ -3,7 +3,7 @@ import { builder } from '../builder.ts';
 import { newBudgetWindow, type Context } from '../context.ts';
 import { nodeRpc } from '../loaders/nodes.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
-import type { HealthCheckResult, HealthPath, HealthReport } from '../upstream/types.ts';
+import type { HealthCheckResult, HealthPath, HealthReport } from '../shapes/index.ts';
 import { checkHealthTags, checkNodeName, INPUT_LIMITS } from './input-checks.ts';
 import { AvalancheNodeRef, NODE_METHOD, requireNode } from './node.ts';
 

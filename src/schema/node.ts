@@ -5,8 +5,8 @@ import {
   MAX_PEER_IDS_PER_CALL, nodeForNetwork, nodeNetwork, nodeRpc, peerByNodeId, sortedPeers, type PeerShape,
 } from '../loaders/nodes.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { costs, pageOf, type FieldCost } from '../plugins/query-cost/costs.ts';
-import type { AcpPreference, TxFees, Upgrades } from '../upstream/types.ts';
+import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
+import type { AcpPreference, TxFees, Upgrades } from '../shapes/index.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
 import type { Connection } from './connection.ts';
 import { checkAlias, checkNodeIds, checkNodeName, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';

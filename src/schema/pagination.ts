@@ -1,31 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { badInput, codedError, ErrorCode } from '../errors.ts';
+import { PAGES, type PageSpec } from '../shapes/index.ts';
 
-/** Page-size bounds of one upstream listing, from the seed's Limits table. */
-export interface PageSpec {
-  /** Connection name, part of every cursor so cursors cannot cross connections. */
-  readonly name: string;
-  readonly defaultSize: number;
-  readonly maxSize: number;
-}
+export { PAGES, type PageSpec };
 
-const spec = (name: string, defaultSize: number, maxSize: number): PageSpec => ({ name, defaultSize, maxSize });
-
-/** The seed's page-size defaults and ranges, per endpoint. */
-export const PAGES = {
-  addressTransactions: spec('addressTransactions', 10, 100), // E3
-  utxos: spec('utxos', 10, 1024), // E4
-  subnets: spec('subnets', 100, 10000), // E7
-  validators: spec('validators', 10, 100), // E8
-  nativeTransactions: spec('nativeTransactions', 10, 100), // E9
-  erc1155Balances: spec('erc1155Balances', 10, 500), // E10
-  historicalRewards: spec('historicalRewards', 10, 100), // E11
-  pendingRewards: spec('pendingRewards', 10, 100), // E12
-  delegators: spec('delegators', 10, 100), // E13
-  blocks: spec('blocks', 10, 100), // E15
-  icmMessages: spec('icmMessages', 10, 100), // E16
-  vertices: spec('vertices', 10, 100), // E18
-} as const satisfies Record<string, PageSpec>;
 
 /**
  * What an edge cursor carries: the upstream page it came from (its `pageToken`,

@@ -4,11 +4,11 @@ import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { historicalRewardsFirstPage, inWindow, pendingRewardsFirstPage, STAKING_PAGE, type StakingWindow } from '../loaders/validators.ts';
-import { costs, type PackingModel } from '../plugins/query-cost/costs.ts';
+import { costs, type PackingModel } from '../lib/cost.ts';
 import {
   PRIMARY_NETWORK_ID,
   type CurrencyCode, type HistoricalReward, type ListHistoricalRewardsParams, type ListRewardsParams, type PendingReward, type SortOrder,
-} from '../upstream/types.ts';
+} from '../shapes/index.ts';
 import { AssetAmountRef, assetAmountFields, PriceRef } from './common.ts';
 import { emptyConnection, pageArgs, resolvePageConnection, type ConnectionArgs } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';

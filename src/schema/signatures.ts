@@ -1,8 +1,8 @@
 import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
-import { costs } from '../plugins/query-cost/costs.ts';
+import { costs } from '../lib/cost.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import type { AggregateSignaturesBody, SignedMessage } from '../upstream/types.ts';
+import type { AggregateSignaturesBody, SignedMessage } from '../shapes/index.ts';
 import { nullOnNotFound } from './chains.ts';
 import { checkCb58Id, checkHex, checkNonNegativeInt, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';

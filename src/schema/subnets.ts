@@ -2,12 +2,12 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import { chainById } from '../loaders/chains.ts';
-import { costs } from '../plugins/query-cost/costs.ts';
+import { costs } from '../lib/cost.ts';
 import {
   blockchainById, subnetById, subnetWithNetwork, type BlockchainWithNetwork, type SubnetWithNetwork,
 } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData, type SortOrder } from '../upstream/types.ts';
+import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData, type SortOrder } from '../shapes/index.ts';
 import { ChainRef } from './chains.ts';
 import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum } from './enums.ts';

@@ -1,12 +1,12 @@
 import { builder } from '../builder.ts';
 import { chainById } from '../loaders/chains.ts';
 import { transactionByHash } from '../loaders/evm.ts';
-import { costs } from '../plugins/query-cost/costs.ts';
+import { costs } from '../lib/cost.ts';
 import type {
   AddressInfo, Erc1155Token, Erc1155Transfer, Erc20Token, Erc20Transfer, Erc721Token, Erc721Transfer,
   FullNativeTransaction, FullTransaction, InternalTransaction, NativeTransaction, NetworkTokenDetails, NftMetadata,
   TeleporterMessageInfo, TransactionMethod,
-} from '../upstream/types.ts';
+} from '../shapes/index.ts';
 import type { Context } from '../context.ts';
 import { ChainRef, NetworkTokenRef } from './chains.ts';
 import { PriceRef } from './common.ts';

@@ -3,10 +3,10 @@ import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { MAX_REFETCH_PAGES, STAKING_PAGE, VALIDATOR_LINK, validationByKey, validatorByNodeId } from '../loaders/validators.ts';
-import { costs, type FieldCost } from '../plugins/query-cost/costs.ts';
+import { costs, type FieldCost } from '../lib/cost.ts';
 import {
   PRIMARY_NETWORK_ID, type ListValidatorsParams, type Validator, type ValidatorRewards,
-} from '../upstream/types.ts';
+} from '../shapes/index.ts';
 import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
 import { checkNodeId, checkNodeIds, checkOrdered, checkRange, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';

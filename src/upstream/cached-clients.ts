@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client-types.ts';
 import type { ResponseCache } from './cache.ts';
 import { UpstreamError, type UpstreamName } from './errors.ts';
-import type { HealthPath, NodeRpcMethod, NodeRpcMethods } from './types.ts';
+import type { HealthPath, NodeRpcMethod, NodeRpcMethods } from '../shapes/index.ts';
 
 /** How fast a kind of resource changes; each class has its own TTL. */
 export type CacheClass =

@@ -9,7 +9,7 @@ import type {
   ListUtxosParams, ListUtxosResponse, ListValidatorsParams, ListValidatorsResponse,
   ListVerticesResponse, Network, NftToken, NodeRpcMethod, NodeRpcMethods, PageParams, SignedMessage,
   SortOrder,
-} from './types.ts';
+} from '../shapes/index.ts';
 import type { UpstreamErrorKind, UpstreamName } from './errors.ts';
 
 /** One attempt of one upstream call, as reported to an {@link UpstreamObserver}. */

@@ -11,7 +11,7 @@ import type {
   ListHistoricalRewardsResponse, ListIcmMessagesResponse, ListNativeTransactionsResponse,
   ListPendingRewardsResponse, ListSubnetsResponse, ListUtxosResponse, ListValidatorsResponse,
   ListVerticesResponse, NftToken, SignedMessage,
-} from './types.ts';
+} from '../shapes/index.ts';
 
 /** Options of {@link createDataApiClient}. */
 export interface DataApiClientOptions {

@@ -1,4 +1,4 @@
-import type { ErrorBody } from './types.ts';
+import type { ErrorBody } from '../shapes/index.ts';
 
 /** Which upstream failed: the Data API, or a configured node by name. */
 export type UpstreamName = 'data-api' | `node:${string}`;

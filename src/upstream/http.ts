@@ -21,7 +21,7 @@ import { createBreakers, type BreakerOptions, type Breakers, type BreakerStatus 
 import { throttledError, type UpstreamRate } from './upstream-rate.ts';
 import { errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamName } from './errors.ts';
 import { normalizeErrorBody, statusText } from './normalize.ts';
-import type { ErrorBody } from './types.ts';
+import type { ErrorBody } from '../shapes/index.ts';
 
 export type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
 

@@ -4,4 +4,4 @@ export * from './errors.ts';
 export * from './http.ts';
 export * from './node-client.ts';
 export * from './normalize.ts';
-export * from './types.ts';
+export * from '../shapes/index.ts';

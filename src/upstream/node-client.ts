@@ -5,7 +5,7 @@ import { requestIdHeader } from './request-id.ts';
 import { isHealthReport, isObject, normalizeNodeResult } from './normalize.ts';
 import {
   nodeApiOf, READ_ONLY_NODE_METHODS, type HealthPath, type NodeRpcMethod, type NodeRpcMethods,
-} from './types.ts';
+} from '../shapes/index.ts';
 
 /** Options of {@link createNodeClient}. */
 export interface NodeClientOptions {

@@ -13,7 +13,7 @@
 import { STATUS_CODES } from 'node:http';
 import type {
   ErrorBody, HealthReport, NodeRpcMethod, NodeRpcMethods, Page, Utxo, Validator,
-} from './types.ts';
+} from '../shapes/index.ts';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDataset, type Dataset } from '../../src/devnet/dataset/index.ts';
 import type { PrimaryData } from '../../src/devnet/dataset/primary/index.ts';
-import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Delegator, type Validator } from '../../src/upstream/types.ts';
+import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Delegator, type Validator } from '../../src/shapes/index.ts';
 
 const START = Date.UTC(2025, 5, 1);
 let clock = START;

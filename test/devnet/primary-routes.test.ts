@@ -12,7 +12,7 @@ import {
   type Utxo,
   type Validator,
   type Vertex,
-} from '../../src/upstream/types.ts';
+} from '../../src/shapes/index.ts';
 
 const START = Date.UTC(2025, 5, 1, 12, 0, 0);
 let clock = START;

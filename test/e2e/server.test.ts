@@ -4,7 +4,7 @@ import { configFromEnv } from '../../src/config.ts';
 import { exampleQueries } from '../../src/graphiql-examples.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import pino from 'pino';
-import { PRIMARY_NETWORK_ID } from '../../src/upstream/types.ts';
+import { PRIMARY_NETWORK_ID } from '../../src/shapes/index.ts';
 
 /**
  * What `npm start` does, through a real socket: no upstream configured, so the

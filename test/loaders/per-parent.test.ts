@@ -3,7 +3,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import type { UpstreamPageLike } from '../../src/loaders/types.ts';
 import { delegatorsFirstPage, pendingRewardsFirstPage, type PerValidatorKey, type PerValidatorListArgs } from '../../src/loaders/validators.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
-import { PRIMARY_NETWORK_ID, type Delegator, type PendingReward, type SortOrder, type Validator } from '../../src/upstream/types.ts';
+import { PRIMARY_NETWORK_ID, type Delegator, type PendingReward, type SortOrder, type Validator } from '../../src/shapes/index.ts';
 import { createLoaderContext, measure, type TestLoaderContext } from '../helpers/loader-context.ts';
 
 const E13 = 'GET /v1/networks/{network}/delegators';

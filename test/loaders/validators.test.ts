@@ -5,7 +5,7 @@ import type { NetworkId } from '../../src/loaders/types.ts';
 import { delegationByKey, validationByKey, validatorByNodeId, type ValidationKey } from '../../src/loaders/validators.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
-import { PRIMARY_NETWORK_ID, type Delegator, type Validator } from '../../src/upstream/types.ts';
+import { PRIMARY_NETWORK_ID, type Delegator, type Validator } from '../../src/shapes/index.ts';
 import { createLoaderContext, measure, type TestLoaderContext } from '../helpers/loader-context.ts';
 
 const E8 = 'GET /v1/networks/{network}/validators';

@@ -3,7 +3,7 @@ import { countRounds } from '../../bench/stats.ts';
 import { cb58 } from '../../src/devnet/rng.ts';
 import { nodeForNetwork, peerByNodeId } from '../../src/loaders/nodes.ts';
 import type { NodeClient } from '../../src/upstream/client-types.ts';
-import { PRIMARY_NETWORK_ID, type Validator } from '../../src/upstream/types.ts';
+import { PRIMARY_NETWORK_ID, type Validator } from '../../src/shapes/index.ts';
 import { createLoaderContext, measure } from '../helpers/loader-context.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 

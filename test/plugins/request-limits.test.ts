@@ -11,7 +11,6 @@ interface Body {
 
 const URL_BASE = 'http://chaingraph.test';
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
-const VALIDATORS_WITH = (args: string) => `{ network(name: MAINNET) { validators(first: 1${args}) { edges { node { id } } } } }`;
 
 let stack: TestStack;
 

@@ -16,6 +16,7 @@ const TOKEN = 'admin-secret';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const MAINNET_X = '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are walked by path in assertions
 type Data = Record<string, any>;
 
 let stack: TestStack;

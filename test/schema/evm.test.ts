@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import type {
   Chain, FullTransaction, ListAddressTransactionsResponse, ListErc1155BalancesResponse, ListNativeTransactionsResponse, NftToken,
-} from '../../src/upstream/types.ts';
+} from '../../src/shapes/index.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
-import type { ExportOperation, IcmMessage, ListIcmMessagesResponse } from '../../src/upstream/types.ts';
+import type { ExportOperation, IcmMessage, ListIcmMessagesResponse } from '../../src/shapes/index.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */

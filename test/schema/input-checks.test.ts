@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import { cb58 } from '../../src/devnet/rng.ts';
 import { INPUT_LIMITS } from '../../src/schema/input-checks.ts';
-import { PRIMARY_CHAIN_IDS } from '../../src/upstream/types.ts';
+import { PRIMARY_CHAIN_IDS } from '../../src/shapes/index.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
 // One table per argument, through GraphQL against the devnet: every bad value is refused

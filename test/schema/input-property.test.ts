@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import { getSchema } from '../../src/schema/index.ts';
-import { PRIMARY_CHAIN_IDS } from '../../src/upstream/types.ts';
+import { PRIMARY_CHAIN_IDS } from '../../src/shapes/index.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
 // For EVERY argument of every field in the schema (input-object fields included, at any

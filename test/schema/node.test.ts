@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.ts';
 import { createNodeDirectory } from '../../src/loaders/registry.ts';
 import { nodeHealthPolling, watchNodeHealth } from '../../src/schema/node-health.ts';
 import type { NodeClient } from '../../src/upstream/client-types.ts';
-import type { HealthReport } from '../../src/upstream/types.ts';
+import type { HealthReport } from '../../src/shapes/index.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 // AvalancheNode, Peer and Validator.peer through GraphQL, against the devnet's
@@ -26,6 +26,7 @@ beforeEach(() => {
   stack.devnet.resetStats();
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are walked by path in assertions
 type Data = Record<string, any>;
 
 async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {

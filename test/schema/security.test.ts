@@ -18,6 +18,7 @@ import { startStack, type GraphQLResponse, type TestStack } from '../helpers/sta
 // ids and cursors checked against their grammar (cursors signed), admin reads gated.
 // Every refusal is checked to happen before any upstream request.
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are walked by path in assertions
 type Data = Record<string, any>;
 const codeOf = (result: GraphQLResponse) => result.errors?.[0]?.extensions?.['code'];
 const argumentOf = (result: GraphQLResponse) => result.errors?.[0]?.extensions?.['argumentName'];

@@ -4,7 +4,7 @@ import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import {
   PRIMARY_NETWORK_ID, type Delegator, type HistoricalReward, type PendingReward, type Validator,
-} from '../../src/upstream/types.ts';
+} from '../../src/shapes/index.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */

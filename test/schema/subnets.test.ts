@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
-import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type GenesisData, type Subnet } from '../../src/upstream/types.ts';
+import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type GenesisData, type Subnet } from '../../src/shapes/index.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */

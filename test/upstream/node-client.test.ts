@@ -3,7 +3,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { createHttpUpstream } from '../../src/upstream/http.ts';
 import { createNodeClient, parseNodeUrls, type NodeClientHandle } from '../../src/upstream/node-client.ts';
-import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID } from '../../src/upstream/types.ts';
+import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID } from '../../src/shapes/index.ts';
 
 // Every NodeRpcMethods method and the health GETs against the devnet's
 // simulated nodes (mainnet at the root, fuji under /nodes/fuji) over real HTTP.

@@ -25,7 +25,7 @@ import type {
   Price,
   TeleporterMessageInfo,
   TransactionDetails,
-} from '../../upstream/types.ts';
+} from '../../shapes/index.ts';
 
 /**
  * The EVM side of the devnet's Data API: chains, address histories, balances,

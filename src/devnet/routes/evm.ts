@@ -12,7 +12,7 @@ import {
   type ChainFeature,
   type CurrencyCode,
   type IcmMessage,
-} from '../../upstream/types.ts';
+} from '../../shapes/index.ts';
 
 /**
  * Routes of the EVM half of the Data API (E1, E2, E3, E5 + operations, E6, E9,

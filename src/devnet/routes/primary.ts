@@ -9,7 +9,7 @@ import {
   VALIDATOR_SORT_BY,
   type ChainInfo,
   type SortOrder,
-} from '../../upstream/types.ts';
+} from '../../shapes/index.ts';
 import { devnetNetworkOf, type Dataset } from '../dataset/index.ts';
 import { CHAIN_NAMES, type Page, type PrimaryChain, type PrimaryData, type Range } from '../dataset/primary/index.ts';
 import { errorResponse, type DevnetRequest } from '../http-types.ts';

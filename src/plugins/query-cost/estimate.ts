@@ -20,7 +20,14 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
-import type { FieldCost } from './costs.ts';
+import type { FieldCost } from '../../lib/cost.ts';
+
+declare module 'graphql' {
+  interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
+    /** What the field spends upstream (see `src/lib/cost.ts`). */
+    cost?: FieldCost;
+  }
+}
 
 export interface CostEstimate {
   /** Upstream calls the operation makes at most, by the fields' declared costs. */

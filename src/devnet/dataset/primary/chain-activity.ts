@@ -5,7 +5,7 @@
  * when asked for, and heights follow the clock.
  */
 
-import type { Block, Vertex } from '../../../upstream/types.ts';
+import type { Block, Vertex } from '../../../shapes/index.ts';
 import { BLOCK_INTERVAL_SECONDS, DAY, NANO, VERTEX_COUNT, ZERO_HASH, type PrimaryChain } from './constants.ts';
 import type { NetworkContext } from './context.ts';
 import { id32, sha } from './ids.ts';

@@ -4,7 +4,7 @@
  * place tables generation picks from. Plain data, shared by every generator.
  */
 
-import type { CurrencyCode } from '../../../upstream/types.ts';
+import type { CurrencyCode } from '../../../shapes/index.ts';
 import type { DevnetNetwork } from '../../node-view.ts';
 
 export const AVAX_ASSET_IDS: Record<DevnetNetwork, string> = {

@@ -4,8 +4,8 @@
  * and the network's assets. Built once, before anything is generated.
  */
 
-import { PRIMARY_CHAIN_IDS } from '../../../upstream/types.ts';
-import type { AssetAmount } from '../../../upstream/types.ts';
+import { PRIMARY_CHAIN_IDS } from '../../../shapes/index.ts';
+import type { AssetAmount } from '../../../shapes/index.ts';
 import type { DevnetNetwork } from '../../node-view.ts';
 import { AVAX_ASSET_IDS, PROFILES, X_ASSETS, type NetworkProfile } from './constants.ts';
 import { id32 } from './ids.ts';

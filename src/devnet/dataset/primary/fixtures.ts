@@ -4,8 +4,8 @@
  * behind it that its description promises (see `PrimaryFixtures`).
  */
 
-import { PRIMARY_NETWORK_ID } from '../../../upstream/types.ts';
-import type { DelegationStatus, Subnet } from '../../../upstream/types.ts';
+import { PRIMARY_NETWORK_ID } from '../../../shapes/index.ts';
+import type { DelegationStatus, Subnet } from '../../../shapes/index.ts';
 import type { PrimaryRecords } from './generate.ts';
 import { delegationStatus, delegationTxHash, type ValidatorRecord } from './staking.ts';
 import type { PrimaryFixtures } from './types.ts';

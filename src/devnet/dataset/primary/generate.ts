@@ -5,7 +5,7 @@
  * UTXOs, fixtures) derives its answers from.
  */
 
-import type { Subnet } from '../../../upstream/types.ts';
+import type { Subnet } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { generateAddresses, type AddressBook } from './addresses.ts';
 import { networkContext, type NetworkContext } from './context.ts';

@@ -26,7 +26,7 @@ import type {
   Utxo,
   Validator,
   Vertex,
-} from '../../../upstream/types.ts';
+} from '../../../shapes/index.ts';
 import type { DevnetBlockchain, DevnetNetwork } from '../../node-view.ts';
 import { block, heightAt, listBlocks, listVertices, vertex, type BlockProducers } from './chain-activity.ts';
 import { VERTEX_COUNT, type PrimaryChain } from './constants.ts';

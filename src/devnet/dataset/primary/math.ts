@@ -4,7 +4,7 @@
  * UTXO amount is computed with.
  */
 
-import type { CurrencyCode } from '../../../upstream/types.ts';
+import type { CurrencyCode } from '../../../shapes/index.ts';
 import type { Rng } from '../../rng.ts';
 import { CURRENCY_RATES, DAY, REWARD_RATE, YEAR } from './constants.ts';
 

@@ -3,7 +3,7 @@
  * builds once at generation so that a page costs little more than its items.
  */
 
-import type { SortOrder } from '../../../upstream/types.ts';
+import type { SortOrder } from '../../../shapes/index.ts';
 import type { Page } from './types.ts';
 
 /** Indices to page through: an array of them, or the count `n` for all of `0..n-1`. */

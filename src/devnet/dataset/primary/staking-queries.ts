@@ -5,7 +5,7 @@
  * filters use a sorted copy of the ids.
  */
 
-import { VALIDATOR_SORT_BY } from '../../../upstream/types.ts';
+import { VALIDATOR_SORT_BY } from '../../../shapes/index.ts';
 import type {
   CurrencyCode,
   Delegator,
@@ -16,7 +16,7 @@ import type {
   ValidationStatus,
   Validator,
   ValidatorSortBy,
-} from '../../../upstream/types.ts';
+} from '../../../shapes/index.ts';
 import type { PrimaryRecords } from './generate.ts';
 import { emptyPage, pageOf, sortedUnion, type List } from './paging.ts';
 import { rewardValidatorOf, STATUS_CODES, type RewardIndex, type Staking, type ValidatorRecord } from './staking.ts';

@@ -12,7 +12,7 @@ import type {
   PendingReward,
   Validator,
   ValidatorRewards,
-} from '../../../upstream/types.ts';
+} from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { CITIES } from './constants.ts';
 import { avaxAmount } from './context.ts';

@@ -6,8 +6,8 @@
  * queries (staking-queries.ts) and wire objects (staking-wire.ts) stay cheap.
  */
 
-import { PRIMARY_NETWORK_ID } from '../../../upstream/types.ts';
-import type { DelegationStatus, Subnet, ValidationStatus } from '../../../upstream/types.ts';
+import { PRIMARY_NETWORK_ID } from '../../../shapes/index.ts';
+import type { DelegationStatus, Subnet, ValidationStatus } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { pickAddress, type AddressBook } from './addresses.ts';
 import { DAY, MAX_WEIGHT_AVAX, NANO } from './constants.ts';

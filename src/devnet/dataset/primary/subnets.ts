@@ -4,8 +4,8 @@
  * Also hands back the subnet chains the EVM dataset and the node build on.
  */
 
-import { PRIMARY_NETWORK_ID } from '../../../upstream/types.ts';
-import type { AllowListConfig, Blockchain, GenesisData, Subnet } from '../../../upstream/types.ts';
+import { PRIMARY_NETWORK_ID } from '../../../shapes/index.ts';
+import type { AllowListConfig, Blockchain, GenesisData, Subnet } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { pickAddress, type AddressBook } from './addresses.ts';
 import { heightAt } from './chain-activity.ts';

@@ -4,7 +4,7 @@
  * subnet chains. Kept apart so routes and tests can import types only.
  */
 
-import type { DelegationStatus, SortOrder, UtxoSortBy, ValidationStatus, ValidatorSortBy } from '../../../upstream/types.ts';
+import type { DelegationStatus, SortOrder, UtxoSortBy, ValidationStatus, ValidatorSortBy } from '../../../shapes/index.ts';
 import type { DevnetNetwork } from '../../node-view.ts';
 
 export interface Page<T> {

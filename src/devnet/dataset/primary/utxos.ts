@@ -4,7 +4,7 @@
  * for, so the same address always has the same outputs, spent or not.
  */
 
-import type { AssetAmount, Utxo } from '../../../upstream/types.ts';
+import type { AssetAmount, Utxo } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { heightAt } from './chain-activity.ts';
 import { DAY, type PrimaryChain } from './constants.ts';

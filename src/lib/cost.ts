@@ -2,7 +2,7 @@
  * How fields declare what they spend upstream. A field that calls an upstream
  * says so beside its resolver, `extensions: { cost: costs.perParent() }`, using
  * the constants of the loader that makes the calls; a field without a
- * declaration costs nothing. The estimator (`estimate.ts`) only multiplies:
+ * declaration costs nothing. The estimator (`src/plugins/query-cost/estimate.ts`) only multiplies:
  * it never names schema types or fields.
  *
  * Every function receives `parents`, the number of parent objects the field is
@@ -32,12 +32,6 @@ export interface FieldCost {
   size?(args: Readonly<Record<string, unknown>>): number;
   /** The field returns a connection: `size` is its page, held by its `edges`/`nodes`. */
   connection?: boolean;
-}
-
-declare module 'graphql' {
-  interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
-    cost?: FieldCost;
-  }
 }
 
 /** Page-size bounds of a listing (a `PageSpec`, or anything with its two sizes). */
