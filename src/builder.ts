@@ -5,6 +5,7 @@ import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import type { Context } from './context.ts';
+import ChecksPlugin from './schema/checks-plugin.ts';
 import { UInt256Scalar } from './schema/scalars.ts';
 
 /**
@@ -24,7 +25,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
 }>({
   defaultFieldNullability: false,
-  plugins: [DirectivePlugin, RelayPlugin, DataloaderPlugin, FederationPlugin],
+  plugins: [DirectivePlugin, RelayPlugin, DataloaderPlugin, FederationPlugin, ChecksPlugin],
   relay: {
     // `node`/`nodes` and the Node interface are ours (src/schema/relay-node.ts): global ids stay
     // stable when a validator changes status, which the plugin's per-object ids would not.

@@ -1,6 +1,7 @@
-import type { ArgBuilder } from '@pothos/core';
+import type { InputFieldBuilder } from '@pothos/core';
 import type { BuilderTypes } from '../builder.ts';
 import { badInput } from '../errors.ts';
+import { between } from './bounds.ts';
 import {
   argsHash, checkFirst, decodeCursor, filterArgs, parentHash, type CursorCodec, type CursorState, type PageSpec,
 } from './pagination.ts';
@@ -129,7 +130,7 @@ export function emptyConnection<T>(): Connection<T> {
  * `first` and `after` of a connection over `page`, with the bounds in their
  * descriptions taken from the same spec the checks use, so the docs cannot drift.
  */
-export const pageArgs = (arg: ArgBuilder<BuilderTypes>, page: Pick<PageSpec, 'defaultSize' | 'maxSize'>) => ({
-  first: arg.int({ description: `Page size, 1-${page.maxSize} (default ${page.defaultSize}).` }),
+export const pageArgs = (arg: Pick<InputFieldBuilder<BuilderTypes, 'Arg'>, 'int' | 'string'>, page: Pick<PageSpec, 'defaultSize' | 'maxSize'>) => ({
+  first: arg.int({ description: `Page size (default ${page.defaultSize}).`, bound: between(1, page.maxSize) }),
   after: arg.string({ description: 'Cursor of the last edge already seen (`pageInfo.endCursor`); pass the same other arguments that produced it.' }),
 });

@@ -1,15 +1,19 @@
-import { builder } from '../builder.ts';
+import type { EnumRef } from '@pothos/core';
+import { builder, type BuilderTypes } from '../builder.ts';
 import { badInput } from '../errors.ts';
+import type { Bound } from './bounds.ts';
 
 /** Internal value of the `UNKNOWN` member every upstream-backed enum carries. */
 export const UNKNOWN_ENUM_VALUE = '__unknown__';
 
 export interface UpstreamEnum<V extends string> {
-  ref: ReturnType<typeof builder.enumType>;
+  ref: EnumRef<BuilderTypes, V | typeof UNKNOWN_ENUM_VALUE>;
   /** Upstream value for output: unknown upstream values become `UNKNOWN` instead of failing the field. */
   out(value: string | undefined | null): V | typeof UNKNOWN_ENUM_VALUE | null;
   /** Throws BAD_USER_INPUT when a caller passes `UNKNOWN` as input. */
   checkInput(argument: string, value: unknown): void;
+  /** The same check as an argument's `bound` (it adds nothing to the description). */
+  bound: Bound;
 }
 
 /**
@@ -31,14 +35,16 @@ export function upstreamEnum<const V extends string>(
       UNKNOWN: { value: UNKNOWN_ENUM_VALUE, description: 'A value this version of chaingraph does not know yet (output only).' },
     },
   });
+  const checkInput = (argument: string, value: unknown): void => {
+    if (value === UNKNOWN_ENUM_VALUE || (Array.isArray(value) && value.includes(UNKNOWN_ENUM_VALUE))) {
+      throw badInput(argument, 'UNKNOWN is an output-only value');
+    }
+  };
   return {
-    ref,
+    ref: ref as EnumRef<BuilderTypes, V | typeof UNKNOWN_ENUM_VALUE>,
     out: (value) => (value == null ? null : known.has(value) ? (value as V) : UNKNOWN_ENUM_VALUE),
-    checkInput: (argument, value) => {
-      if (value === UNKNOWN_ENUM_VALUE || (Array.isArray(value) && value.includes(UNKNOWN_ENUM_VALUE))) {
-        throw badInput(argument, 'UNKNOWN is an output-only value');
-      }
-    },
+    checkInput,
+    bound: { describe: '', check: (value, path) => checkInput(path, value) },
   };
 }
 

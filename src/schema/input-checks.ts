@@ -1,5 +1,8 @@
 import { bech32 } from 'bech32';
 import { badInput, codedError, ErrorCode } from '../errors.ts';
+import { between, fromCheck, listOf, quoteValue, type Bound } from './bounds.ts';
+
+export { quoteValue };
 import { isCb58Id, isNodeId } from '../loaders/ids.ts';
 import type { NodeDirectory } from '../loaders/registry.ts';
 import type { NetworkId } from '../loaders/types.ts';
@@ -40,11 +43,6 @@ export const INPUT_LIMITS = {
   hexBytes: 256 * 1024,
 } as const;
 
-/** A value as it may appear in an error message: quoted, and cut so a huge argument is not echoed back. */
-export function quoteValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : String(value);
-  return JSON.stringify(text.length > 48 ? `${text.slice(0, 48)}…` : text);
-}
 
 // ---------------------------------------------------------------- lists
 
@@ -232,9 +230,7 @@ export function checkNonNegativeInt(argument: string, value: unknown, unit: stri
  * reads decimals.
  */
 export function checkRange(argument: string, value: unknown, min: number, max: number): void {
-  if (value == null) return;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw badInput(argument, `must be between ${min} and ${max}`);
-  if (/e/i.test(String(value))) throw badInput(argument, `must be a plain decimal between ${min} and ${max} (0, or at least 0.000001 in magnitude)`);
+  if (value != null) between(min, max).check(value, argument);
 }
 
 /** Both ends of a range given: the lower one must not be above the upper one (names the lower). */
@@ -338,3 +334,24 @@ export function checkNodeName(argument: string, value: unknown, nodes: Pick<Node
     configured: nodes.list.map((n) => n.name),
   });
 }
+
+// ---------------------------------------------------------------- the grammars as bounds
+
+/**
+ * The grammars above as argument bounds (`t.arg.string({ bound: BOUNDS.nodeId })`, see
+ * `bounds.ts`): checked before execution and told in the argument's description.
+ * Domain modules add their own with `fromCheck`, `grammar`, `between` and `listOf`.
+ */
+export const BOUNDS = {
+  nodeId: fromCheck('A node id: `NodeID-` and the cb58 of 20 bytes, with its checksum.', checkNodeId),
+  nodeIds: listOf({ max: INPUT_LIMITS.nodeIds, item: fromCheck('A node id (`NodeID-...`, cb58 with its checksum).', checkNodeId) }),
+  subnetId: fromCheck('A subnet id (cb58 of 32 bytes, with its checksum).', (argument, value) => checkSubnetId(argument, value)),
+  cb58Id: fromCheck('A cb58 id of 32 bytes, with its checksum.', (argument, value, index) => checkCb58Id(argument, value, undefined, index)),
+  evmAddress: fromCheck('A 0x-prefixed 20-byte hex address.', checkEvmAddress),
+  evmTxHash: fromCheck('A 0x-prefixed 32-byte hex transaction hash.', (argument, value) => checkEvmTxHash(argument, value)),
+  chainId: fromCheck('An EVM chain id (decimal, e.g. 43114) or a blockchain id (cb58).', checkChainId),
+  decimal: fromCheck('A string of decimal digits (at most 78).', (argument, value) => checkDecimal(argument, value)),
+  date: fromCheck('A calendar date, YYYY-MM-DD.', checkDate),
+  hex: fromCheck(`0x-prefixed hex, at most ${INPUT_LIMITS.hexBytes / 1024} KiB.`, (argument, value) => checkHex(argument, value)),
+  operationId: fromCheck('An export operation id.', checkOperationId),
+} as const satisfies Record<string, Bound>;

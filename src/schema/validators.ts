@@ -1,3 +1,4 @@
+import type { InputShapeFromFields } from '@pothos/core';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
@@ -9,7 +10,8 @@ import {
 } from '../shapes/index.ts';
 import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
-import { checkNodeId, checkNodeIds, checkOrdered, checkRange, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';
+import { between, bigBetween } from './bounds.ts';
+import { BOUNDS, checkNodeId, checkNodeIds, checkOrdered, checkRange, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
 import { brandNode, byFirstPart, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
@@ -161,65 +163,44 @@ export const ValidatorConnection = builder.connectionObject(
   { name: 'ValidatorEdge', description: 'A validator and its cursor.' },
 );
 
-export const ValidatorFilter = builder.inputType('ValidatorFilter', {
-  description: 'Filters of a validator listing; names are the upstream query parameters.',
-  fields: (t) => ({
-    nodeIds: t.stringList({ description: `Only these nodes: node ids, \`NodeID-...\` with a valid checksum (at most ${INPUT_LIMITS.nodeIds}).` }),
-    validationStatus: t.field({ type: ValidationStatus.ref, description: 'Only this status.' }),
-    subnetId: t.string({ description: 'Only validations of this subnet (cb58 id); all subnets when omitted.' }),
-    minDelegationCapacity: t.field({ type: 'UInt256', description: 'Nano-AVAX, 0 to 720000000000000000.' }),
-    maxDelegationCapacity: t.field({ type: 'UInt256', description: 'Nano-AVAX, 0 to 720000000000000000.' }),
-    minTimeRemaining: t.int({ description: 'Seconds, 0 to 2147483647.' }),
-    maxTimeRemaining: t.int({ description: 'Seconds, 0 to 2147483647.' }),
-    minFeePercentage: t.float({ description: '2 to 100. Setting a fee filter excludes subnet validations.' }),
-    maxFeePercentage: t.float({ description: '2 to 100. Setting a fee filter excludes subnet validations.' }),
-    minUptimePerformance: t.float({ description: '0 to 100.' }),
-    maxUptimePerformance: t.float({ description: '0 to 100.' }),
-  }),
-});
-
-export interface ValidatorListArgs extends ConnectionArgs {
-  filter?: {
-    nodeIds?: string[] | null;
-    validationStatus?: string | null;
-    subnetId?: string | null;
-    minDelegationCapacity?: string | null;
-    maxDelegationCapacity?: string | null;
-    minTimeRemaining?: number | null;
-    maxTimeRemaining?: number | null;
-    minFeePercentage?: number | null;
-    maxFeePercentage?: number | null;
-    minUptimePerformance?: number | null;
-    maxUptimePerformance?: number | null;
-  } | null;
-  sortBy?: string | null;
-  sortOrder?: string | null;
-}
-
 const MAX_CAPACITY = 720000000000000000n;
 const MAX_TIME = 2147483647;
 
-/** Every bound of E8, checked before any upstream call. `network` is known only for Network.validators. */
+export const ValidatorFilter = builder.inputType('ValidatorFilter', {
+  description: 'Filters of a validator listing; names are the upstream query parameters.',
+  fields: (t) => ({
+    nodeIds: t.stringList({ description: 'Only these nodes: whole node ids (the upstream matches substrings).', bound: BOUNDS.nodeIds }),
+    validationStatus: t.field({ type: ValidationStatus.ref, description: 'Only this status.', bound: ValidationStatus.bound }),
+    subnetId: t.string({ description: 'Only validations of this subnet; all subnets when omitted.', bound: BOUNDS.subnetId }),
+    minDelegationCapacity: t.field({ type: 'UInt256', description: 'Nano-AVAX.', bound: bigBetween(0n, MAX_CAPACITY) }),
+    maxDelegationCapacity: t.field({ type: 'UInt256', description: 'Nano-AVAX.', bound: bigBetween(0n, MAX_CAPACITY) }),
+    minTimeRemaining: t.int({ description: 'Seconds.', bound: between(0, MAX_TIME) }),
+    maxTimeRemaining: t.int({ description: 'Seconds.', bound: between(0, MAX_TIME) }),
+    minFeePercentage: t.float({ description: 'Setting a fee filter excludes subnet validations.', bound: between(2, 100) }),
+    maxFeePercentage: t.float({ description: 'Setting a fee filter excludes subnet validations.', bound: between(2, 100) }),
+    minUptimePerformance: t.float({ description: 'Percent.', bound: between(0, 100) }),
+    maxUptimePerformance: t.float({ description: 'Percent.', bound: between(0, 100) }),
+  }),
+});
+
+/** The arguments of a validator listing (`Network.validators`, `Subnet.validators`): their types are Pothos's. */
+export const validatorListArgs = builder.args((t) => ({
+  ...pageArgs(t, PAGES.validators),
+  filter: t.field({ type: ValidatorFilter, description: 'Filters.' }),
+  sortBy: t.field({ type: ValidatorSortByEnum, description: 'Sort key.' }),
+  sortOrder: t.field({ type: SortOrderEnum, description: 'Sort direction.' }),
+}));
+export type ValidatorListArgs = InputShapeFromFields<typeof validatorListArgs>;
+
+/**
+ * The rules of E8 between arguments (each argument's own bound is declared beside it),
+ * checked before any upstream call. `network` is known only for Network.validators.
+ */
 export function checkValidatorArgs(args: ValidatorListArgs, network?: NetworkId): void {
-  checkFirst(args.first, PAGES.validators);
   const f = args.filter ?? {};
-  ValidationStatus.checkInput('filter.validationStatus', f.validationStatus);
-  for (const key of ['minDelegationCapacity', 'maxDelegationCapacity'] as const) {
-    const v = f[key];
-    if (v != null && BigInt(v) > MAX_CAPACITY) throw badInput(`filter.${key}`, `must be between 0 and ${MAX_CAPACITY}`);
-  }
-  checkRange('filter.minTimeRemaining', f.minTimeRemaining, 0, MAX_TIME);
-  checkRange('filter.maxTimeRemaining', f.maxTimeRemaining, 0, MAX_TIME);
-  checkRange('filter.minFeePercentage', f.minFeePercentage, 2, 100);
-  checkRange('filter.maxFeePercentage', f.maxFeePercentage, 2, 100);
-  checkRange('filter.minUptimePerformance', f.minUptimePerformance, 0, 100);
-  checkRange('filter.maxUptimePerformance', f.maxUptimePerformance, 0, 100);
   for (const bound of ['DelegationCapacity', 'TimeRemaining', 'FeePercentage', 'UptimePerformance'] as const) {
     checkOrdered(`filter.min${bound}`, f[`min${bound}`], `filter.max${bound}`, f[`max${bound}`]);
   }
-  // Whole node ids only: the upstream matches substrings, so `NodeID-` alone would match every validator.
-  checkNodeIds('filter.nodeIds', f.nodeIds);
-  if (f.subnetId != null) checkSubnetId('filter.subnetId', f.subnetId);
   if (args.sortBy === 'delegationFee') {
     if (f.subnetId !== PRIMARY_NETWORK_ID) throw badInput('sortBy', `DELEGATION_FEE needs filter.subnetId = "${PRIMARY_NETWORK_ID}" (primary-network validators)`);
     if (network && network !== 'mainnet') throw badInput('sortBy', 'DELEGATION_FEE is only offered on MAINNET');
@@ -302,17 +283,13 @@ export async function loadValidator(ctx: Context, network: NetworkId, nodeId: st
 builder.objectFields(NetworkRef, (t) => ({
   validators: t.field({
     type: ValidatorConnection,
-    description: 'Validations on this network (E8), newest first by default. Page size 1-100, default 10.',
-    args: {
-      ...pageArgs(t.arg, PAGES.validators),
-      filter: t.arg({ type: ValidatorFilter, description: 'Filters.' }),
-      sortBy: t.arg({ type: ValidatorSortByEnum, description: 'Sort key.' }),
-      sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
-    },
-    extensions: { validateArgs: (args) => checkValidatorArgs(args as ValidatorListArgs), cost: costs.listing(PAGES.validators) },
+    description: 'Validations on this network (E8), newest first by default.',
+    args: validatorListArgs,
+    checkArgs: (args) => checkValidatorArgs(args),
+    upstreamCost: costs.listing(PAGES.validators),
     resolve: (n, args, ctx) => {
-      checkValidatorArgs(args as ValidatorListArgs, n.network);
-      return resolveValidators(ctx, n.network, args as ValidatorListArgs);
+      checkValidatorArgs(args, n.network);
+      return resolveValidators(ctx, n.network, args);
     },
   }),
   validator: t.field({
