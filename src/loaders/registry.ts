@@ -27,6 +27,20 @@ export interface LoaderContext {
   readonly loaders: Map<string, unknown>;
 }
 
+/** The upstream clients a loader or service calls. */
+export interface UpstreamClients {
+  readonly dataApi: DataApi;
+  readonly nodes: NodeDirectory;
+}
+
+/**
+ * The clients behind a request's context. Only src/loaders calls this (the lint rules
+ * forbid it elsewhere): resolvers reach data through loaders and services, never the clients.
+ */
+export function upstreamOf(ctx: LoaderContext): UpstreamClients {
+  return { dataApi: ctx.dataApi, nodes: ctx.nodes };
+}
+
 /**
  * The request's loader for `key`, created on first use. Keys name the loader and
  * whatever scopes it (`validatorByNodeId:mainnet`), so each batch function sees
