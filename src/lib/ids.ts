@@ -1,0 +1,36 @@
+/**
+ * The id grammars of both upstreams, checked before an id becomes part of a URL,
+ * a batch or a cache key; and the formatting the devnet's id generators share.
+ */
+import { encodeCb58, isCb58 } from './base58.ts';
+
+export { isCb58 };
+
+export const NODE_ID_PREFIX = 'NodeID-';
+
+/** True for a 32-byte id in cb58 (blockchain, subnet, asset and P/X-chain transaction ids). */
+export function isCb58Id(text: string): boolean {
+  return isCb58(text, 32);
+}
+
+/**
+ * True for a well-formed node id (`NodeID-` + cb58 of 20 bytes, checksum included),
+ * as the node itself checks it. Loaders send only such ids upstream: one malformed
+ * id would make a node reject a whole batched `info.peers` call, and a short one
+ * would match every validator in the Data API's substring filter.
+ */
+export function isNodeId(id: string): boolean {
+  return id.startsWith(NODE_ID_PREFIX) && id.length <= 60 && isCb58(id.slice(NODE_ID_PREFIX.length), 20);
+}
+
+/** A 32-byte id in its cb58 text form. */
+export function formatCb58Id(bytes: Uint8Array): string {
+  if (bytes.length !== 32) throw new RangeError(`a cb58 id takes 32 bytes, not ${bytes.length}`);
+  return encodeCb58(bytes);
+}
+
+/** A node id from its 20 bytes: `NodeID-` + cb58. */
+export function formatNodeId(bytes: Uint8Array): string {
+  if (bytes.length !== 20) throw new RangeError(`a node id takes 20 bytes, not ${bytes.length}`);
+  return `${NODE_ID_PREFIX}${encodeCb58(bytes)}`;
+}
