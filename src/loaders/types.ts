@@ -1,10 +1,5 @@
-/** A page as loaders hand it to connections (see `src/schema/connection.ts`). */
-export interface UpstreamPageLike<T> {
-  items: T[];
-  nextPageToken?: string | undefined;
-  /** Known to have more items though no token says so (cut from a packed listing). */
-  hasMore?: boolean;
-}
+/** A page as loaders hand it to connections: the one page type of src/lib/pages.ts (`UpstreamPageLike` is its old name). */
+export type { UpstreamPage, UpstreamPage as UpstreamPageLike } from '../lib/pages.ts';
 
 /** The devnet and real networks the primary-network endpoints take (`testnet` is sent as `fuji`). */
 export type NetworkId = 'mainnet' | 'fuji';

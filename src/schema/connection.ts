@@ -1,23 +1,13 @@
 import type { InputFieldBuilder } from '@pothos/core';
 import type { BuilderTypes } from '../builder.ts';
 import { badInput } from '../errors.ts';
+import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import { between } from './bounds.ts';
 import {
   argsHash, checkFirst, decodeCursor, filterArgs, parentHash, type CursorCodec, type CursorState, type PageSpec,
 } from './pagination.ts';
 
-/** One upstream page, in the shape every listing endpoint shares. */
-export interface UpstreamPage<T> {
-  items: T[];
-  nextPageToken?: string | undefined;
-  /**
-   * Set by loaders that cut a parent's first page out of a batched listing: there is
-   * no token for "the rest of this parent's list", but the loader knows it exists.
-   */
-  hasMore?: boolean;
-}
-
-export type FetchPage<T> = (pageToken: string | undefined, pageSize: number) => Promise<UpstreamPage<T>>;
+export type { FetchPage, UpstreamPage };
 
 export interface Edge<T> {
   cursor: string;

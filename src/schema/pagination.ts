@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { badInput, codedError, ErrorCode } from '../errors.ts';
+import { canonicalJson } from '../lib/canonical-json.ts';
 import { PAGES, type PageSpec } from '../shapes/index.ts';
 
 export { PAGES, type PageSpec };
@@ -217,17 +218,4 @@ export function filterArgs(args: Record<string, unknown>): Record<string, unknow
 
 function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 12);
-}
-
-/** JSON with sorted keys and without undefined/null, so equal arguments hash equally. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined && v !== null)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

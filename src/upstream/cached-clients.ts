@@ -4,7 +4,8 @@
  * Reads are cached for a TTL that depends on how fast the resource changes
  * ({@link DEFAULT_CACHE_TTLS}); mutations, admin reads and export-operation status
  * are never cached. The cache key is the method and the canonical JSON of its
- * arguments (plus the node's name for node calls), never the signal. Identical
+ * arguments (src/lib/canonical-json.ts: a null member counts as absent), plus the
+ * node's name for node calls, never the signal. Identical
  * concurrent reads share one in-flight upstream call.
  *
  * Per-caller entries: a call made with a caller's own API key is cached and shared
@@ -21,6 +22,7 @@
  * started); a cache hit or a joined call counts nothing.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../lib/canonical-json.ts';
 import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client-types.ts';
 import type { ResponseCache } from './cache.ts';
 import { UpstreamError, type UpstreamName } from './errors.ts';
@@ -330,19 +332,4 @@ function digest(text: string): string {
  */
 function callerKeyDigest(apiKey: string): string {
   return createHash('sha256').update('chaingraph-caller-key\n').update(apiKey).digest().subarray(0, 16).toString('base64url');
-}
-
-/**
- * JSON with object keys sorted and undefined members dropped, so equal arguments
- * give equal keys whatever order a caller built them in. Array order is kept (it
- * can matter to the upstream); null stays distinct from absent.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { createMemoryCache, createRedisCache, entryBytes, ENTRY_OVERHEAD_BYTES, MEMORY_CACHE_DEFAULTS, type RedisCache, type ResponseCache } from '../../src/upstream/cache.ts';
-import { canonicalJson, withDataApiCache, withNodeCache, type CachedClientOptions } from '../../src/upstream/cached-clients.ts';
+import { withDataApiCache, withNodeCache, type CachedClientOptions } from '../../src/upstream/cached-clients.ts';
 import type { UpstreamObserver } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
@@ -181,14 +181,6 @@ describe.skipIf(!redisAvailable)('createRedisCache', () => {
     } finally {
       await cache.close();
     }
-  });
-});
-
-describe('canonicalJson', () => {
-  it('ignores key order and undefined members, keeps array order and null', () => {
-    expect(canonicalJson({ b: 1, a: [2, 1], c: undefined })).toBe(canonicalJson({ a: [2, 1], b: 1 }));
-    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
-    expect(canonicalJson({ a: null })).not.toBe(canonicalJson({}));
   });
 });
 
