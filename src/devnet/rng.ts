@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { formatCb58Id, formatNodeId } from '../lib/ids.ts';
 
 /**
  * A small seeded pseudo-random generator (mulberry32) with the helpers the
@@ -55,12 +56,12 @@ export class Rng {
 
   /** A 32-byte id in cb58 form (like a P-chain tx hash or blockchain id). */
   cb58Id(): string {
-    return cb58(Buffer.from(this.hex(32), 'hex'));
+    return formatCb58Id(Buffer.from(this.hex(32), 'hex'));
   }
 
   /** `NodeID-` + cb58 of 20 bytes. */
   nodeId(): string {
-    return `NodeID-${cb58(Buffer.from(this.hex(20), 'hex'))}`;
+    return formatNodeId(Buffer.from(this.hex(20), 'hex'));
   }
 
   /** A 20-byte EVM address, lowercase hex with `0x`. */
@@ -84,26 +85,4 @@ export class Rng {
 
 export function hashToUint32(text: string): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0);
-}
-
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-export function base58(bytes: Uint8Array): string {
-  let n = BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
-  let out = '';
-  while (n > 0n) {
-    out = BASE58[Number(n % 58n)] + out;
-    n /= 58n;
-  }
-  for (const b of bytes) {
-    if (b !== 0) break;
-    out = `1${out}`;
-  }
-  return out;
-}
-
-/** cb58 = base58(bytes ‖ last 4 bytes of sha256(bytes)), as the node encodes ids. */
-export function cb58(bytes: Uint8Array): string {
-  const checksum = createHash('sha256').update(bytes).digest().subarray(-4);
-  return base58(Buffer.concat([Buffer.from(bytes), checksum]));
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRounds } from '../../bench/stats.ts';
-import { cb58 } from '../../src/devnet/rng.ts';
+import { encodeCb58 as cb58 } from '../../src/lib/base58.ts';
 import { nodeForNetwork, peerByNodeId } from '../../src/loaders/nodes.ts';
 import type { NodeClient } from '../../src/upstream/client-types.ts';
 import { PRIMARY_NETWORK_ID, type Validator } from '../../src/shapes/index.ts';

@@ -1,7 +1,7 @@
 import { bech32, bech32m } from 'bech32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
-import { cb58 } from '../../src/devnet/rng.ts';
+import { encodeCb58 as cb58 } from '../../src/lib/base58.ts';
 import { INPUT_LIMITS } from '../../src/schema/input-checks.ts';
 import { PRIMARY_CHAIN_IDS } from '../../src/shapes/index.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';

@@ -1,6 +1,6 @@
 import { PRIMARY_NETWORK_ID } from '../../shapes/index.ts';
 import type { DevnetNetwork, NodeDataView } from '../node-view.ts';
-import { createEvmData, type EvmChainSeed, type EvmData } from './evm.ts';
+import { createEvmData, type EvmChainSeed, type EvmData } from './evm/index.ts';
 import { C_CHAIN_EVM_IDS, createPrimaryData, VM_IDS, type PrimaryData, type PrimaryFixtures } from './primary/index.ts';
 
 export type { PrimaryData, PrimaryFixtures } from './primary/index.ts';

@@ -5,7 +5,8 @@
 // unhealthy reports. Served as JSON-RPC and as GET paths filtered by `?tag=`.
 import { createHash } from 'node:crypto';
 import type { DevnetRequest, DevnetResponse } from '../http-types.ts';
-import { cb58, hashToUint32 } from '../rng.ts';
+import { encodeCb58 } from '../../lib/base58.ts';
+import { hashToUint32 } from '../rng.ts';
 import { HEALTH_PERIOD_MS } from './facts.ts';
 import { cmp, goDuration, rfc3339Nano } from './go.ts';
 import type { Peers } from './peers.ts';
@@ -99,7 +100,7 @@ export function createHealth(node: NodeState, peers: Peers): Health {
           engine: {
             consensus: {
               lastAcceptedHeight: height,
-              lastAcceptedID: cb58(createHash('sha256').update(`${chain.blockchainId}/${height}`).digest()),
+              lastAcceptedID: encodeCb58(createHash('sha256').update(`${chain.blockchainId}/${height}`).digest()),
               longestProcessingBlock: processing === 0 ? '0s' : goDuration(50_000_000 + (h % 900_000_000)),
               processingBlocks: processing,
             },

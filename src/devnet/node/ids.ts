@@ -2,8 +2,7 @@
 // parsing of cb58 ids, node ids and hex as ids/*.go, utils/cb58 and
 // encoding/hex do it. Parsing throws the node's own messages, so a bad argument
 // fails on the wire exactly as on the real node.
-import { createHash } from 'node:crypto';
-import { cb58 } from '../rng.ts';
+import { cb58Checksum, decodeBase58, encodeCb58, isBase58Char } from '../../lib/base58.ts';
 import { goQuoteRune } from './go.ts';
 import { RpcError } from './rpc.ts';
 
@@ -11,37 +10,20 @@ import { RpcError } from './rpc.ts';
 export function idFromName(name: string): string {
   const bytes = Buffer.alloc(32);
   bytes.write(name, 'ascii');
-  return cb58(bytes);
+  return encodeCb58(bytes);
 }
 
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-function base58Decode(s: string): Buffer {
-  if (s.length === 0) throw new Error('zero length string');
-  let n = 0n;
-  for (const ch of s) {
-    const digit = BASE58_ALPHABET.indexOf(ch);
-    if (digit < 0) throw new Error(`invalid base58 digit (${goQuoteRune(ch)})`);
-    n = n * 58n + BigInt(digit);
-  }
-  let zeros = 0;
-  while (s[zeros] === '1') zeros += 1;
-  let hex = n === 0n ? '' : n.toString(16);
-  if (hex.length % 2 === 1) hex = `0${hex}`;
-  return Buffer.concat([Buffer.alloc(zeros), Buffer.from(hex, 'hex')]);
-}
-
+/** `utils/cb58.Decode`: the payload, or the node's error for a bad digit, a short input or a bad checksum. */
 function cb58Decode(s: string): Buffer {
-  let bytes: Buffer;
-  try {
-    bytes = base58Decode(s);
-  } catch (error) {
-    throw new RpcError(`base58 decoding error: ${(error as Error).message}`);
+  if (s.length === 0) throw new RpcError('base58 decoding error: zero length string');
+  const bytes = decodeBase58(s);
+  if (!bytes) {
+    const bad = [...s].find((ch) => !isBase58Char(ch)) ?? '';
+    throw new RpcError(`base58 decoding error: invalid base58 digit (${goQuoteRune(bad)})`);
   }
   if (bytes.length < 4) throw new RpcError('input string is smaller than the checksum size');
   const raw = bytes.subarray(0, -4);
-  const checksum = createHash('sha256').update(raw).digest().subarray(-4);
-  if (!checksum.equals(bytes.subarray(-4))) throw new RpcError('invalid input checksum');
+  if (!cb58Checksum(raw).equals(bytes.subarray(-4))) throw new RpcError('invalid input checksum');
   return raw;
 }
 

@@ -12,9 +12,9 @@ import {
 } from '../../shapes/index.ts';
 import { devnetNetworkOf, type Dataset } from '../dataset/index.ts';
 import { CHAIN_NAMES, type Page, type PrimaryChain, type PrimaryData, type Range } from '../dataset/primary/index.ts';
-import { errorResponse, type DevnetRequest } from '../http-types.ts';
 import type { DevnetNetwork } from '../node-view.ts';
 import type { Route, RouteAnswer } from '../router.ts';
+import { bad, fail, guarded } from './http-error.ts';
 
 /**
  * The primary-network endpoints of the Data API seed: E4 utxos, E7 subnets,
@@ -26,36 +26,6 @@ import type { Route, RouteAnswer } from '../router.ts';
  * against other arguments is rejected with 400. `pageSize` may change between
  * pages. List defaults: `sortOrder=desc` (newest first).
  */
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function bad(message: string): never {
-  throw new HttpError(400, message);
-}
-
-function answer(status: number, message: string): RouteAnswer {
-  const { route: _route, ...rest } = errorResponse(status, message, '');
-  return rest;
-}
-
-/** Turns thrown HttpErrors into the seed's error body. */
-function guarded(fn: (params: Record<string, string>, req: DevnetRequest) => RouteAnswer): Route['handle'] {
-  return (params, req) => {
-    try {
-      return fn(params, req);
-    } catch (error) {
-      if (error instanceof HttpError) return answer(error.status, error.message);
-      throw error;
-    }
-  };
-}
 
 // ------------------------------------------------------------------ parameters
 
@@ -148,7 +118,7 @@ function parseChain(network: DevnetNetwork, id: string | undefined, allowed: rea
     const otherIsAllowed = (['p', 'x', 'c'] as const).some(
       (c) => allowed.includes(c) && PRIMARY_CHAIN_IDS[network === 'mainnet' ? 'fuji' : 'mainnet'][c] === id,
     );
-    if (otherIsAllowed) throw new HttpError(404, `Blockchain ${id} not found on ${network}`);
+    if (otherIsAllowed) fail(404, `Blockchain ${id} not found on ${network}`);
   }
   bad(`blockchainId must be ${names.join(', ')} or the network's ${allowed.map((c) => c.toUpperCase()).join('/')}-chain id`);
 }

@@ -52,7 +52,6 @@ import { listUtxos } from './utxos.ts';
 
 export { AVAX_ASSET_IDS, BLOCK_INTERVAL_SECONDS, C_CHAIN_EVM_IDS, CHAIN_NAMES, VM_IDS } from './constants.ts';
 export type { PrimaryChain } from './constants.ts';
-export { cb58 } from './ids.ts';
 export { avaxPrice } from './math.ts';
 export type {
   BlockQuery,
