@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import pino, { type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
-import { startDevnet, type Devnet } from './devnet/server.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 import { trackConnections, type DrainResult } from './drain.ts';
 import { edgeErrorBody } from './plugins/edge-response.ts';
@@ -17,6 +16,13 @@ import { createNodeClient } from './upstream/node-client.ts';
 import { createHttpUpstream } from './upstream/http.ts';
 import { createUpstreamRate } from './upstream/upstream-rate.ts';
 import { startTelemetry } from './telemetry.ts';
+
+/**
+ * The built-in devnet's handle. A type only (erased from the build): the devnet module itself is
+ * loaded with a dynamic import, and only when no upstream is configured, so a gateway with upstreams
+ * never loads it and the production entry does not contain it (the build puts it in a chunk of its own).
+ */
+type Devnet = import('./devnet/server.ts').Devnet;
 
 /** node:http's own refusals, by error code: status and GraphQL error code. */
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
@@ -51,6 +57,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   let dataApiUrl = config.dataApiUrl;
   let nodes = config.nodes;
   if (!dataApiUrl && nodes.length === 0) {
+    // eslint-disable-next-line import-x/no-restricted-paths -- the one way the gateway reaches the devnet: on demand, never statically
+    const { startDevnet } = await import('./devnet/server.ts');
     devnet = await startDevnet({});
     dataApiUrl = devnet.url;
     nodes = Object.entries(devnet.nodeUrls).map(([name, url]) => ({ name, url }));
