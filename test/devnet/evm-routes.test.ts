@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NetworkFixtures as Fixtures } from '../../src/devnet/dataset/index.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 
 /**
@@ -7,19 +8,6 @@ import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
  */
 
 interface Json { [k: string]: unknown }
-interface Fixtures {
-  evmChainId: string;
-  address: string;
-  contractAddress: string;
-  nftContract: string;
-  nftTokenId: string;
-  txHash: string;
-  blockchainId: string;
-  erc1155Contract: string;
-  erc1155TokenId: string;
-  deploymentTxHash: string;
-  subnetEvmChainId?: string;
-}
 interface AddressInfo { address: string }
 interface Transfer { from: AddressInfo; to: AddressInfo; logIndex?: number }
 interface NativeTx extends Json {

@@ -10,6 +10,7 @@ import type {
   NftToken,
   TransactionDetails,
 } from '../../../shapes/index.ts';
+import type { DevnetNetwork } from '../../node-view.ts';
 
 // The public types of the devnet's EVM data (what the routes and the dataset see).
 
@@ -22,7 +23,8 @@ export interface EvmChainSeed {
   isCChain: boolean;
 }
 
-export type EvmNetwork = 'mainnet' | 'fuji';
+/** The devnet's networks, as the EVM data names them. */
+export type EvmNetwork = DevnetNetwork;
 
 export interface EvmFixtures {
   evmChainId: string;
