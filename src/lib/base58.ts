@@ -16,6 +16,13 @@ export function isBase58Char(c: string): boolean {
   return DIGITS.has(c);
 }
 
+/** True for a non-empty string of base58 characters (any length; no checksum implied). */
+export function isBase58(text: string): boolean {
+  if (text.length === 0) return false;
+  for (const c of text) if (!DIGITS.has(c)) return false;
+  return true;
+}
+
 /**
  * Base58 by repeated division, in limbs of five base-58 digits fed two bytes at a
  * time (products stay below 2^53): several times faster than digit by digit or BigInt,

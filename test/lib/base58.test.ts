@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BASE58_ALPHABET, decodeBase58, decodeCb58, encodeBase58, encodeCb58, isCb58 } from '../../src/lib/base58.ts';
+import { BASE58_ALPHABET, decodeBase58, decodeCb58, encodeBase58, encodeCb58, isBase58, isCb58 } from '../../src/lib/base58.ts';
 import { formatCb58Id, formatNodeId, isCb58Id, isNodeId } from '../../src/lib/ids.ts';
 
 /** Base58 the slow, obvious way (one BigInt, digit by digit): what the fast encoder must agree with. */
@@ -33,6 +33,9 @@ describe('base58', () => {
     expect(encodeBase58(new Uint8Array([0, 0, 1]))).toBe('112');
     expect(encodeBase58(new Uint8Array())).toBe('');
     expect(decodeBase58('0OIl')).toBeUndefined();
+    expect(isBase58('2NEpo7')).toBe(true);
+    expect(isBase58('')).toBe(false);
+    expect(isBase58('ab0')).toBe(false);
   });
 });
 

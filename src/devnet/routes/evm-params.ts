@@ -8,7 +8,6 @@ import { fail } from './http-error.ts';
 export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 export const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 export const HEX = /^(0x)?([0-9a-fA-F]{2})+$/;
-export const CB58_CHARS = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
 export function networkOf(value: string, name = 'network'): EvmNetwork {
   if (value === 'mainnet') return 'mainnet';

@@ -2,12 +2,12 @@
 // and derived from the request alone, so the same request always gets the same
 // signature, and E2 signs only the L1-related P-chain transactions the dataset has.
 import { createHash } from 'node:crypto';
-import { encodeCb58 } from '../../lib/base58.ts';
+import { encodeCb58, isBase58 } from '../../lib/base58.ts';
 import { isCb58Id } from '../../lib/ids.ts';
 import { PRIMARY_NETWORK_ID } from '../../shapes/index.ts';
 import type { EvmData, EvmNetwork } from '../dataset/evm/index.ts';
 import type { Route } from '../router.ts';
-import { CB58_CHARS, HEX, isInt, networkOf, parseJsonBody } from './evm-params.ts';
+import { HEX, isInt, networkOf, parseJsonBody } from './evm-params.ts';
 import { fail, get, ok, post } from './http-error.ts';
 
 /** What E2 needs of the primary-network data (structural, so any dataset with these members fits). */
@@ -107,7 +107,7 @@ export function signatureRoutes(dataset: EvmRoutesDataset): Route[] {
       if (!isInt(height, 0, Number.MAX_SAFE_INTEGER)) fail(400, 'pChainHeight must be a non-negative integer');
       const subnetRaw = body.signingSubnetId;
       if (subnetRaw !== undefined && subnetRaw !== null
-        && (typeof subnetRaw !== 'string' || !(HEX.test(subnetRaw) || CB58_CHARS.test(subnetRaw)))) {
+        && (typeof subnetRaw !== 'string' || !(HEX.test(subnetRaw) || isBase58(subnetRaw)))) {
         fail(400, 'signingSubnetId must be hex or cb58');
       }
 
