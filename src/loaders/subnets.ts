@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
-import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type Subnet } from '../shapes/index.ts';
-import { memoLoader, type LoaderContext } from './registry.ts';
+import { costs, type FieldCost } from '../lib/cost.ts';
+import type { FetchPage } from '../lib/pages.ts';
+import { PAGES, PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type SortOrder, type Subnet } from '../shapes/index.ts';
+import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
 /** E7's largest page: the whole subnet list usually fits in one call. */
@@ -72,14 +74,15 @@ export interface SubnetIndex {
  * the upstream does not list it.
  */
 export function subnetIndex(ctx: LoaderContext): DataLoader<NetworkId, SubnetIndex> {
-  return memoLoader(ctx, 'subnetIndex', () =>
-    new DataLoader<NetworkId, SubnetIndex>((networks) =>
+  return memoLoader(ctx, 'subnetIndex', () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<NetworkId, SubnetIndex>((networks) =>
       Promise.all(
         networks.map(async (network) => {
           const subnets = new Map<string, SubnetWithNetwork>();
           let pageToken: string | undefined;
           for (let pages = 0; pages < MAX_SUBNET_PAGES; pages++) {
-            const page = await ctx.dataApi.listSubnets(network, { pageSize: SUBNET_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+            const page = await dataApi.listSubnets(network, { pageSize: SUBNET_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
             for (const subnet of page.subnets) subnets.set(subnet.subnetId, subnetWithNetwork(network, subnet));
             pageToken = page.nextPageToken;
             if (!pageToken) break;
@@ -92,9 +95,29 @@ export function subnetIndex(ctx: LoaderContext): DataLoader<NetworkId, SubnetInd
           return { subnets, blockchains };
         }),
       ),
-    ),
-  );
+    );
+  });
 }
+
+/**
+ * What a link answered from the subnet list costs: one call per network however many
+ * parents (two networks at most). The list is taken to fit one page of E7 (10,000
+ * subnets); the loader's page guard is the run-time budget's.
+ */
+export const SUBNET_LIST_COST: FieldCost = costs.oncePerScope(2);
+
+/** Calls refetching subnets or blockchains of these networks makes: one subnet list per network. */
+export const subnetRefetchCalls = (networks: readonly string[]): number => new Set(networks).size;
+
+/** E7 as pages (`Network.subnets`), each subnet with its network. */
+export function subnetPages(ctx: LoaderContext, network: NetworkId, sortOrder?: SortOrder): FetchPage<SubnetWithNetwork> {
+  const { dataApi } = upstreamOf(ctx);
+  return async (pageToken, pageSize) => {
+    const page = await dataApi.listSubnets(network, { pageSize, ...(pageToken ? { pageToken } : {}), ...(sortOrder ? { sortOrder } : {}) }, ctx.call);
+    return { items: page.subnets.map((s) => subnetWithNetwork(network, s)), nextPageToken: page.nextPageToken };
+  };
+}
+export const SUBNET_LISTING_COST: FieldCost = costs.listing(PAGES.subnets);
 
 /** A subnet by id (null when the network has none such), from the request's one subnet list. */
 export function subnetById(ctx: LoaderContext, network: NetworkId): DataLoader<string, SubnetWithNetwork | null> {

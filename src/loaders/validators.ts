@@ -5,7 +5,8 @@ import {
 } from '../shapes/index.ts';
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
 import { isNodeId } from './ids.ts';
-import { memoLoader, type LoaderContext } from './registry.ts';
+import type { FieldCost } from '../lib/cost.ts';
+import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId, UpstreamPageLike } from './types.ts';
 
 const MAX_PAGE = 100;
@@ -30,8 +31,9 @@ function better(a: Validator, b: Validator): Validator {
  * so results are matched back exactly.
  */
 export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataLoader<string, Validator | null> {
-  return memoLoader(ctx, `validatorByNodeId:${network}`, () =>
-    new DataLoader<string, Validator | null>(
+  return memoLoader(ctx, `validatorByNodeId:${network}`, () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<string, Validator | null>(
       async (nodeIds) => {
         // Only well-formed ids go upstream: a short one would match every validator there.
         const valid = [...new Set(nodeIds.filter(isNodeId))];
@@ -44,7 +46,7 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
             let pageToken: string | undefined;
             // A node can have several validations; follow pages until this chunk is complete.
             for (let pages = 0; pages < VALIDATOR_LINK.maxPages; pages++) {
-              const page = await ctx.dataApi.listValidators(
+              const page = await dataApi.listValidators(
                 network,
                 { nodeIds: chunk, subnetId: PRIMARY_NETWORK_ID, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) },
                 ctx.call,
@@ -62,9 +64,25 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
         return nodeIds.map((id) => found.get(id) ?? null);
       },
       { maxBatchSize: 1000 },
-    ),
-  );
+    );
+  });
 }
+
+/**
+ * What a link through {@link validatorByNodeId} costs: one listing per chunk of node
+ * ids, plus the pages a chunk needs when its nodes have several validations. Pages
+ * are taken to grow with the chunk, up to the loader's bound for a full one (so a
+ * node is assumed to have at most `maxPages` primary-network validations; past that
+ * the run-time budget holds).
+ */
+export const validatorLinkCost: FieldCost = {
+  calls: ({ parents }) => {
+    if (parents <= 0) return 0;
+    const full = Math.floor(parents / VALIDATOR_LINK.idsPerCall);
+    const rest = parents - full * VALIDATOR_LINK.idsPerCall;
+    return full * VALIDATOR_LINK.maxPages + Math.ceil((rest * VALIDATOR_LINK.maxPages) / VALIDATOR_LINK.idsPerCall);
+  },
+};
 
 /** Arguments shared by a batch of per-validator list fields (everything but the parent). */
 export interface PerValidatorListArgs {
@@ -74,6 +92,10 @@ export interface PerValidatorListArgs {
 
 export interface DelegatorListArgs extends PerValidatorListArgs {
   delegationStatus?: DelegationStatus | undefined;
+}
+
+export interface HistoricalRewardListArgs extends PerValidatorListArgs {
+  currency?: CurrencyCode | undefined;
 }
 
 /** A validation's staking period (unix seconds): its delegations and their rewards lie within it. */
@@ -135,7 +157,7 @@ function routing(keys: readonly Keyed<unknown>[]): Routing {
 }
 
 /** Groups keys by their list arguments, so each group can share upstream listings. */
-async function byArgs<A, T>(
+async function byArgs<A extends PerValidatorListArgs, T>(
   keys: readonly Keyed<A>[],
   load: (args: A, parents: PerParentKey[], route: Routing) => Promise<UpstreamPageLike<T>[]>,
 ): Promise<UpstreamPageLike<T>[]> {
@@ -153,7 +175,7 @@ async function byArgs<A, T>(
       const first = members[0] as Keyed<A>;
       const pages = await load(
         first.args,
-        members.map((k) => ({ parentId: parentIdOf(k), first: (k.args as PerValidatorListArgs).first, expected: k.expected })),
+        members.map((k) => ({ parentId: parentIdOf(k), first: k.args.first, expected: k.expected })),
         routing(members),
       );
       indexes.forEach((i, j) => (out[i] = pages[j] as UpstreamPageLike<T>));
@@ -164,15 +186,16 @@ async function byArgs<A, T>(
 
 /** First page of `Validator.delegators` for many validators (E13 with `nodeIds`, packed by `delegatorCount`). */
 export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<DelegatorListArgs>, UpstreamPageLike<Delegator>, string> {
-  return memoLoader(ctx, `delegatorsFirstPage:${network}`, () =>
-    new DataLoader<Keyed<DelegatorListArgs>, UpstreamPageLike<Delegator>, string>(
+  return memoLoader(ctx, `delegatorsFirstPage:${network}`, () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<Keyed<DelegatorListArgs>, UpstreamPageLike<Delegator>, string>(
       (keys) =>
         byArgs(keys, (args, parents, route) =>
           loadFirstPages<Delegator>(parents, {
             maxPageSize: MAX_PAGE,
             parentOf: route.parentOf,
             fetch: async (parentIds, pageSize) => {
-              const page = await ctx.dataApi.listDelegators(
+              const page = await dataApi.listDelegators(
                 network,
                 {
                   nodeIds: route.nodeIdsOf(parentIds),
@@ -187,14 +210,15 @@ export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): Dat
           }),
         ),
       { cacheKeyFn: keyOf },
-    ),
-  );
+    );
+  });
 }
 
 /** First page of `Validator.pendingRewards` for many validators (E12 with `nodeIds`). */
 export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<PerValidatorListArgs>, UpstreamPageLike<PendingReward>, string> {
-  return memoLoader(ctx, `pendingRewardsFirstPage:${network}`, () =>
-    new DataLoader<Keyed<PerValidatorListArgs>, UpstreamPageLike<PendingReward>, string>(
+  return memoLoader(ctx, `pendingRewardsFirstPage:${network}`, () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<Keyed<PerValidatorListArgs>, UpstreamPageLike<PendingReward>, string>(
       (keys) =>
         byArgs(keys, (args, parents, route) =>
           loadFirstPages<PendingReward>(parents, {
@@ -202,36 +226,37 @@ export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId):
             parentOf: route.parentOf,
             fetch: async (parentIds, pageSize) => {
               const nodeIds = route.nodeIdsOf(parentIds);
-              const page = await ctx.dataApi.listPendingRewards(network, { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}) }, ctx.call);
+              const page = await dataApi.listPendingRewards(network, { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}) }, ctx.call);
               return { items: page.pendingRewards, nextPageToken: page.nextPageToken };
             },
           }),
         ),
       { cacheKeyFn: keyOf },
-    ),
-  );
+    );
+  });
 }
 
 /** First page of `Validator.historicalRewards` for many validators (E11 with `nodeIds`). */
 export function historicalRewardsFirstPage(
   ctx: LoaderContext,
   network: NetworkId,
-): DataLoader<Keyed<PerValidatorListArgs & { currency?: string | undefined }>, UpstreamPageLike<HistoricalReward>, string> {
-  return memoLoader(ctx, `historicalRewardsFirstPage:${network}`, () =>
-    new DataLoader<Keyed<PerValidatorListArgs & { currency?: string | undefined }>, UpstreamPageLike<HistoricalReward>, string>(
+): DataLoader<Keyed<HistoricalRewardListArgs>, UpstreamPageLike<HistoricalReward>, string> {
+  return memoLoader(ctx, `historicalRewardsFirstPage:${network}`, () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<Keyed<HistoricalRewardListArgs>, UpstreamPageLike<HistoricalReward>, string>(
       (keys) =>
         byArgs(keys, (args, parents, route) =>
           loadFirstPages<HistoricalReward>(parents, {
             maxPageSize: MAX_PAGE,
             parentOf: route.parentOf,
             fetch: async (parentIds, pageSize) => {
-              const page = await ctx.dataApi.listHistoricalRewards(
+              const page = await dataApi.listHistoricalRewards(
                 network,
                 {
                   nodeIds: route.nodeIdsOf(parentIds),
                   pageSize,
                   ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}),
-                  ...(args.currency ? { currency: args.currency as CurrencyCode } : {}),
+                  ...(args.currency ? { currency: args.currency } : {}),
                 },
                 ctx.call,
               );
@@ -240,8 +265,8 @@ export function historicalRewardsFirstPage(
           }),
         ),
       { cacheKeyFn: keyOf },
-    ),
-  );
+    );
+  });
 }
 
 export type { Keyed as PerValidatorKey };
@@ -264,8 +289,9 @@ export const STAKING_PAGE = MAX_PAGE;
  * validation matched exactly (node id and staking tx) in the listing.
  */
 export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoader<ValidationKey, Validator | null, string> {
-  return memoLoader(ctx, `validationByKey:${network}`, () =>
-    new DataLoader<ValidationKey, Validator | null, string>(
+  return memoLoader(ctx, `validationByKey:${network}`, () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<ValidationKey, Validator | null, string>(
       async (keys) => {
         const found = new Map<string, Validator>();
         const bySubnet = new Map<string, Set<string>>();
@@ -285,7 +311,7 @@ export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
               (async () => {
                 let pageToken: string | undefined;
                 for (let pages = 0; pages < MAX_REFETCH_PAGES; pages++) {
-                  const page = await ctx.dataApi.listValidators(network, { nodeIds: chunk, subnetId, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+                  const page = await dataApi.listValidators(network, { nodeIds: chunk, subnetId, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
                   for (const v of page.validators) if (wanted.has(v.nodeId)) found.set(`${v.nodeId}|${v.subnetId}|${v.txHash}`, v);
                   pageToken = page.nextPageToken;
                   if (!pageToken) break;
@@ -298,8 +324,30 @@ export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
         return keys.map((k) => found.get(`${k.nodeId}|${k.subnetId}|${k.txHash}`) ?? null);
       },
       { cacheKeyFn: (k) => `${k.nodeId}|${k.subnetId}|${k.txHash}` },
-    ),
-  );
+    );
+  });
+}
+
+/** Where a validation is looked up: its network, subnet and node (the staking tx only picks it out of the listing). */
+export interface ValidationScope {
+  network: string;
+  subnetId: string;
+  nodeId: string;
+}
+
+/**
+ * Calls refetching these validations makes at most ({@link validationByKey}): per network
+ * and subnet, one listing per 100 node ids, each read to {@link MAX_REFETCH_PAGES} pages.
+ */
+export function validationRefetchCalls(keys: readonly ValidationScope[]): number {
+  const nodesByScope = new Map<string, Set<string>>();
+  for (const k of keys) {
+    const scope = `${k.network}|${k.subnetId}`;
+    nodesByScope.set(scope, (nodesByScope.get(scope) ?? new Set()).add(k.nodeId));
+  }
+  let calls = 0;
+  for (const nodes of nodesByScope.values()) calls += Math.ceil(nodes.size / STAKING_PAGE) * MAX_REFETCH_PAGES;
+  return calls;
 }
 
 /**
@@ -311,8 +359,9 @@ export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
  */
 export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string> {
   const keyOf = (k: { nodeId: string; txHash: string }) => `${k.nodeId}|${k.txHash}`;
-  return memoLoader(ctx, `delegationByKey:${network}`, () =>
-    new DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string>(
+  return memoLoader(ctx, `delegationByKey:${network}`, () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string>(
       async (keys) => {
         const valid = keys.filter((k) => isNodeId(k.nodeId));
         const wanted = new Set(valid.map(keyOf));
@@ -330,7 +379,7 @@ export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
         for (let i = 0; i < all.length; i += MAX_PAGE) chunks.push(all.slice(i, i + MAX_PAGE));
         await Promise.all(
           chunks.map(async (chunk) => {
-            const page = await ctx.dataApi.listDelegators(network, { nodeIds: chunk, pageSize: MAX_PAGE }, ctx.call);
+            const page = await dataApi.listDelegators(network, { nodeIds: chunk, pageSize: MAX_PAGE }, ctx.call);
             take(page.delegators);
             if (!page.nextPageToken) return;
             // The combined list goes on: look for what is left node by node.
@@ -341,7 +390,7 @@ export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
               leftNodes.map(async (nodeId) => {
                 let pageToken: string | undefined = continueFrom;
                 for (let pages = continueFrom ? 1 : 0; pages < MAX_REFETCH_PAGES && missingOf([nodeId]).length > 0; pages++) {
-                  const own = await ctx.dataApi.listDelegators(network, { nodeIds: [nodeId], pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+                  const own = await dataApi.listDelegators(network, { nodeIds: [nodeId], pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
                   take(own.delegators);
                   pageToken = own.nextPageToken;
                   if (!pageToken) break;
@@ -353,6 +402,19 @@ export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
         return keys.map((k) => found.get(keyOf(k)) ?? null);
       },
       { cacheKeyFn: keyOf },
-    ),
-  );
+    );
+  });
+}
+
+/**
+ * Calls refetching these delegations makes at most ({@link delegationByKey}): per
+ * network, one combined listing per 100 node ids, then each node's own list to
+ * {@link MAX_REFETCH_PAGES} pages.
+ */
+export function delegationRefetchCalls(keys: readonly { network: string; nodeId: string }[]): number {
+  const nodesByNetwork = new Map<string, Set<string>>();
+  for (const k of keys) nodesByNetwork.set(k.network, (nodesByNetwork.get(k.network) ?? new Set()).add(k.nodeId));
+  let calls = 0;
+  for (const nodes of nodesByNetwork.values()) calls += Math.ceil(nodes.size / STAKING_PAGE) + nodes.size * MAX_REFETCH_PAGES;
+  return calls;
 }

@@ -1,19 +1,20 @@
 import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
-import type { NetworkId } from '../loaders/types.ts';
-import { delegationByKey, delegatorsFirstPage, inWindow, MAX_REFETCH_PAGES, STAKING_PAGE, type StakingWindow } from '../loaders/validators.ts';
-import { costs, type PackingModel } from '../lib/cost.ts';
-import { PRIMARY_NETWORK_ID, type Delegator, type DelegationStatus as DelegationStatusValue, type ListDelegatorsParams, type SortOrder } from '../shapes/index.ts';
-import { type ConnectionArgs, emptyConnection, pageArgs, resolvePageConnection } from './connection.ts';
+import {
+  delegationById, delegatorPages, DELEGATOR_LISTING_COST, validationDelegatorPages, VALIDATION_DELEGATORS_COST,
+  type DelegatorWithNetwork,
+} from '../loaders/staking.ts';
+import { delegationRefetchCalls } from '../loaders/validators.ts';
+import { DELEGATION_STATUSES, PRIMARY_NETWORK_ID, type Delegator, type ListDelegatorsParams } from '../shapes/index.ts';
+import { emptyConnection, pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
-import { checkAddressesOnNetwork, checkNodeIds, checkPrimaryAddresses, INPUT_LIMITS } from './input-checks.ts';
+import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
-import { byFirstPart, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
-import { loadValidator, validatorLinkCost, ValidatorInterface, withNetwork, type ValidatorShape } from './validators.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { loadValidator, validatorLinkCost, ValidatorInterface, type ValidatorShape } from './validators.ts';
 
 /** A delegation as the upstream returns it, plus the network it was read from. */
-export type DelegatorShape = Delegator & { network: NetworkId };
+export type DelegatorShape = DelegatorWithNetwork;
 
 export const DelegationStatus = upstreamEnum('DelegationStatus', 'Status of a delegation.', {
   ACTIVE: { value: 'active', description: 'Delegating now.' },
@@ -64,7 +65,7 @@ export const DelegatorInterface = builder.interfaceRef<DelegatorShape>('Delegato
       type: ValidatorInterface,
       nullable: true,
       description: "The node's primary-network validation (the active one, else pending, else the latest completed).",
-      extensions: { cost: validatorLinkCost },
+      upstreamCost: validatorLinkCost,
       resolve: (d, _args, ctx) => loadValidator(ctx, d.network, d.nodeId),
     }),
   }),
@@ -118,154 +119,54 @@ export const DelegatorFilter = builder.inputType('DelegatorFilter', {
   description: 'Filters of a delegation listing; names are the upstream query parameters.',
   fields: (t) => ({
     rewardAddresses: t.stringList({
-      description: `Only delegations paying rewards to one of these P-chain addresses (\`avax1...\`/\`fuji1...\` of this network, optionally \`P-\` prefixed; at most ${INPUT_LIMITS.addresses}).`,
+      description: "Only delegations paying rewards to one of these addresses (this network's).",
+      bound: BOUNDS.pChainAddresses,
     }),
-    delegationStatus: t.field({ type: DelegationStatus.ref, description: 'Only this status.' }),
-    nodeIds: t.stringList({ description: `Only delegations to these nodes (\`NodeID-...\`, at most ${INPUT_LIMITS.nodeIds}).` }),
+    delegationStatus: t.field({ type: DelegationStatus.ref, description: 'Only this status.', bound: DelegationStatus.bound }),
+    nodeIds: t.stringList({ description: 'Only delegations to these nodes.', bound: BOUNDS.nodeIds }),
   }),
 });
 
-interface DelegatorFilterArgs {
-  rewardAddresses?: string[] | null;
-  delegationStatus?: string | null;
-  nodeIds?: string[] | null;
-}
-
-export interface DelegatorListArgs extends ConnectionArgs {
-  filter?: DelegatorFilterArgs | null;
-  sortOrder?: string | null;
-}
-
-/** Every bound of E13, checked before any upstream call. */
-export function checkDelegatorArgs(args: DelegatorListArgs): void {
-  checkFirst(args.first, PAGES.delegators);
-  const f = args.filter ?? {};
-  DelegationStatus.checkInput('filter.delegationStatus', f.delegationStatus);
-  checkPrimaryAddresses('filter.rewardAddresses', f.rewardAddresses, ['P']);
-  checkNodeIds('filter.nodeIds', f.nodeIds);
-}
-
-function toParams(args: DelegatorListArgs): ListDelegatorsParams {
-  const f = args.filter ?? {};
-  const params: ListDelegatorsParams = {};
-  if (f.rewardAddresses?.length) params.rewardAddresses = f.rewardAddresses;
-  if (f.nodeIds?.length) params.nodeIds = f.nodeIds;
-  if (f.delegationStatus) params.delegationStatus = f.delegationStatus as DelegationStatusValue;
-  if (args.sortOrder) params.sortOrder = args.sortOrder as SortOrder;
-  return params;
-}
-
-async function listDelegators(ctx: Context, network: NetworkId, params: ListDelegatorsParams, pageToken: string | undefined, pageSize: number) {
-  return ctx.dataApi.listDelegators(network, { ...params, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
-}
+/** The upstream status of a `DelegationStatus` argument (UNKNOWN, refused by its bound, is none). */
+const delegationStatusOf = (value: string | null | undefined) => DELEGATION_STATUSES.find((status) => status === value);
 
 registerNodeFamily('Delegator', {
   parts: [ID_PARTS.network, ID_PARTS.nodeId, ID_PARTS.cb58Id],
-  load: async (ctx, [network, nodeId, txHash]) => {
-    if ((network !== 'mainnet' && network !== 'fuji') || !nodeId || !txHash) return null;
-    const found = await delegationByKey(ctx, network).load({ nodeId, txHash });
-    return found ? withNetwork(network, found) : null;
-  },
+  load: async (ctx, [network, nodeId, txHash]) =>
+    (network === 'mainnet' || network === 'fuji') && nodeId && txHash ? delegationById(ctx, network, { nodeId, txHash }) : null,
   typeOf: (d) => delegatorTypeOf(d as Delegator),
-  // delegationByKey: one combined listing per 100 node ids, then each node's own list to MAX_REFETCH_PAGES pages.
-  refetchCalls: (ids) =>
-    byFirstPart(ids).reduce((calls, group) => {
-      const nodes = new Set(group.map(([, nodeId]) => nodeId)).size;
-      return calls + Math.ceil(nodes / STAKING_PAGE) + nodes * MAX_REFETCH_PAGES;
-    }, 0),
+  refetchCalls: (ids) => delegationRefetchCalls(ids.map(([network = '', nodeId = '']) => ({ network, nodeId }))),
 });
-
-/**
- * How `Validator.delegators` packs (see `delegatorsFirstPage`): the hint is the
- * validation's `delegatorCount`, which counts every status, so a status filter
- * leaves every validator with a listing of its own. The mean and the share of
- * validators with more than a page of delegations are the devnet's, measured with
- * the property test (`test/plugins/query-cost-property.test.ts`).
- */
-export const DELEGATOR_PACKING: PackingModel = {
-  maxPage: STAKING_PAGE,
-  meanItems: 10,
-  soloShare: 0.1,
-  unpacked: (args) => args['delegationStatus'] != null,
-};
 
 builder.objectFields(NetworkRef, (t) => ({
   delegators: t.field({
     type: DelegatorConnection,
-    description: 'Delegations on this network (E13). Page size 1-100, default 10.',
+    description: 'Delegations on this network (E13).',
     args: {
       ...pageArgs(t.arg, PAGES.delegators),
       filter: t.arg({ type: DelegatorFilter, description: 'Filters.' }),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
     },
-    extensions: { validateArgs: (args) => checkDelegatorArgs(args as DelegatorListArgs), cost: costs.listing(PAGES.delegators) },
-    resolve: (n, rawArgs, ctx) => {
-      const args = rawArgs as DelegatorListArgs;
-      checkAddressesOnNetwork('filter.rewardAddresses', args.filter?.rewardAddresses, n.network);
-      const params = toParams(args);
+    upstreamCost: DELEGATOR_LISTING_COST,
+    resolve: (n, args, ctx) => {
+      const f = args.filter ?? {};
+      checkAddressesOnNetwork('filter.rewardAddresses', f.rewardAddresses, n.network);
+      const params: ListDelegatorsParams = {};
+      if (f.rewardAddresses?.length) params.rewardAddresses = f.rewardAddresses;
+      if (f.nodeIds?.length) params.nodeIds = f.nodeIds;
+      const delegationStatus = delegationStatusOf(f.delegationStatus);
+      if (delegationStatus) params.delegationStatus = delegationStatus;
+      if (args.sortOrder) params.sortOrder = args.sortOrder;
       return resolvePageConnection<DelegatorShape>({
         ctx,
         page: PAGES.delegators,
         args,
         parent: { network: n.network },
-        fetchPage: async (pageToken, pageSize) => {
-          const page = await listDelegators(ctx, n.network, params, pageToken, pageSize);
-          return { items: page.delegators.map((d) => withNetwork(n.network, d)), nextPageToken: page.nextPageToken };
-        },
+        fetchPage: delegatorPages(ctx, n.network, params),
       });
     },
   }),
 }));
-
-interface ValidatorDelegatorsArgs extends ConnectionArgs {
-  delegationStatus?: string | null;
-  sortOrder?: string | null;
-}
-
-function checkValidatorDelegatorsArgs(args: ValidatorDelegatorsArgs): void {
-  checkFirst(args.first, PAGES.delegators);
-  DelegationStatus.checkInput('delegationStatus', args.delegationStatus);
-}
-
-/**
- * `Validator.delegators`: the first page comes from the batching loader (one E13
- * listing for many validators, packed by their `delegatorCount`); `after` pages
- * read E13 for this node alone. E13 filters by node (as a substring) while a
- * validator is one validation of it: every page keeps the delegations to this
- * node within this validation's period.
- */
-function resolveValidatorDelegators(v: ValidatorShape, args: ValidatorDelegatorsArgs, ctx: Context) {
-  // Delegation exists only on the primary network (the seed: subnet delegation is unsupported).
-  if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<DelegatorShape>();
-  const network = v.network;
-  const first = checkFirst(args.first, PAGES.delegators);
-  const delegationStatus = (args.delegationStatus ?? undefined) as DelegationStatusValue | undefined;
-  const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
-  const window: StakingWindow = { start: v.startTimestamp, end: v.endTimestamp };
-  const own = (items: Delegator[]) => items.filter((d) => d.nodeId === v.nodeId && inWindow(window, d)).map((d) => withNetwork(network, d));
-  return resolvePageConnection<DelegatorShape>({
-    ctx,
-    page: PAGES.delegators,
-    args,
-    // The validation, not just the node: its period decides which items belong to the list.
-    parent: { network, nodeId: v.nodeId, txHash: v.txHash },
-    firstPage: async () => {
-      const page = await delegatorsFirstPage(ctx, network).load({
-        nodeId: v.nodeId,
-        window,
-        args: { first, ...(sortOrder ? { sortOrder } : {}), ...(delegationStatus ? { delegationStatus } : {}) },
-        // delegatorCount counts every status: only a hint when the listing is not filtered.
-        expected: delegationStatus ? undefined : (v.delegatorCount ?? undefined),
-      });
-      return { ...page, items: own(page.items) };
-    },
-    fetchPage: async (pageToken, pageSize) => {
-      const params: ListDelegatorsParams = { nodeIds: [v.nodeId], ...(sortOrder ? { sortOrder } : {}), ...(delegationStatus ? { delegationStatus } : {}) };
-      const page = await listDelegators(ctx, network, params, pageToken, pageSize);
-      return { items: own(page.delegators), nextPageToken: page.nextPageToken };
-    },
-  });
-}
 
 builder.interfaceFields(ValidatorInterface, (t) => ({
   delegators: t.field({
@@ -273,16 +174,29 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     // An upstream failure here fails this field only, not the whole list it sits in.
     nullable: true,
     description:
-      'Delegations to this validation: to its node, within its period (E13 `nodeIds`, batched across validators: a list of validators costs a few upstream calls, not one each). Page size 1-100, default 10.',
+      'Delegations to this validation: to its node, within its period (E13 `nodeIds`, batched across validators: a list of validators costs a few upstream calls, not one each).',
     args: {
       ...pageArgs(t.arg, PAGES.delegators),
-      delegationStatus: t.arg({ type: DelegationStatus.ref, description: 'Only this status.' }),
+      delegationStatus: t.arg({ type: DelegationStatus.ref, description: 'Only this status.', bound: DelegationStatus.bound }),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
     },
-    extensions: {
-      validateArgs: (args) => checkValidatorDelegatorsArgs(args as ValidatorDelegatorsArgs),
-      cost: costs.packedListing(PAGES.delegators, DELEGATOR_PACKING),
+    upstreamCost: VALIDATION_DELEGATORS_COST,
+    resolve: (v: ValidatorShape, args, ctx) => {
+      // Delegation exists only on the primary network (the seed: subnet delegation is unsupported).
+      if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<DelegatorShape>();
+      const pages = validationDelegatorPages(ctx, v, {
+        first: checkFirst(args.first, PAGES.delegators),
+        sortOrder: args.sortOrder ?? undefined,
+        delegationStatus: delegationStatusOf(args.delegationStatus),
+      });
+      return resolvePageConnection<DelegatorShape>({
+        ctx,
+        page: PAGES.delegators,
+        args,
+        // The validation, not just the node: its period decides which items belong to the list.
+        parent: { network: v.network, nodeId: v.nodeId, txHash: v.txHash },
+        ...pages,
+      });
     },
-    resolve: (v, args, ctx) => resolveValidatorDelegators(v, args as ValidatorDelegatorsArgs, ctx),
   }),
 }));

@@ -354,4 +354,14 @@ export const BOUNDS = {
   date: fromCheck('A calendar date, YYYY-MM-DD.', checkDate),
   hex: fromCheck(`0x-prefixed hex, at most ${INPUT_LIMITS.hexBytes / 1024} KiB.`, (argument, value) => checkHex(argument, value)),
   operationId: fromCheck('An export operation id.', checkOperationId),
+  /** Reward addresses of delegations (E13). */
+  pChainAddresses: fromCheck(
+    `P-chain addresses (\`avax1...\`/\`fuji1...\`, optionally \`P-\` prefixed), all of one network; at most ${INPUT_LIMITS.addresses}.`,
+    (argument, value) => checkPrimaryAddresses(argument, value, ['P']),
+  ),
+  /** Addresses of staking rewards (E11, E12). */
+  rewardAddresses: fromCheck(
+    `P- or X-chain addresses (\`avax1...\`/\`fuji1...\`, optionally with a \`P-\`/\`X-\` prefix), all of one network; at most ${INPUT_LIMITS.addresses}.`,
+    (argument, value) => checkPrimaryAddresses(argument, value, ['P', 'X']),
+  ),
 } as const satisfies Record<string, Bound>;

@@ -1,26 +1,27 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
-import type { NetworkId } from '../loaders/types.ts';
-import { historicalRewardsFirstPage, inWindow, pendingRewardsFirstPage, STAKING_PAGE, type StakingWindow } from '../loaders/validators.ts';
-import { costs, type PackingModel } from '../lib/cost.ts';
 import {
-  PRIMARY_NETWORK_ID,
-  type CurrencyCode, type HistoricalReward, type ListHistoricalRewardsParams, type ListRewardsParams, type PendingReward, type SortOrder,
+  historicalRewardPages, HISTORICAL_REWARD_LISTING_COST, pendingRewardPages, PENDING_REWARD_LISTING_COST,
+  validationHistoricalRewardPages, VALIDATION_HISTORICAL_REWARDS_COST, validationPendingRewardPages,
+  VALIDATION_PENDING_REWARDS_COST, type HistoricalRewardWithNetwork, type PendingRewardWithNetwork,
+} from '../loaders/staking.ts';
+import type { NetworkId } from '../loaders/types.ts';
+import {
+  CURRENCY_CODES, PRIMARY_NETWORK_ID, type HistoricalReward, type ListRewardsParams, type PendingReward, type SortOrder,
 } from '../shapes/index.ts';
 import { AssetAmountRef, assetAmountFields, PriceRef } from './common.ts';
-import { emptyConnection, pageArgs, resolvePageConnection, type ConnectionArgs } from './connection.ts';
+import { emptyConnection, pageArgs, resolvePageConnection } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
-import { checkAddressesOnNetwork, checkNodeIds, checkPrimaryAddresses, INPUT_LIMITS } from './input-checks.ts';
+import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
-import { loadValidator, validatorLinkCost, ValidatorInterface, withNetwork, type ValidatorShape } from './validators.ts';
+import { loadValidator, validatorLinkCost, ValidatorInterface, type ValidatorShape } from './validators.ts';
 
 export { AssetAmountRef, PriceRef } from './common.ts';
 
-export type HistoricalRewardShape = HistoricalReward & { network: NetworkId };
-export type PendingRewardShape = PendingReward & { network: NetworkId };
+export type HistoricalRewardShape = HistoricalRewardWithNetwork;
+export type PendingRewardShape = PendingRewardWithNetwork;
 
 export const RewardType = upstreamEnum('RewardType', 'What a staking reward pays for.', {
   VALIDATOR: { value: 'VALIDATOR', description: 'Reward for validating.' },
@@ -61,7 +62,7 @@ function commonRewardFields<S extends (HistoricalReward | PendingReward) & { net
       type: ValidatorInterface,
       nullable: true,
       description: "The node's primary-network validation (the active one, else pending, else the latest completed).",
-      extensions: { cost: validatorLinkCost },
+      upstreamCost: validatorLinkCost,
       resolve: (r, _args, ctx) => loadValidator(ctx, r.network, r.nodeId),
     }),
   };
@@ -99,174 +100,110 @@ export const PendingRewardConnection = builder.connectionObject(
   { name: 'PendingRewardEdge', description: 'An accruing reward and its cursor.' },
 );
 
-interface RewardListArgs extends ConnectionArgs {
-  addresses?: string[] | null;
-  nodeIds?: string[] | null;
-  sortOrder?: string | null;
-  currency?: string | null;
-}
-
-/** E11/E12's rules, before any upstream call: P-/X-chain addresses, node ids, and at least one of them. */
-export function checkRewardArgs(args: RewardListArgs, page: PageSpec): void {
-  checkFirst(args.first, page);
-  checkPrimaryAddresses('addresses', args.addresses, ['P', 'X']);
-  checkNodeIds('nodeIds', args.nodeIds);
-  if (!args.addresses?.length && !args.nodeIds?.length) {
-    throw badInput(args.addresses ? 'addresses' : 'nodeIds', 'give at least one address or node id (addresses and nodeIds cannot both be empty)');
-  }
-}
-
-function rewardParams(args: RewardListArgs): ListRewardsParams {
-  return {
-    ...(args.addresses?.length ? { addresses: args.addresses } : {}),
-    ...(args.nodeIds?.length ? { nodeIds: args.nodeIds } : {}),
-    ...(args.sortOrder ? { sortOrder: args.sortOrder as SortOrder } : {}),
-  };
-}
-
-async function fetchHistorical(ctx: Context, network: NetworkId, params: ListHistoricalRewardsParams, pageToken: string | undefined, pageSize: number) {
-  const page = await ctx.dataApi.listHistoricalRewards(network, { ...params, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
-  return { items: page.historicalRewards.map((r) => withNetwork(network, r)), nextPageToken: page.nextPageToken };
-}
-
-async function fetchPending(ctx: Context, network: NetworkId, params: ListRewardsParams, pageToken: string | undefined, pageSize: number) {
-  const page = await ctx.dataApi.listPendingRewards(network, { ...params, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
-  return { items: page.pendingRewards.map((r) => withNetwork(network, r)), nextPageToken: page.nextPageToken };
-}
-
-const REWARD_ADDRESSES = `P- or X-chain addresses of this network (\`avax1...\`/\`fuji1...\`, optionally with a \`P-\`/\`X-\` prefix; at most ${INPUT_LIMITS.addresses}).`;
-const REWARD_NODE_IDS = `Node ids, \`NodeID-...\` (at most ${INPUT_LIMITS.nodeIds}).`;
-
+/** The page arguments of every reward listing. */
 const rewardPageArgs = (t: ArgBuilder<Types>, page: PageSpec) => ({
   ...pageArgs(t, page),
   sortOrder: t({ type: SortOrderEnum, description: 'Sort direction.' }),
 });
 
+/** Whose rewards a network-wide listing reads (E11/E12 need at least one of them). */
+const rewardOwnerArgs = builder.args((t) => ({
+  addresses: t.stringList({ description: "Rewards going to these addresses (this network's).", bound: BOUNDS.rewardAddresses }),
+  nodeIds: t.stringList({ description: 'Rewards of stakes on these nodes.', bound: BOUNDS.nodeIds }),
+}));
+
+/** E11/E12's rule between arguments, before any upstream call: at least one address or node id. */
+function checkRewardOwners(args: { addresses?: readonly string[] | null; nodeIds?: readonly string[] | null }): void {
+  if (!args.addresses?.length && !args.nodeIds?.length) {
+    throw badInput(args.addresses ? 'addresses' : 'nodeIds', 'give at least one address or node id (addresses and nodeIds cannot both be empty)');
+  }
+}
+
+/** E11/E12's query parameters; the addresses must be this network's (known only here, still before any call). */
+function rewardParams(
+  network: NetworkId,
+  args: { addresses?: string[] | null; nodeIds?: string[] | null; sortOrder?: SortOrder | null },
+): ListRewardsParams {
+  checkAddressesOnNetwork('addresses', args.addresses, network);
+  return {
+    ...(args.addresses?.length ? { addresses: args.addresses } : {}),
+    ...(args.nodeIds?.length ? { nodeIds: args.nodeIds } : {}),
+    ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}),
+  };
+}
+
+/** The upstream currency of a `CurrencyCode` argument. */
+const currencyOf = (value: string | null | undefined) => CURRENCY_CODES.find((code) => code === value);
+
+const currencyArg = (t: ArgBuilder<Types>) =>
+  t({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' });
+
 builder.objectFields(NetworkRef, (t) => ({
   historicalRewards: t.field({
     type: HistoricalRewardConnection,
-    description: 'Paid staking rewards of some addresses and/or nodes (E11); at least one of `addresses` / `nodeIds` is required. Page size 1-100, default 10.',
+    description: 'Paid staking rewards of some addresses and/or nodes (E11); at least one of `addresses` / `nodeIds` is required.',
     args: {
-      addresses: t.arg.stringList({ description: REWARD_ADDRESSES }),
-      nodeIds: t.arg.stringList({ description: REWARD_NODE_IDS }),
+      ...rewardOwnerArgs,
       ...rewardPageArgs(t.arg, PAGES.historicalRewards),
-      currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
+      currency: currencyArg(t.arg),
     },
-    extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.historicalRewards), cost: costs.listing(PAGES.historicalRewards) },
-    resolve: (n, rawArgs, ctx) => {
-      const args = rawArgs as RewardListArgs;
-      checkAddressesOnNetwork('addresses', args.addresses, n.network);
-      const params: ListHistoricalRewardsParams = { ...rewardParams(args), ...(args.currency ? { currency: args.currency as CurrencyCode } : {}) };
+    checkArgs: checkRewardOwners,
+    upstreamCost: HISTORICAL_REWARD_LISTING_COST,
+    resolve: (n, args, ctx) => {
+      const currency = currencyOf(args.currency);
       return resolvePageConnection<HistoricalRewardShape>({
         ctx,
         page: PAGES.historicalRewards,
         args,
         parent: { network: n.network },
-        fetchPage: (pageToken, pageSize) => fetchHistorical(ctx, n.network, params, pageToken, pageSize),
+        fetchPage: historicalRewardPages(ctx, n.network, { ...rewardParams(n.network, args), ...(currency ? { currency } : {}) }),
       });
     },
   }),
   pendingRewards: t.field({
     type: PendingRewardConnection,
-    description: 'Accruing staking rewards of some addresses and/or nodes (E12); at least one of `addresses` / `nodeIds` is required. Page size 1-100, default 10.',
+    description: 'Accruing staking rewards of some addresses and/or nodes (E12); at least one of `addresses` / `nodeIds` is required.',
     args: {
-      addresses: t.arg.stringList({ description: REWARD_ADDRESSES }),
-      nodeIds: t.arg.stringList({ description: REWARD_NODE_IDS }),
+      ...rewardOwnerArgs,
       ...rewardPageArgs(t.arg, PAGES.pendingRewards),
     },
-    extensions: { validateArgs: (args) => checkRewardArgs(args as RewardListArgs, PAGES.pendingRewards), cost: costs.listing(PAGES.pendingRewards) },
-    resolve: (n, rawArgs, ctx) => {
-      const args = rawArgs as RewardListArgs;
-      checkAddressesOnNetwork('addresses', args.addresses, n.network);
-      const params = rewardParams(args);
-      return resolvePageConnection<PendingRewardShape>({
+    checkArgs: checkRewardOwners,
+    upstreamCost: PENDING_REWARD_LISTING_COST,
+    resolve: (n, args, ctx) =>
+      resolvePageConnection<PendingRewardShape>({
         ctx,
         page: PAGES.pendingRewards,
         args,
         parent: { network: n.network },
-        fetchPage: (pageToken, pageSize) => fetchPending(ctx, n.network, params, pageToken, pageSize),
-      });
-    },
+        fetchPage: pendingRewardPages(ctx, n.network, rewardParams(n.network, args)),
+      }),
   }),
 }));
-
-/**
- * Keeps the rewards of this validation: E11/E12 filter by node (as a substring),
- * and a node validates again and again; a validation's rewards (its own and its
- * delegations') lie within its period.
- */
-const ownItems = <T extends { nodeId: string; startTimestamp: number; endTimestamp: number }>(
-  v: ValidatorShape,
-  page: { items: T[]; nextPageToken?: string | undefined; hasMore?: boolean },
-) => ({
-  ...page,
-  items: page.items.filter((item) => item.nodeId === v.nodeId && inWindow(windowOf(v), item)),
-});
-
-const windowOf = (v: ValidatorShape): StakingWindow => ({ start: v.startTimestamp, end: v.endTimestamp });
-
-/**
- * A packing hint for a validation's pending rewards: its own plus one per
- * delegation while active; at most one otherwise (a finished validation has none
- * left). Never 0, which would skip the call: a stale hint only costs a re-plan.
- */
-function pendingRewardsHint(v: ValidatorShape): number | undefined {
-  if (v.validationStatus === 'active') return v.delegatorCount != null ? v.delegatorCount + 1 : undefined;
-  return 1;
-}
-
-/**
- * A packing hint for a validation's paid rewards: at most its own plus two per
- * delegation (the delegator's reward and the validator's fee on it).
- */
-function historicalRewardsHint(v: ValidatorShape): number | undefined {
-  return v.delegatorCount != null ? 1 + 2 * v.delegatorCount : undefined;
-}
-
-/**
- * How the per-validator reward lists pack, by the hints above (measured on the
- * devnet with the property test, `test/plugins/query-cost-property.test.ts`).
- */
-const PENDING_REWARDS_PACKING: PackingModel = { maxPage: STAKING_PAGE, meanItems: 11, soloShare: 0.1 };
-const HISTORICAL_REWARDS_PACKING: PackingModel = { maxPage: STAKING_PAGE, meanItems: 21, soloShare: 0.15 };
 
 builder.interfaceFields(ValidatorInterface, (t) => ({
   historicalRewards: t.field({
     type: HistoricalRewardConnection,
     // An upstream failure here fails this field only, not the whole list it sits in.
     nullable: true,
-    description: "Paid rewards of this validation and its delegations (E11 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
+    description: "Paid rewards of this validation and its delegations (E11 `nodeIds`, within the validation's period; batched across validators).",
     args: {
       ...rewardPageArgs(t.arg, PAGES.historicalRewards),
-      currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' }),
+      currency: currencyArg(t.arg),
     },
-    extensions: {
-      validateArgs: (args) => void checkFirst(args['first'], PAGES.historicalRewards),
-      cost: costs.packedListing(PAGES.historicalRewards, HISTORICAL_REWARDS_PACKING),
-    },
-    resolve: (v: ValidatorShape, rawArgs, ctx) => {
+    upstreamCost: VALIDATION_HISTORICAL_REWARDS_COST,
+    resolve: (v: ValidatorShape, args, ctx) => {
       // Staking rewards are paid on the primary network only.
       if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<HistoricalRewardShape>();
-      const args = rawArgs as RewardListArgs;
-      const first = checkFirst(args.first, PAGES.historicalRewards);
-      const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
-      const currency = (args.currency ?? undefined) as CurrencyCode | undefined;
-      const params: ListHistoricalRewardsParams = { nodeIds: [v.nodeId], ...(sortOrder ? { sortOrder } : {}), ...(currency ? { currency } : {}) };
       return resolvePageConnection<HistoricalRewardShape>({
         ctx,
         page: PAGES.historicalRewards,
         args,
         parent: { network: v.network, nodeId: v.nodeId, txHash: v.txHash },
-        firstPage: async () => {
-          const page = await historicalRewardsFirstPage(ctx, v.network).load({
-            nodeId: v.nodeId,
-            window: windowOf(v),
-            args: { first, ...(sortOrder ? { sortOrder } : {}), ...(currency ? { currency } : {}) },
-            expected: historicalRewardsHint(v),
-          });
-          return ownItems(v, { ...page, items: page.items.map((r) => withNetwork(v.network, r)) });
-        },
-        fetchPage: async (pageToken, pageSize) => ownItems(v, await fetchHistorical(ctx, v.network, params, pageToken, pageSize)),
+        ...validationHistoricalRewardPages(ctx, v, {
+          first: checkFirst(args.first, PAGES.historicalRewards),
+          sortOrder: args.sortOrder ?? undefined,
+          currency: currencyOf(args.currency),
+        }),
       });
     },
   }),
@@ -274,33 +211,17 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     type: PendingRewardConnection,
     // An upstream failure here fails this field only, not the whole list it sits in.
     nullable: true,
-    description: "Accruing rewards of this validation and its delegations (E12 `nodeIds`, within the validation's period; batched across validators). Page size 1-100, default 10.",
+    description: "Accruing rewards of this validation and its delegations (E12 `nodeIds`, within the validation's period; batched across validators).",
     args: rewardPageArgs(t.arg, PAGES.pendingRewards),
-    extensions: {
-      validateArgs: (args) => void checkFirst(args['first'], PAGES.pendingRewards),
-      cost: costs.packedListing(PAGES.pendingRewards, PENDING_REWARDS_PACKING),
-    },
-    resolve: (v: ValidatorShape, rawArgs, ctx) => {
+    upstreamCost: VALIDATION_PENDING_REWARDS_COST,
+    resolve: (v: ValidatorShape, args, ctx) => {
       if (v.subnetId !== PRIMARY_NETWORK_ID) return emptyConnection<PendingRewardShape>();
-      const args = rawArgs as RewardListArgs;
-      const first = checkFirst(args.first, PAGES.pendingRewards);
-      const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
-      const params: ListRewardsParams = { nodeIds: [v.nodeId], ...(sortOrder ? { sortOrder } : {}) };
       return resolvePageConnection<PendingRewardShape>({
         ctx,
         page: PAGES.pendingRewards,
         args,
         parent: { network: v.network, nodeId: v.nodeId, txHash: v.txHash },
-        firstPage: async () => {
-          const page = await pendingRewardsFirstPage(ctx, v.network).load({
-            nodeId: v.nodeId,
-            window: windowOf(v),
-            args: { first, ...(sortOrder ? { sortOrder } : {}) },
-            expected: pendingRewardsHint(v),
-          });
-          return ownItems(v, { ...page, items: page.items.map((r) => withNetwork(v.network, r)) });
-        },
-        fetchPage: async (pageToken, pageSize) => ownItems(v, await fetchPending(ctx, v.network, params, pageToken, pageSize)),
+        ...validationPendingRewardPages(ctx, v, { first: checkFirst(args.first, PAGES.pendingRewards), sortOrder: args.sortOrder ?? undefined }),
       });
     },
   }),

@@ -1,34 +1,25 @@
 import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import { chainById } from '../loaders/chains.ts';
 import { costs } from '../lib/cost.ts';
 import {
-  blockchainById, subnetById, subnetWithNetwork, type BlockchainWithNetwork, type SubnetWithNetwork,
+  blockchainById, subnetById, subnetPages, subnetRefetchCalls, SUBNET_LIST_COST, SUBNET_LISTING_COST,
 } from '../loaders/subnets.ts';
+import { VALIDATOR_LISTING_COST } from '../loaders/staking.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData, type SortOrder } from '../shapes/index.ts';
+import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData } from '../shapes/index.ts';
 import { ChainRef } from './chains.ts';
-import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
+import { pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum } from './enums.ts';
-import { checkSubnetId } from './input-checks.ts';
+import { BOUNDS } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
-import { PAGES, checkFirst } from './pagination.ts';
-import { byFirstPart, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
-import {
-  checkValidatorArgs, resolveValidators, ValidatorConnection, ValidatorFilter, ValidatorInterface,
-  ValidatorSortByEnum, type ValidatorListArgs,
-} from './validators.ts';
+import { PAGES } from './pagination.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { BlockchainRef, SubnetRef, type BlockchainShape, type SubnetShape } from './subnet-refs.ts';
+import { checkValidatorArgs, resolveValidators, ValidatorConnection, ValidatorInterface, validatorListArgs, type ValidatorListArgs } from './validators.ts';
 
-export type SubnetShape = SubnetWithNetwork;
-export type BlockchainShape = BlockchainWithNetwork;
+export { BlockchainRef, SubnetRef, type BlockchainShape, type SubnetShape };
 
-/**
- * Links answered from the subnet list, read once per request and network
- * (`subnetIndex`): one call per network however many parents. The list is taken to
- * fit one page of E7 (10,000 subnets); the loader's page guard is the run-time budget's.
- */
-const SUBNET_LIST = costs.oncePerScope(2);
 /** Links answered from the chain list, read once per request (`chainById`). */
 const CHAIN_LIST = costs.oncePerScope(1);
 
@@ -160,8 +151,6 @@ const EvmGenesisRef = builder.objectRef<GenesisData>('EvmGenesis').implement({
 
 // ---------------------------------------------------------------- Blockchain
 
-export const BlockchainRef = builder.objectRef<BlockchainShape>('Blockchain');
-
 BlockchainRef.implement({
   description: 'A blockchain created on the P-chain: its VM, owning subnet, creation block and genesis. EVM blockchains link to their indexed `Chain`.',
   interfaces: [NodeInterface],
@@ -197,14 +186,14 @@ BlockchainRef.implement({
       type: SubnetRef,
       nullable: true,
       description: 'The subnet (or L1) that validates this blockchain.',
-      extensions: { cost: SUBNET_LIST },
+      upstreamCost: SUBNET_LIST_COST,
       resolve: (b, _args, ctx) => subnetById(ctx, b.network).load(b.subnetId),
     }),
     evmChain: t.field({
       type: ChainRef,
       nullable: true,
       description: 'The indexed EVM chain of this blockchain (by EVM chain id, else by blockchain id); null when the Data API does not index it.',
-      extensions: { cost: CHAIN_LIST },
+      upstreamCost: CHAIN_LIST,
       resolve: (b, _args, ctx) => chainById(ctx).load(b.evmChainId != null ? String(b.evmChainId) : b.blockchainId),
     }),
   }),
@@ -214,7 +203,7 @@ registerNodeFamily('Blockchain', {
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   load: async (ctx, [network, blockchainId]) => (isNetwork(network) && blockchainId ? blockchainById(ctx, network).load(blockchainId) : null),
   typeOf: () => 'Blockchain',
-  refetchCalls: (ids) => byFirstPart(ids).length,
+  refetchCalls: (ids) => subnetRefetchCalls(ids.map(([network = '']) => network)),
 });
 
 // ---------------------------------------------------------------- Subnet
@@ -239,18 +228,14 @@ const L1ValidatorManagerDetailsRef = builder.objectRef<ManagerDetails>('L1Valida
       type: BlockchainRef,
       nullable: true,
       description: 'The blockchain that hosts the contract.',
-      extensions: { cost: SUBNET_LIST },
+      upstreamCost: SUBNET_LIST_COST,
       resolve: (m, _args, ctx) => blockchainById(ctx, m.network).load(m.blockchainId),
     }),
   }),
 });
 
-export const SubnetRef = builder.objectRef<SubnetShape>('Subnet');
-
-type SubnetValidatorsArgs = ValidatorListArgs;
-
-/** Subnet.validators: E8 bounds without the subnet id, which the parent pins. */
-function checkSubnetValidatorArgs(args: SubnetValidatorsArgs): void {
+/** Subnet.validators: E8's rules without the subnet id, which the parent pins. */
+function checkSubnetValidatorArgs(args: ValidatorListArgs): void {
   // DELEGATION_FEE's subnet and network rules need the parent: checked again in the resolver.
   checkValidatorArgs({ ...args, sortBy: args.sortBy === 'delegationFee' ? null : (args.sortBy ?? null) });
 }
@@ -283,17 +268,13 @@ SubnetRef.implement({
       type: ValidatorConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
-      description: "This subnet's validations (E8 with `subnetId`). Page size 1-100, default 10.",
-      args: {
-        ...pageArgs(t.arg, PAGES.validators),
-        filter: t.arg({ type: ValidatorFilter, description: 'Filters; `subnetId`, when given, must be this subnet.' }),
-        sortBy: t.arg({ type: ValidatorSortByEnum, description: 'Sort key (DELEGATION_FEE only for the primary network on MAINNET).' }),
-        sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
-      },
+      description:
+        "This subnet's validations (E8 with `subnetId`). `filter.subnetId`, when given, must be this subnet; DELEGATION_FEE sorts only the primary network on MAINNET.",
+      args: validatorListArgs,
+      checkArgs: checkSubnetValidatorArgs,
       // One listing per subnet: no loader packs several subnets' validators into one call.
-      extensions: { validateArgs: (args) => checkSubnetValidatorArgs(args as SubnetValidatorsArgs), cost: costs.listing(PAGES.validators) },
-      resolve: (s, rawArgs, ctx) => {
-        const args = rawArgs as SubnetValidatorsArgs;
+      upstreamCost: VALIDATOR_LISTING_COST,
+      resolve: (s, args, ctx) => {
         const pinned = args.filter?.subnetId;
         if (pinned && pinned !== s.subnetId) throw badInput('filter.subnetId', 'must be this subnet (or left out)');
         checkValidatorArgs({ ...args, filter: { ...args.filter, subnetId: s.subnetId } }, s.network);
@@ -307,7 +288,7 @@ registerNodeFamily('Subnet', {
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   load: async (ctx, [network, subnetId]) => (isNetwork(network) && subnetId ? subnetById(ctx, network).load(subnetId) : null),
   typeOf: () => 'Subnet',
-  refetchCalls: (ids) => byFirstPart(ids).length,
+  refetchCalls: (ids) => subnetRefetchCalls(ids.map(([network = '']) => network)),
 });
 
 export const SubnetConnection = builder.connectionObject(
@@ -315,41 +296,30 @@ export const SubnetConnection = builder.connectionObject(
   { name: 'SubnetEdge', description: 'A subnet and its cursor.' },
 );
 
-interface SubnetListArgs extends ConnectionArgs {
-  sortOrder?: string | null;
-}
-
-function resolveSubnets(ctx: Context, network: NetworkId, args: SubnetListArgs) {
-  const sortOrder = (args.sortOrder ?? undefined) as SortOrder | undefined;
-  return resolvePageConnection<SubnetShape>({
-    ctx,
-    page: PAGES.subnets,
-    args,
-    parent: { network },
-    fetchPage: async (pageToken, pageSize) => {
-      const page = await ctx.dataApi.listSubnets(network, { pageSize, ...(pageToken ? { pageToken } : {}), ...(sortOrder ? { sortOrder } : {}) }, ctx.call);
-      return { items: page.subnets.map((s) => subnetWithNetwork(network, s)), nextPageToken: page.nextPageToken };
-    },
-  });
-}
-
 builder.objectFields(NetworkRef, (t) => ({
   subnets: t.field({
     type: SubnetConnection,
-    description: 'Subnets and L1s created on this network (E7; the primary network itself is not listed, see `subnet`). Page size 1-10000, default 100.',
+    description: 'Subnets and L1s created on this network (E7; the primary network itself is not listed, see `subnet`).',
     args: {
       ...pageArgs(t.arg, PAGES.subnets),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction (by creation).' }),
     },
-    extensions: { validateArgs: (args) => void checkFirst(args['first'], PAGES.subnets), cost: costs.listing(PAGES.subnets) },
-    resolve: (n, args, ctx) => resolveSubnets(ctx, n.network, args as SubnetListArgs),
+    upstreamCost: SUBNET_LISTING_COST,
+    resolve: (n, args, ctx) =>
+      resolvePageConnection<SubnetShape>({
+        ctx,
+        page: PAGES.subnets,
+        args,
+        parent: { network: n.network },
+        fetchPage: subnetPages(ctx, n.network, args.sortOrder ?? undefined),
+      }),
   }),
   subnet: t.field({
     type: SubnetRef,
     nullable: true,
     description: `A subnet by id, including the primary network (${PRIMARY_NETWORK_ID}); null when the network has no such subnet. Read from the request's one subnet list.`,
-    args: { subnetId: t.arg.string({ required: true, description: 'Subnet id (cb58).' }) },
-    extensions: { validateArgs: (args) => checkSubnetId('subnetId', args['subnetId']), cost: SUBNET_LIST },
+    args: { subnetId: t.arg.string({ required: true, description: 'The subnet.', bound: BOUNDS.subnetId }) },
+    upstreamCost: SUBNET_LIST_COST,
     resolve: (n, args, ctx) => subnetById(ctx, n.network).load(args.subnetId),
   }),
 }));
@@ -359,7 +329,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     type: SubnetRef,
     nullable: true,
     description: 'The subnet validated (the primary network for primary-network validations). Read from the request\'s one subnet list.',
-    extensions: { cost: SUBNET_LIST },
+    upstreamCost: SUBNET_LIST_COST,
     resolve: (v, _args, ctx) => subnetById(ctx, v.network).load(v.subnetId),
   }),
 }));

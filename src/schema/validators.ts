@@ -2,24 +2,26 @@ import type { InputShapeFromFields } from '@pothos/core';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
-import type { NetworkId } from '../loaders/types.ts';
-import { MAX_REFETCH_PAGES, STAKING_PAGE, VALIDATOR_LINK, validationByKey, validatorByNodeId } from '../loaders/validators.ts';
-import { costs, type FieldCost } from '../lib/cost.ts';
 import {
-  PRIMARY_NETWORK_ID, type ListValidatorsParams, type Validator, type ValidatorRewards,
+  validationById, validatorPages, VALIDATOR_LISTING_COST, withNetwork, type ValidatorWithNetwork,
+} from '../loaders/staking.ts';
+import type { NetworkId } from '../loaders/types.ts';
+import { validationRefetchCalls, validatorByNodeId, validatorLinkCost } from '../loaders/validators.ts';
+import {
+  PRIMARY_NETWORK_ID, VALIDATION_STATUSES, type ListValidatorsParams, type Validator, type ValidatorRewards,
 } from '../shapes/index.ts';
-import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
+import { pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum, upstreamEnum } from './enums.ts';
 import { between, bigBetween } from './bounds.ts';
-import { BOUNDS, checkNodeId, checkNodeIds, checkOrdered, checkRange, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';
+import { BOUNDS, checkOrdered } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
-import { PAGES, checkFirst } from './pagination.ts';
-import { brandNode, byFirstPart, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { PAGES } from './pagination.ts';
+import { brandNode, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+
+export { validatorLinkCost, withNetwork };
 
 /** A validation as the upstream returns it, plus the network it was read from. */
-export type ValidatorShape = Validator & { network: NetworkId };
-
-export const withNetwork = <T extends object>(network: NetworkId, item: T): T & { network: NetworkId } => ({ ...item, network });
+export type ValidatorShape = ValidatorWithNetwork;
 
 export const ValidationStatus = upstreamEnum('ValidationStatus', 'Status of a validation.', {
   ACTIVE: { value: 'active', description: 'Validating now.' },
@@ -211,68 +213,43 @@ function toParams(args: ValidatorListArgs, subnetId?: string): ListValidatorsPar
   const f = args.filter ?? {};
   const params: ListValidatorsParams = {};
   if (f.nodeIds?.length) params.nodeIds = f.nodeIds;
-  if (f.validationStatus) params.validationStatus = f.validationStatus as ListValidatorsParams['validationStatus'];
+  const validationStatus = VALIDATION_STATUSES.find((status) => status === f.validationStatus);
+  if (validationStatus) params.validationStatus = validationStatus;
   const subnet = subnetId ?? f.subnetId;
   if (subnet) params.subnetId = subnet;
-  for (const key of [
-    'minDelegationCapacity', 'maxDelegationCapacity',
-  ] as const) if (f[key] != null) params[key] = String(f[key]);
+  for (const key of ['minDelegationCapacity', 'maxDelegationCapacity'] as const) {
+    const value = f[key];
+    if (value != null) params[key] = String(value);
+  }
   for (const key of [
     'minTimeRemaining', 'maxTimeRemaining', 'minFeePercentage', 'maxFeePercentage', 'minUptimePerformance', 'maxUptimePerformance',
-  ] as const) if (f[key] != null) params[key] = f[key] as number;
-  if (args.sortBy) params.sortBy = args.sortBy as ListValidatorsParams['sortBy'];
-  if (args.sortOrder) params.sortOrder = args.sortOrder as ListValidatorsParams['sortOrder'];
+  ] as const) {
+    const value = f[key];
+    if (value != null) params[key] = value;
+  }
+  if (args.sortBy) params.sortBy = args.sortBy;
+  if (args.sortOrder) params.sortOrder = args.sortOrder;
   return params;
 }
 
 /** E8 as a connection; `subnetId` pins the subnet for `Subnet.validators`. */
 export function resolveValidators(ctx: Context, network: NetworkId, args: ValidatorListArgs, subnetId?: string) {
-  const params = toParams(args, subnetId);
   return resolvePageConnection<ValidatorShape>({
     ctx,
     page: PAGES.validators,
     args,
     parent: subnetId === undefined ? { network } : { network, subnetId },
-    fetchPage: async (pageToken, pageSize) => {
-      const page = await ctx.dataApi.listValidators(network, { ...params, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
-      return { items: page.validators.map((v) => withNetwork(network, v)), nextPageToken: page.nextPageToken };
-    },
+    fetchPage: validatorPages(ctx, network, toParams(args, subnetId)),
   });
 }
 
 registerNodeFamily('Validator', {
   parts: [ID_PARTS.network, ID_PARTS.nodeId, ID_PARTS.cb58Id, ID_PARTS.cb58Id],
-  load: async (ctx, [network, nodeId, subnetId, txHash]) => {
-    if ((network !== 'mainnet' && network !== 'fuji') || !nodeId || !subnetId || !txHash) return null;
-    const found = await validationByKey(ctx, network).load({ nodeId, subnetId, txHash });
-    return found ? withNetwork(network, found) : null;
-  },
+  load: async (ctx, [network, nodeId, subnetId, txHash]) =>
+    (network === 'mainnet' || network === 'fuji') && nodeId && subnetId && txHash ? validationById(ctx, network, { nodeId, subnetId, txHash }) : null,
   typeOf: (v) => validatorTypeOf(v as Validator),
-  // validationByKey: per network and subnet, 100 node ids per listing, each read to MAX_REFETCH_PAGES pages.
-  refetchCalls: (ids) =>
-    byFirstPart(ids).reduce((calls, group) => {
-      const nodesBySubnet = new Map<string, Set<string>>();
-      for (const [, nodeId = '', subnetId = ''] of group) nodesBySubnet.set(subnetId, (nodesBySubnet.get(subnetId) ?? new Set()).add(nodeId));
-      for (const nodes of nodesBySubnet.values()) calls += Math.ceil(nodes.size / STAKING_PAGE) * MAX_REFETCH_PAGES;
-      return calls;
-    }, 0),
+  refetchCalls: (ids) => validationRefetchCalls(ids.map(([network = '', nodeId = '', subnetId = '']) => ({ network, nodeId, subnetId }))),
 });
-
-/**
- * What a link to validators by node id costs (`validatorByNodeId`): one listing per
- * chunk of node ids, plus the pages a chunk needs when its nodes have several
- * validations. Pages are taken to grow with the chunk, up to the loader's bound for a
- * full one (so a node is assumed to have at most `maxPages` primary-network
- * validations; past that the run-time budget holds).
- */
-export const validatorLinkCost: FieldCost = {
-  calls: ({ parents }) => {
-    if (parents <= 0) return 0;
-    const full = Math.floor(parents / VALIDATOR_LINK.idsPerCall);
-    const rest = parents - full * VALIDATOR_LINK.idsPerCall;
-    return full * VALIDATOR_LINK.maxPages + Math.ceil((rest * VALIDATOR_LINK.maxPages) / VALIDATOR_LINK.idsPerCall);
-  },
-};
 
 /** A node's primary-network validation through the batching loader (links from delegators, rewards, peers, blocks). */
 export async function loadValidator(ctx: Context, network: NetworkId, nodeId: string): Promise<ValidatorShape | null> {
@@ -286,7 +263,7 @@ builder.objectFields(NetworkRef, (t) => ({
     description: 'Validations on this network (E8), newest first by default.',
     args: validatorListArgs,
     checkArgs: (args) => checkValidatorArgs(args),
-    upstreamCost: costs.listing(PAGES.validators),
+    upstreamCost: VALIDATOR_LISTING_COST,
     resolve: (n, args, ctx) => {
       checkValidatorArgs(args, n.network);
       return resolveValidators(ctx, n.network, args);
@@ -296,8 +273,8 @@ builder.objectFields(NetworkRef, (t) => ({
     type: ValidatorInterface,
     nullable: true,
     description: "A node's primary-network validation: the active one, else pending, else the latest completed. Null when the node never validated.",
-    args: { nodeId: t.arg.string({ required: true, description: 'Node id, `NodeID-...` (cb58 with its checksum).' }) },
-    extensions: { validateArgs: (args) => checkNodeId('nodeId', args['nodeId']), cost: validatorLinkCost },
+    args: { nodeId: t.arg.string({ required: true, description: 'The node.', bound: BOUNDS.nodeId }) },
+    upstreamCost: validatorLinkCost,
     resolve: (n, args, ctx) => loadValidator(ctx, n.network, args.nodeId),
   }),
 }));
