@@ -3,8 +3,10 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import type { Context } from './context.ts';
+import { codedError, ErrorCode } from './errors.ts';
 import ChecksPlugin from './schema/checks-plugin.ts';
 import { UInt256Scalar } from './schema/scalars.ts';
 
@@ -23,9 +25,20 @@ export const builder = new SchemaBuilder<{
   DefaultNodeNullability: false;
   // Non-null unless a field says otherwise: the contract's `!`s, and optional upstream fields opt in.
   DefaultFieldNullability: false;
+  // `admin`: the caller presented `authorization: Bearer <ADMIN_TOKEN>` (admin mutations and admin reads).
+  AuthScopes: { admin: boolean };
 }>({
   defaultFieldNullability: false,
-  plugins: [DirectivePlugin, RelayPlugin, DataloaderPlugin, FederationPlugin, ChecksPlugin],
+  // Scope auth first, so no other plugin's resolver wrapper runs before a refused field is refused.
+  plugins: [ScopeAuthPlugin, DirectivePlugin, RelayPlugin, DataloaderPlugin, FederationPlugin, ChecksPlugin],
+  scopeAuth: {
+    authScopes: (ctx) => ({ admin: ctx.isAdmin }),
+    // The only scope is `admin`: ADMIN_DISABLED when this deployment has no ADMIN_TOKEN, FORBIDDEN for a caller without it.
+    unauthorizedError: (_parent, ctx) =>
+      ctx.adminConfigured
+        ? codedError(ErrorCode.FORBIDDEN, 'Admin calls need the header `authorization: Bearer <ADMIN_TOKEN>`')
+        : codedError(ErrorCode.ADMIN_DISABLED, 'Admin calls are disabled: the gateway has no ADMIN_TOKEN'),
+  },
   relay: {
     // `node`/`nodes` and the Node interface are ours (src/schema/relay-node.ts): global ids stay
     // stable when a validator changes status, which the plugin's per-object ids would not.

@@ -4,7 +4,6 @@ import { between, fromCheck, listOf, quoteValue, type Bound } from './bounds.ts'
 
 export { quoteValue };
 import { isCb58Id, isNodeId } from '../loaders/ids.ts';
-import type { NodeDirectory } from '../loaders/registry.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { PRIMARY_CHAIN_IDS } from '../shapes/index.ts';
 
@@ -323,17 +322,33 @@ export function checkHealthTags(argument: string, value: unknown): void {
  * NODE_NOT_CONFIGURED (not BAD_USER_INPUT: the name may be right and the deployment
  * wrong), still naming the argument.
  */
-export function checkNodeName(argument: string, value: unknown, nodes: Pick<NodeDirectory, 'get' | 'list'>): void {
+export function checkNodeName(argument: string, value: unknown, configured: readonly string[]): void {
   if (value == null) {
-    if (nodes.list.length === 0) throw codedError(ErrorCode.NODE_NOT_CONFIGURED, 'No node is configured (set NODE_URLS)', { argumentName: argument });
+    if (configured.length === 0) throw codedError(ErrorCode.NODE_NOT_CONFIGURED, 'No node is configured (set NODE_URLS)', { argumentName: argument });
     return;
   }
-  if (typeof value === 'string' && nodes.get(value)) return;
+  if (typeof value === 'string' && configured.includes(value)) return;
   throw codedError(ErrorCode.NODE_NOT_CONFIGURED, `No node named ${quoteValue(value)} is configured`, {
     argumentName: argument,
-    configured: nodes.list.map((n) => n.name),
+    configured: [...configured],
   });
 }
+
+/** The node API's argument grammars as bounds (see {@link BOUNDS}): chain aliases, API paths, logger names, health tags, peers. */
+export const NODE_BOUNDS = {
+  alias: fromCheck(`1 to ${INPUT_LIMITS.aliasBytes} bytes, no whitespace or control characters.`, (argument, value) => checkAlias(argument, value)),
+  apiPath: fromCheck(
+    `1 to ${INPUT_LIMITS.aliasBytes} bytes, no whitespace or control characters, no empty, \`.\` or \`..\` segment.`,
+    (argument, value) => checkApiPath(argument, value),
+  ),
+  blockchainId: fromCheck('Cb58 of 32 bytes, with its checksum.', (argument, value) => checkCb58Id(argument, value, 'a blockchain id (cb58 of 32 bytes)')),
+  loggerName: fromCheck(`1 to ${INPUT_LIMITS.nameLength} letters, digits, '.', '_', ':', '/' or '-'.`, (argument, value) => checkLoggerName(argument, value)),
+  healthTags: fromCheck(
+    `At most ${INPUT_LIMITS.healthTags} tags of 1 to ${INPUT_LIMITS.nameLength} letters, digits, '.', '_', ':', '/' or '-'.`,
+    (argument, value) => checkHealthTags(argument, value),
+  ),
+  peerNodeIds: listOf({ max: INPUT_LIMITS.peerNodeIds, item: fromCheck('A node id (`NodeID-...`, cb58 with its checksum).', checkNodeId) }),
+} as const satisfies Record<string, Bound>;
 
 // ---------------------------------------------------------------- the grammars as bounds
 

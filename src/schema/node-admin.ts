@@ -1,14 +1,21 @@
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
-import { badInput, codedError, ErrorCode } from '../errors.ts';
-import { nodeRpc } from '../loaders/nodes.ts';
-import type { LoggerLevel } from '../shapes/index.ts';
+import { badInput } from '../errors.ts';
+import {
+  ADMIN_METHOD_COST, aliasApi, aliasChain, chainAliases, loadVms, loggerLevels, runProfiler, setLoggerLevel, type NamedLoggerLevel,
+} from '../loaders/node-admin.ts';
+import { nodeName } from '../loaders/nodes.ts';
 import { upstreamEnum } from './enums.ts';
-import { checkAlias, checkApiPath, checkCb58Id, checkLoggerName, checkNodeName, INPUT_LIMITS } from './input-checks.ts';
-import { AvalancheNodeRef, NODE_METHOD, NodeVmRef, nullWhenRpcSays, requireNode, type AvalancheNodeShape } from './node.ts';
+import { NODE_BOUNDS } from './input-checks.ts';
+import { AvalancheNodeRef, checkNodeArg, NodeVmRef, type AvalancheNodeShape } from './node.ts';
 
-/** The node's limit on `admin.alias` / `admin.aliasChain` aliases, in bytes (512 itself is allowed). */
-export const MAX_ALIAS_BYTES = INPUT_LIMITS.aliasBytes;
+/**
+ * The admin gate: scope-auth's `admin` scope (src/builder.ts: the caller presented
+ * `authorization: Bearer <ADMIN_TOKEN>`), checked before the resolver, so before
+ * anything is sent to a node. A refusal is ADMIN_DISABLED when the gateway has no
+ * token, FORBIDDEN otherwise (the builder's `unauthorizedError`).
+ */
+const ADMIN_ONLY = { authScopes: { admin: true } } as const;
 
 const ADMIN_READ_NOTE = ' Needs `authorization: Bearer <ADMIN_TOKEN>` (ADMIN_DISABLED when the gateway has no token, FORBIDDEN without it) and the node\'s admin API (NODE_METHOD_UNAVAILABLE when it is off).';
 
@@ -23,9 +30,7 @@ export const LogLevel = upstreamEnum('LogLevel', 'A node log level, from most to
   OFF: { value: 'OFF', description: 'Nothing.' },
 });
 
-type LoggerLevelShape = LoggerLevel & { name: string };
-
-const LoggerLevelRef = builder.objectRef<LoggerLevelShape>('LoggerLevel').implement({
+const LoggerLevelRef = builder.objectRef<NamedLoggerLevel>('LoggerLevel').implement({
   description: 'Levels of one of the node\'s loggers (`main`, `vm-factory`, one per chain such as `P`, `X`, `C`).',
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: 'Logger name.' }),
@@ -33,9 +38,6 @@ const LoggerLevelRef = builder.objectRef<LoggerLevelShape>('LoggerLevel').implem
     displayLevel: t.field({ type: LogLevel.ref, nullable: true, description: 'Level written to stdout.', resolve: (l) => LogLevel.out(l.displayLevel?.toUpperCase()) }),
   }),
 });
-
-const loggerList = (levels: Record<string, LoggerLevel> | undefined | null): LoggerLevelShape[] =>
-  Object.entries(levels ?? {}).map(([name, level]) => ({ ...level, name })).sort((a, b) => (a.name < b.name ? -1 : 1));
 
 /*
  * Admin reads are gated like the admin mutations: the admin API is the node operator's,
@@ -47,69 +49,35 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
   chainAliases: t.stringList({
     nullable: true,
     description: `Aliases of a chain on this node (admin.getChainAliases). Null when the node knows no chain with that id.${ADMIN_READ_NOTE}`,
-    args: { chain: t.arg.string({ required: true, description: 'A blockchain id (cb58; the node does not take an alias here).' }) },
-    extensions: { validateArgs: (args) => checkCb58Id('chain', args['chain'], 'a blockchain id (cb58 of 32 bytes)'), cost: NODE_METHOD },
-    resolve: async (n, args, ctx) => {
-      requireAdmin(ctx);
-      return (await nodeRpc(ctx, requireNode(ctx, n.name), 'admin.getChainAliases', { chain: args.chain })).aliases ?? null;
-    },
+    args: { chain: t.arg.string({ required: true, description: 'A blockchain id (the node does not take an alias here).', bound: NODE_BOUNDS.blockchainId }) },
+    ...ADMIN_ONLY,
+    upstreamCost: ADMIN_METHOD_COST,
+    resolve: (n, args, ctx) => chainAliases(ctx, n.name, args.chain),
   }),
   loggerLevels: t.field({
     type: [LoggerLevelRef],
     nullable: true,
     description: `Levels of the node's loggers, sorted by name (admin.getLoggerLevel). Null when no logger has that name.${ADMIN_READ_NOTE}`,
-    args: { loggerName: t.arg.string({ description: `One logger (e.g. \`main\`, \`C\`; at most ${INPUT_LIMITS.nameLength} characters); all loggers when omitted.` }) },
-    extensions: { validateArgs: (args) => checkLoggerName('loggerName', args['loggerName']), cost: NODE_METHOD },
-    resolve: async (n, args, ctx) => {
-      requireAdmin(ctx);
-      const params = args.loggerName ? { loggerName: args.loggerName } : {};
-      const result = await nullWhenRpcSays(nodeRpc(ctx, requireNode(ctx, n.name), 'admin.getLoggerLevel', params), /logger with name .* not found/i);
-      return result ? loggerList(result.loggerLevels) : null;
-    },
+    args: { loggerName: t.arg.string({ description: 'One logger (e.g. `main`, `C`); all loggers when omitted.', bound: NODE_BOUNDS.loggerName }) },
+    ...ADMIN_ONLY,
+    upstreamCost: ADMIN_METHOD_COST,
+    resolve: (n, args, ctx) => loggerLevels(ctx, n.name, args.loggerName),
   }),
 }));
 
-/**
- * Admin calls (the mutations and the admin reads) exist only when the gateway has an
- * ADMIN_TOKEN, and only for callers presenting it. Checked before anything is sent to a node.
- */
-export function requireAdmin(ctx: Context): void {
-  if (!ctx.adminConfigured) throw codedError(ErrorCode.ADMIN_DISABLED, 'Admin calls are disabled: the gateway has no ADMIN_TOKEN');
-  if (!ctx.isAdmin) throw codedError(ErrorCode.FORBIDDEN, 'Admin calls need the header `authorization: Bearer <ADMIN_TOKEN>`');
-}
-
-
 const NODE_FIELD = "A configured node's name (NODE_NOT_CONFIGURED for another); the first configured node when omitted.";
 
-interface NodeInput {
-  node?: string | null;
-}
-
-/** Authorizes, then runs `action` on the input's node and returns its payload with the node. */
-async function adminCall<I extends NodeInput, P extends object>(
-  ctx: Context,
-  input: I,
-  action: (node: ReturnType<typeof requireNode>) => Promise<P>,
-): Promise<P & { avalancheNode: AvalancheNodeShape }> {
-  requireAdmin(ctx);
-  const node = requireNode(ctx, input.node);
-  const payload = await action(node);
-  return { ...payload, avalancheNode: { name: node.name } };
-}
-
-const inputOf = (args: Record<string, unknown>): Record<string, unknown> => (args['input'] ?? {}) as Record<string, unknown>;
-
 /** The `node` of an admin input: a configured node's name (NODE_NOT_CONFIGURED otherwise), before anything runs. */
-const checkInputNode = (args: Record<string, unknown>, ctx: Context): void => checkNodeName('input.node', inputOf(args)['node'], ctx.nodes);
+const checkInputNode = (args: { input: { node?: string | null | undefined } }, ctx: Context): void => checkNodeArg('input.node', args.input.node, ctx);
 
-function checkAliasInput(input: Record<string, unknown>): void {
-  checkApiPath('input.endpoint', input['endpoint']);
-  checkApiPath('input.alias', input['alias']);
-}
-
-function checkAliasChainInput(input: Record<string, unknown>): void {
-  checkAlias('input.chain', input['chain']);
-  checkAlias('input.alias', input['alias']);
+/** Runs `action` on the input's node and returns its payload with the node. */
+async function onNode<P extends object>(
+  ctx: Context,
+  input: { node?: string | null | undefined },
+  action: (name: string) => Promise<P>,
+): Promise<P & { avalancheNode: AvalancheNodeShape }> {
+  const name = nodeName(ctx, input.node);
+  return { ...(await action(name)), avalancheNode: { name } };
 }
 
 const avalancheNodeField = { nullable: false, description: 'The node the mutation ran on.' } as const;
@@ -120,8 +88,8 @@ const AdminAliasInput = builder.inputType('AdminAliasInput', {
   description: 'Arguments of admin.alias.',
   fields: (t) => ({
     node: t.string({ description: NODE_FIELD }),
-    endpoint: t.string({ required: true, description: 'The API path after `/ext/`, e.g. `bc/X` or `info` (no empty, `.` or `..` segments).' }),
-    alias: t.string({ required: true, description: `The new path after \`/ext/\`, at most ${MAX_ALIAS_BYTES} bytes, without whitespace or \`.\`/\`..\` segments.` }),
+    endpoint: t.string({ required: true, description: 'The API path after `/ext/`, e.g. `bc/X` or `info`.', bound: NODE_BOUNDS.apiPath }),
+    alias: t.string({ required: true, description: 'The new path after `/ext/`.', bound: NODE_BOUNDS.apiPath }),
   }),
 });
 
@@ -143,8 +111,8 @@ const AdminAliasChainInput = builder.inputType('AdminAliasChainInput', {
   description: 'Arguments of admin.aliasChain.',
   fields: (t) => ({
     node: t.string({ description: NODE_FIELD }),
-    chain: t.string({ required: true, description: `The blockchain id (or an existing alias), at most ${MAX_ALIAS_BYTES} bytes.` }),
-    alias: t.string({ required: true, description: `The new alias, at most ${MAX_ALIAS_BYTES} bytes; usable wherever the chain id is.` }),
+    chain: t.string({ required: true, description: 'The blockchain id (or an existing alias).', bound: NODE_BOUNDS.alias }),
+    alias: t.string({ required: true, description: 'The new alias; usable wherever the chain id is.', bound: NODE_BOUNDS.alias }),
   }),
 });
 
@@ -165,14 +133,14 @@ const AdminSetLoggerLevelInput = builder.inputType('AdminSetLoggerLevelInput', {
   description: 'Arguments of admin.setLoggerLevel: at least one of `logLevel` and `displayLevel`.',
   fields: (t) => ({
     node: t.string({ description: NODE_FIELD }),
-    loggerName: t.string({ description: `The logger to change (at most ${INPUT_LIMITS.nameLength} characters); all loggers when omitted.` }),
-    logLevel: t.field({ type: LogLevel.ref, description: 'New level of the log file.' }),
-    displayLevel: t.field({ type: LogLevel.ref, description: 'New level of stdout.' }),
+    loggerName: t.string({ description: 'The logger to change; all loggers when omitted.', bound: NODE_BOUNDS.loggerName }),
+    logLevel: t.field({ type: LogLevel.ref, description: 'New level of the log file.', bound: LogLevel.bound }),
+    displayLevel: t.field({ type: LogLevel.ref, description: 'New level of stdout.', bound: LogLevel.bound }),
   }),
 });
 
 const AdminSetLoggerLevelPayload = builder
-  .objectRef<{ avalancheNode: AvalancheNodeShape; loggerLevels: LoggerLevelShape[] | null }>('AdminSetLoggerLevelPayload')
+  .objectRef<{ avalancheNode: AvalancheNodeShape; loggerLevels: NamedLoggerLevel[] | null }>('AdminSetLoggerLevelPayload')
   .implement({
     description: 'Result of adminSetLoggerLevel.',
     fields: (t) => ({
@@ -256,83 +224,51 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: `Makes an API of a node reachable under another path too (admin.alias).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminAliasInput, required: true, description: 'What to alias.' }) },
-    extensions: {
-      validateArgs: (args, ctx) => {
-        checkInputNode(args, ctx);
-        checkAliasInput(inputOf(args));
-      },
-      cost: NODE_METHOD,
-    },
-    resolve: (_root, { input }, ctx) => {
-      checkAliasInput(input);
-      return adminCall(ctx, input, async (node) => {
-        await node.call('admin.alias', { endpoint: input.endpoint, alias: input.alias }, ctx.call);
+    ...ADMIN_ONLY,
+    checkArgs: checkInputNode,
+    upstreamCost: ADMIN_METHOD_COST,
+    resolve: (_root, { input }, ctx) =>
+      onNode(ctx, input, async (name) => {
+        await aliasApi(ctx, name, input.endpoint, input.alias);
         return { endpoint: input.endpoint, alias: input.alias };
-      });
-    },
+      }),
   }),
   adminAliasChain: t.field({
     type: AdminAliasChainPayload,
     nullable: false,
     description: `Gives a chain another alias on a node (admin.aliasChain).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminAliasChainInput, required: true, description: 'What to alias.' }) },
-    extensions: {
-      validateArgs: (args, ctx) => {
-        checkInputNode(args, ctx);
-        checkAliasChainInput(inputOf(args));
-      },
-      cost: NODE_METHOD,
-    },
-    resolve: (_root, { input }, ctx) => {
-      checkAliasChainInput(input);
-      return adminCall(ctx, input, async (node) => {
-        await node.call('admin.aliasChain', { chain: input.chain, alias: input.alias }, ctx.call);
+    ...ADMIN_ONLY,
+    checkArgs: checkInputNode,
+    upstreamCost: ADMIN_METHOD_COST,
+    resolve: (_root, { input }, ctx) =>
+      onNode(ctx, input, async (name) => {
+        await aliasChain(ctx, name, input.chain, input.alias);
         return { chain: input.chain, alias: input.alias };
-      });
-    },
+      }),
   }),
   adminSetLoggerLevel: t.field({
     type: AdminSetLoggerLevelPayload,
     nullable: false,
     description: `Changes the log and/or display level of one or all loggers of a node (admin.setLoggerLevel).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminSetLoggerLevelInput, required: true, description: 'Which logger and which levels.' }) },
-    extensions: {
-      validateArgs: (args, ctx) => {
-        checkInputNode(args, ctx);
-        checkLoggerInput(inputOf(args));
-      },
-      cost: NODE_METHOD,
+    ...ADMIN_ONLY,
+    checkArgs: (args, ctx) => {
+      checkInputNode(args, ctx);
+      if (args.input.logLevel == null && args.input.displayLevel == null) throw badInput('input', 'set logLevel, displayLevel or both');
     },
-    resolve: (_root, { input }, ctx) => {
-      checkLoggerInput(input);
-      return adminCall(ctx, input, async (node) => {
-        const result = await node.call(
-          'admin.setLoggerLevel',
-          {
-            ...(input.loggerName ? { loggerName: input.loggerName } : {}),
-            ...(input.logLevel ? { logLevel: String(input.logLevel) } : {}),
-            ...(input.displayLevel ? { displayLevel: String(input.displayLevel) } : {}),
-          },
-          ctx.call,
-        );
-        return { loggerLevels: result?.loggerLevels ? loggerList(result.loggerLevels) : null };
-      });
-    },
+    upstreamCost: ADMIN_METHOD_COST,
+    resolve: (_root, { input }, ctx) => onNode(ctx, input, async (name) => ({ loggerLevels: await setLoggerLevel(ctx, name, input) })),
   }),
   adminLoadVMs: t.field({
     type: AdminLoadVMsPayload,
     nullable: false,
     description: `Loads the VMs installed as plugins on a node (admin.loadVMs).${ADMIN_NOTE}`,
     args: { input: t.arg({ type: AdminNodeInput('AdminLoadVMsInput', 'admin.loadVMs'), required: true, description: 'Which node.' }) },
-    extensions: { validateArgs: checkInputNode, cost: NODE_METHOD },
-    resolve: (_root, { input }, ctx) =>
-      adminCall(ctx, input, async (node) => {
-        const result = await node.call('admin.loadVMs', {}, ctx.call);
-        return {
-          newVMs: Object.entries(result.newVMs ?? {}).map(([vmId, aliases]) => ({ vmId, aliases: aliases ?? [] })),
-          failedVMs: Object.entries(result.failedVMs ?? {}).map(([vmId, error]) => ({ vmId, error: String(error) })),
-        };
-      }),
+    ...ADMIN_ONLY,
+    checkArgs: checkInputNode,
+    upstreamCost: ADMIN_METHOD_COST,
+    resolve: (_root, { input }, ctx) => onNode(ctx, input, (name) => loadVms(ctx, name)),
   }),
   ...Object.fromEntries(
     PROFILERS.map((p) => [
@@ -342,10 +278,12 @@ builder.mutationFields((t) => ({
         nullable: false,
         description: `${p.description}${ADMIN_NOTE}`,
         args: { input: t.arg({ type: AdminNodeInput(`${capitalize(p.field)}Input`, p.method), required: true, description: 'Which node.' }) },
-        extensions: { validateArgs: checkInputNode, cost: NODE_METHOD },
+        ...ADMIN_ONLY,
+        checkArgs: checkInputNode,
+        upstreamCost: ADMIN_METHOD_COST,
         resolve: (_root, { input }, ctx) =>
-          adminCall(ctx, input, async (node) => {
-            await node.call(p.method, {}, ctx.call);
+          onNode(ctx, input, async (name) => {
+            await runProfiler(ctx, name, p.method);
             return {};
           }),
       }),
@@ -355,11 +293,4 @@ builder.mutationFields((t) => ({
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function checkLoggerInput(input: Record<string, unknown>): void {
-  checkLoggerName('input.loggerName', input['loggerName']);
-  LogLevel.checkInput('input.logLevel', input['logLevel']);
-  LogLevel.checkInput('input.displayLevel', input['displayLevel']);
-  if (input['logLevel'] == null && input['displayLevel'] == null) throw badInput('input', 'set logLevel, displayLevel or both');
 }

@@ -1,20 +1,14 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { builder } from '../builder.ts';
-import { newBudgetWindow, type Context } from '../context.ts';
-import { nodeRpc } from '../loaders/nodes.ts';
-import type { NodeClient } from '../upstream/client-types.ts';
-import type { HealthCheckResult, HealthPath, HealthReport } from '../shapes/index.ts';
-import { checkHealthTags, checkNodeName, INPUT_LIMITS } from './input-checks.ts';
-import { AvalancheNodeRef, NODE_METHOD, requireNode } from './node.ts';
+import {
+  HEALTH_COST, HEALTH_POLL_COST, healthEndpoint, healthReport, livenessReport, nodeHealthPolling, watchNodeHealth,
+} from '../loaders/node-health.ts';
+import { nodeName } from '../loaders/nodes.ts';
+import type { HealthCheckResult, HealthReport } from '../shapes/index.ts';
+import { NODE_BOUNDS } from './input-checks.ts';
+import { AvalancheNodeRef, checkNodeArg } from './node.ts';
 
-/**
- * How often `Subscription.nodeHealth` polls `health.health`. A mutable setting (not
- * a constant) so tests can shorten it.
- */
-export const nodeHealthPolling = {
-  /** Milliseconds between two polls. Default 2000. */
-  intervalMs: 2000,
-};
+/** The poller's setting lives with the poller (src/loaders/node-health.ts); re-exported for existing imports. */
+export { nodeHealthPolling };
 
 type HealthCheckShape = HealthCheckResult & { name: string };
 
@@ -62,35 +56,31 @@ const HealthStatusRef = builder.objectRef<{ httpStatus: number; report: HealthRe
   }),
 });
 
-const TAGS = `Only checks with these tags (e.g. a subnet id; at most ${INPUT_LIMITS.healthTags} tags of 1 to ${INPUT_LIMITS.nameLength} letters, digits, '.', '_', ':', '/' or '-'), plus the global checks. All checks when omitted.`;
-
-const checkTags = (args: Record<string, unknown>): void => checkHealthTags('tags', args['tags']);
-
-const tagParams = (tags: readonly string[] | null | undefined) => (tags && tags.length > 0 ? { tags: [...tags] } : {});
+const TAGS = 'Only checks with these tags (e.g. a subnet id), plus the global checks. All checks when omitted.';
 
 builder.objectFields(AvalancheNodeRef, (t) => ({
   health: t.field({
     type: HealthReportRef,
     nullable: true,
     description: 'The latest results of the health checks (health.health).',
-    args: { tags: t.arg.stringList({ description: TAGS }) },
-    extensions: { validateArgs: checkTags, cost: NODE_METHOD },
-    resolve: (n, args, ctx) => nodeRpc(ctx, requireNode(ctx, n.name), 'health.health', tagParams(args.tags)),
+    args: { tags: t.arg.stringList({ description: TAGS, bound: NODE_BOUNDS.healthTags }) },
+    upstreamCost: HEALTH_COST,
+    resolve: (n, args, ctx) => healthReport(ctx, n.name, 'health.health', args.tags),
   }),
   readiness: t.field({
     type: HealthReportRef,
     nullable: true,
     description: 'The startup checks (`bootstrapped`): healthy once the node finished initialising (health.readiness).',
-    args: { tags: t.arg.stringList({ description: TAGS }) },
-    extensions: { validateArgs: checkTags, cost: NODE_METHOD },
-    resolve: (n, args, ctx) => nodeRpc(ctx, requireNode(ctx, n.name), 'health.readiness', tagParams(args.tags)),
+    args: { tags: t.arg.stringList({ description: TAGS, bound: NODE_BOUNDS.healthTags }) },
+    upstreamCost: HEALTH_COST,
+    resolve: (n, args, ctx) => healthReport(ctx, n.name, 'health.readiness', args.tags),
   }),
   liveness: t.field({
     type: HealthReportRef,
     nullable: true,
     description: 'Healthy once the node answers (health.liveness).',
-    extensions: { cost: NODE_METHOD },
-    resolve: (n, _args, ctx) => nodeRpc(ctx, requireNode(ctx, n.name), 'health.liveness'),
+    upstreamCost: HEALTH_COST,
+    resolve: (n, _args, ctx) => livenessReport(ctx, n.name),
   }),
   healthStatus: t.field({
     type: HealthStatusRef,
@@ -98,55 +88,12 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     description: 'A health GET endpoint (`/ext/health[/readiness|/liveness]?tag=...`) with its HTTP status, as a load balancer sees it.',
     args: {
       path: t.arg({ type: HealthPathEnum, defaultValue: 'health', required: true, description: 'Which endpoint (default HEALTH).' }),
-      tags: t.arg.stringList({ description: TAGS }),
+      tags: t.arg.stringList({ description: TAGS, bound: NODE_BOUNDS.healthTags }),
     },
-    extensions: { validateArgs: checkTags, cost: NODE_METHOD },
-    resolve: async (n, args, ctx) => {
-      const { status, report } = await requireNode(ctx, n.name).healthGet(args.path as HealthPath, args.tags ?? undefined, ctx.call);
-      return { httpStatus: status, report };
-    },
+    upstreamCost: HEALTH_COST,
+    resolve: (n, args, ctx) => healthEndpoint(ctx, n.name, args.path, args.tags),
   }),
 }));
-
-/** What counts as a change: `healthy` and the set of failing checks. */
-function fingerprint(report: HealthReport): string {
-  const failing = Object.entries(report.checks ?? {})
-    .filter(([, check]) => check.error !== undefined && check.error !== null)
-    .map(([name]) => name)
-    .sort();
-  return JSON.stringify([report.healthy, failing]);
-}
-
-/**
- * Polls `health.health` (never through the per-request cache) and yields a report
- * first at once, then whenever `healthy` or the set of failing checks changes.
- * Ends when the request's signal aborts.
- */
-export async function* watchNodeHealth(ctx: Context, node: NodeClient): AsyncGenerator<HealthReport> {
-  const signal = ctx.call.signal;
-  let last: string | undefined;
-  while (!signal?.aborted) {
-    let report: HealthReport;
-    // Each poll gets the subscription's per-event budget (useQueryCost); a spent one ends the subscription.
-    newBudgetWindow(ctx.upstreamCalls);
-    try {
-      report = await node.call('health.health', {}, ctx.call);
-    } catch (error) {
-      if (signal?.aborted) return;
-      throw error;
-    }
-    const key = fingerprint(report);
-    if (key !== last) {
-      last = key;
-      yield report;
-    }
-    try {
-      await delay(nodeHealthPolling.intervalMs, undefined, signal ? { signal } : {});
-    } catch {
-      return;
-    }
-  }
-}
 
 builder.subscriptionField('nodeHealth', (t) =>
   t.field({
@@ -154,9 +101,9 @@ builder.subscriptionField('nodeHealth', (t) =>
     nullable: false,
     description: `Health of a configured node (default: the first): the current report at once, then each time \`healthy\` or the set of failing checks changes. Polls health.health every ${nodeHealthPolling.intervalMs / 1000} s.`,
     args: { node: t.arg.string({ description: "A configured node's name (NODE_NOT_CONFIGURED for another); the first node when omitted." }) },
-    // Per event: one health.health poll.
-    extensions: { validateArgs: (args, ctx) => checkNodeName('node', args['node'], ctx.nodes), cost: NODE_METHOD },
-    subscribe: (_root, args, ctx) => watchNodeHealth(ctx, requireNode(ctx, args.node)),
+    checkArgs: (args, ctx) => checkNodeArg('node', args.node, ctx),
+    upstreamCost: HEALTH_POLL_COST,
+    subscribe: (_root, args, ctx) => watchNodeHealth(ctx, nodeName(ctx, args.node)),
     resolve: (report) => report,
   }),
 );

@@ -1,70 +1,36 @@
+import type { InputShapeFromFields } from '@pothos/core';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
-import { badInput, codedError, ErrorCode, isUpstreamError } from '../errors.ts';
+import { badInput } from '../errors.ts';
 import {
-  MAX_PEER_IDS_PER_CALL, nodeForNetwork, nodeNetwork, nodeRpc, peerByNodeId, sortedPeers, type PeerShape,
+  configuredNodeNames, isConfiguredNode, linkNetwork, NODE_METHOD_COST, NODE_REFETCH_CALLS, nodeName, nodeRpc, nodeRpcOrNull,
+  ownNodeId, PEERS_COST, PEERS_PAGE, sortedPeers, throughOwnNodeId, VALIDATOR_PEER_COST, validatorPeer, type PeerShape,
 } from '../loaders/nodes.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
 import type { AcpPreference, TxFees, Upgrades } from '../shapes/index.ts';
-import type { NodeClient } from '../upstream/client-types.ts';
-import type { Connection } from './connection.ts';
-import { checkAlias, checkNodeIds, checkNodeName, checkSubnetId, INPUT_LIMITS } from './input-checks.ts';
+import { pageArgs, type Connection } from './connection.ts';
+import { BOUNDS, checkNodeName, NODE_BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
-import {
-  argsHash, checkFirst, decodeCursor, filterArgs, parentHash, type PageSpec,
-} from './pagination.ts';
+import { argsHash, checkFirst, decodeCursor, filterArgs, parentHash } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { loadValidator, validatorLinkCost, ValidatorInterface } from './validators.ts';
-import { pageArgs } from './connection.ts';
 
 /**
  * The backing shape of `AvalancheNode`: only the configured name. Every field asks
- * that node (through the per-request cache in `src/loaders/nodes.ts`); the node's URL
- * is never exposed, since it may carry credentials.
+ * that node through the node services (`src/loaders/nodes.ts`, one call per method and
+ * request); the node's URL is never exposed, since it may carry credentials.
  */
 export interface AvalancheNodeShape {
   name: string;
 }
 
-/** The configured node behind a shape or a `node` argument; NODE_NOT_CONFIGURED when there is none. */
-export function requireNode(ctx: Context, name?: string | null): NodeClient {
-  const node = ctx.nodes.get(name);
-  if (node) return node;
-  throw name == null
-    ? codedError(ErrorCode.NODE_NOT_CONFIGURED, 'No node is configured (set NODE_URLS)')
-    : codedError(ErrorCode.NODE_NOT_CONFIGURED, `No node named "${name}" is configured`, { node: name, configured: ctx.nodes.list.map((n) => n.name) });
-}
-
-/**
- * A node's "no such thing" answers are JSON-RPC errors (code -32000) whose message is
- * the only signal; the messages are avalanchego's own (reference/node-api-facts.md).
- * A single lookup of something that does not exist is null, like everywhere else.
- */
-export async function nullWhenRpcSays<T>(promise: Promise<T>, message: RegExp): Promise<T | null> {
-  try {
-    return await promise;
-  } catch (error) {
-    if (isUpstreamError(error) && error.kind === 'rpc' && message.test(error.rpcError?.message ?? '')) return null;
-    throw error;
-  }
-}
+/** A `node` argument: omitted is the first node, a given name must be configured (NODE_NOT_CONFIGURED names the argument). */
+export const checkNodeArg = (argument: string, value: string | null | undefined, ctx: Context): void =>
+  checkNodeName(argument, value, configuredNodeNames(ctx));
 
 const asNetwork = (name: string | null | undefined): NetworkId | undefined => (name == null ? undefined : networkId(name));
 
-/** The network a node-scoped link reads from: the argument, else the node's own network, else mainnet. */
-async function linkNetwork(ctx: Context, node: NodeClient, requested: string | null | undefined): Promise<NetworkId> {
-  return asNetwork(requested) ?? (await nodeNetwork(ctx, node).catch(() => undefined)) ?? 'mainnet';
-}
-
 export const AvalancheNodeRef = builder.objectRef<AvalancheNodeShape>('AvalancheNode');
-
-/**
- * A node method: one JSON-RPC call per node (`nodeRpc` makes each method and params
- * once per request and node). The network of a node is learned once per process
- * (`NodeDirectory.networkIdOf`), so links that need it add nothing.
- */
-export const NODE_METHOD: FieldCost = costs.nodeMethod();
 
 const NodePopRef = builder.objectRef<{ publicKey: string; proofOfPossession: string }>('NodePop').implement({
   description: "The node's BLS key and its proof of possession (info.getNodeID `nodePOP`).",
@@ -215,22 +181,11 @@ export const PeerRef = builder.objectRef<PeerShape>('Peer').implement({
       description:
         "The peer's primary-network validation (active first, else pending, else the latest completed); null when it never validated. Batched: the peers of a page cost one validators call.",
       args: { network: t.arg({ type: NetworkNameEnum, description: "Network to look in; default: the network of the node the peer was read from (MAINNET when that node's network is neither)." }) },
-      extensions: { cost: validatorLinkCost },
-      resolve: async (p, args, ctx) => {
-        const node = ctx.nodes.get(p.node);
-        const network = node ? await linkNetwork(ctx, node, args.network) : (asNetwork(args.network) ?? 'mainnet');
-        return loadValidator(ctx, network, p.nodeID);
-      },
+      upstreamCost: validatorLinkCost,
+      resolve: async (p, args, ctx) => loadValidator(ctx, await linkNetwork(ctx, p.node, asNetwork(args.network)), p.nodeID),
     }),
   }),
 });
-
-/**
- * Peers are an in-memory list read with one `info.peers` call. It is sorted by node
- * id, and a cursor holds the node id of its edge: `after` continues with the next
- * node id, so pages stay consistent while peers connect and disconnect.
- */
-export const PEERS_PAGE: PageSpec = { name: 'peers', defaultSize: 100, maxSize: 1000 };
 
 interface PeerConnectionShape extends Connection<PeerShape> {
   totalCount: number;
@@ -242,34 +197,32 @@ export const PeerConnectionRef = builder.connectionObject(
 );
 
 builder.objectFields(PeerConnectionRef, (t) => ({
-  totalCount: t.int({ nullable: false, description: 'Number of peers matching the arguments (`numPeers`), on all pages.', resolve: (c) => (c as unknown as PeerConnectionShape).totalCount }),
+  totalCount: t.int({ nullable: false, description: 'Number of peers matching the arguments (`numPeers`), on all pages.', resolve: (c) => ('totalCount' in c && typeof c.totalCount === 'number' ? c.totalCount : 0) }),
 }));
 
-interface PeersArgs {
-  nodeIds?: string[] | null;
-  first?: number | null;
-  after?: string | null;
-}
+const peersArgs = builder.args((t) => ({
+  nodeIds: t.stringList({ description: 'Only these node ids; ids the node is not connected to are left out.', bound: NODE_BOUNDS.peerNodeIds }),
+  ...pageArgs(t, PEERS_PAGE),
+}));
+type PeersArgs = InputShapeFromFields<typeof peersArgs>;
 
-function checkPeersArgs(args: PeersArgs): number {
+/**
+ * The peers list (one `info.peers` call) paged in node-id order: a cursor holds the
+ * node id of its edge, and `after` continues with the next node id, so pages stay
+ * consistent while peers connect and disconnect.
+ */
+async function resolvePeers(ctx: Context, name: string, args: PeersArgs): Promise<PeerConnectionShape> {
   const first = checkFirst(args.first, PEERS_PAGE);
-  const ids = args.nodeIds ?? [];
-  checkNodeIds('nodeIds', ids, INPUT_LIMITS.peerNodeIds);
-  return first;
-}
-
-async function resolvePeers(ctx: Context, node: NodeClient, args: PeersArgs): Promise<PeerConnectionShape> {
-  const first = checkPeersArgs(args);
   const ids = args.nodeIds?.length ? [...new Set(args.nodeIds)].sort() : undefined;
   const hash = argsHash(PEERS_PAGE, filterArgs({ nodeIds: ids }));
-  const parent = parentHash({ node: node.name });
+  const parent = parentHash({ node: name });
   let afterId: string | undefined;
   if (args.after) {
     const cursor = decodeCursor(ctx.cursors, args.after, PEERS_PAGE, hash);
     if (cursor.p !== parent || cursor.t === undefined) throw badInput('after', 'this cursor belongs to another node');
     afterId = cursor.t;
   }
-  const peers = await sortedPeers(ctx, node, ids);
+  const peers = await sortedPeers(ctx, name, ids);
   let start = 0;
   if (afterId !== undefined) {
     const bound = afterId;
@@ -290,8 +243,6 @@ async function resolvePeers(ctx: Context, node: NodeClient, args: PeersArgs): Pr
   };
 }
 
-const ofNode = (ctx: Context, n: AvalancheNodeShape): NodeClient => requireNode(ctx, n.name);
-
 AvalancheNodeRef.implement({
   description:
     'One configured node (NODE_URLS), read through its info, health and admin APIs. Every field asks this node; each node method is called at most once per request.',
@@ -302,72 +253,70 @@ AvalancheNodeRef.implement({
     nodeId: t.string({
       nullable: true,
       description: "The node's id, `NodeID-...` (info.getNodeID).",
-      extensions: { cost: NODE_METHOD },
-      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNodeID')).nodeID,
+      upstreamCost: NODE_METHOD_COST,
+      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, n.name, 'info.getNodeID')).nodeID,
     }),
     nodePOP: t.field({
       type: NodePopRef,
       nullable: true,
       description: "The node's BLS public key and proof of possession (info.getNodeID).",
-      extensions: { cost: NODE_METHOD },
-      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNodeID')).nodePOP,
+      upstreamCost: NODE_METHOD_COST,
+      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, n.name, 'info.getNodeID')).nodePOP,
     }),
     ip: t.string({
       nullable: true,
       description: 'The address the node announces to its peers, `host:port` (info.getNodeIP).',
-      extensions: { cost: NODE_METHOD },
-      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNodeIP')).ip,
+      upstreamCost: NODE_METHOD_COST,
+      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, n.name, 'info.getNodeIP')).ip,
     }),
     version: t.field({
       type: NodeVersionRef,
       nullable: true,
       description: 'Node, database, VM and RPC protocol versions (info.getNodeVersion).',
-      extensions: { cost: NODE_METHOD },
-      resolve: (n, _args, ctx) => nodeRpc(ctx, ofNode(ctx, n), 'info.getNodeVersion'),
+      upstreamCost: NODE_METHOD_COST,
+      resolve: (n, _args, ctx) => nodeRpc(ctx, n.name, 'info.getNodeVersion'),
     }),
     networkId: t.int({
       nullable: true,
       description: 'Network id: 1 is mainnet, 5 is fuji (info.getNetworkID).',
-      extensions: { cost: NODE_METHOD },
-      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNetworkID')).networkID,
+      upstreamCost: NODE_METHOD_COST,
+      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, n.name, 'info.getNetworkID')).networkID,
     }),
     networkName: t.string({
       nullable: true,
       description: 'Network name, e.g. `mainnet`, `fuji`, `local` (info.getNetworkName).',
-      extensions: { cost: NODE_METHOD },
-      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, ofNode(ctx, n), 'info.getNetworkName')).networkName,
+      upstreamCost: NODE_METHOD_COST,
+      resolve: async (n, _args, ctx) => (await nodeRpc(ctx, n.name, 'info.getNetworkName')).networkName,
     }),
     isBootstrapped: t.boolean({
       nullable: true,
       description: 'Whether the node has finished bootstrapping the chain (info.isBootstrapped); null when the node knows no chain by that id or alias.',
-      args: { chain: t.arg.string({ required: true, description: `Chain id or alias (\`X\`, \`P\`, \`C\`, ...), at most ${INPUT_LIMITS.aliasBytes} bytes.` }) },
-      extensions: { validateArgs: (args) => checkAlias('chain', args['chain']), cost: NODE_METHOD },
-      resolve: async (n, args, ctx) =>
-        (await nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.isBootstrapped', { chain: args.chain }), /no chain with alias/i))?.isBootstrapped ?? null,
+      args: { chain: t.arg.string({ required: true, description: 'Chain id or alias (`X`, `P`, `C`, ...).', bound: NODE_BOUNDS.alias }) },
+      upstreamCost: NODE_METHOD_COST,
+      resolve: async (n, args, ctx) => (await nodeRpcOrNull(ctx, n.name, 'info.isBootstrapped', { chain: args.chain }, /no chain with alias/i))?.isBootstrapped ?? null,
     }),
     blockchainId: t.string({
       nullable: true,
       description: 'The blockchain id behind an alias (info.getBlockchainID); null when the node knows no such alias.',
-      args: { alias: t.arg.string({ required: true, description: `A chain alias, e.g. \`X\`, at most ${INPUT_LIMITS.aliasBytes} bytes.` }) },
-      extensions: { validateArgs: (args) => checkAlias('alias', args['alias']), cost: NODE_METHOD },
-      resolve: async (n, args, ctx) =>
-        (await nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.getBlockchainID', { alias: args.alias }), /no ID with alias/i))?.blockchainID ?? null,
+      args: { alias: t.arg.string({ required: true, description: 'A chain alias, e.g. `X`.', bound: NODE_BOUNDS.alias }) },
+      upstreamCost: NODE_METHOD_COST,
+      resolve: async (n, args, ctx) => (await nodeRpcOrNull(ctx, n.name, 'info.getBlockchainID', { alias: args.alias }, /no ID with alias/i))?.blockchainID ?? null,
     }),
     txFee: t.field({
       type: NodeTxFeesRef,
       nullable: true,
       description: 'Transaction fees (info.getTxFee).',
       deprecationReason: 'info.getTxFee is deprecated by the node since v1.12.2; only txFee and createAssetTxFee are still used.',
-      extensions: { cost: NODE_METHOD },
-      resolve: (n, _args, ctx) => nodeRpc(ctx, ofNode(ctx, n), 'info.getTxFee'),
+      upstreamCost: NODE_METHOD_COST,
+      resolve: (n, _args, ctx) => nodeRpc(ctx, n.name, 'info.getTxFee'),
     }),
     vms: t.field({
       type: [NodeVmRef],
       nullable: true,
       description: 'VMs installed on the node with their aliases, sorted by VM id (info.getVMs).',
-      extensions: { cost: NODE_METHOD },
+      upstreamCost: NODE_METHOD_COST,
       resolve: async (n, _args, ctx) => {
-        const { vms } = await nodeRpc(ctx, ofNode(ctx, n), 'info.getVMs');
+        const { vms } = await nodeRpc(ctx, n.name, 'info.getVMs');
         return Object.entries(vms ?? {}).map(([vmId, aliases]) => ({ vmId, aliases: aliases ?? [] })).sort((a, b) => (a.vmId < b.vmId ? -1 : 1));
       },
     }),
@@ -375,55 +324,42 @@ AvalancheNodeRef.implement({
       type: [NodeFxRef],
       nullable: true,
       description: 'Feature extensions installed on the node, sorted by fx id (info.getVMs `fxs`; empty when the node does not report them).',
-      extensions: { cost: NODE_METHOD },
+      upstreamCost: NODE_METHOD_COST,
       resolve: async (n, _args, ctx) => {
-        const { fxs } = await nodeRpc(ctx, ofNode(ctx, n), 'info.getVMs');
+        const { fxs } = await nodeRpc(ctx, n.name, 'info.getVMs');
         return Object.entries(fxs ?? {}).map(([fxId, name]) => ({ fxId, name })).sort((a, b) => (a.fxId < b.fxId ? -1 : 1));
       },
     }),
     peers: t.field({
       type: PeerConnectionRef,
       nullable: true,
-      description: `The node's connected peers in node-id order (info.peers). Page size 1-${PEERS_PAGE.maxSize}, default ${PEERS_PAGE.defaultSize}; one info.peers call per request.`,
-      args: {
-        nodeIds: t.arg.stringList({ description: `Only these node ids, \`NodeID-...\` (at most ${INPUT_LIMITS.peerNodeIds}); ids the node is not connected to are left out.` }),
-        ...pageArgs(t.arg, PEERS_PAGE),
-      },
-      extensions: {
-        validateArgs: (args) => void checkPeersArgs(args as PeersArgs),
-        // One info.peers call per node, whatever the page; pages default to 100 peers.
-        cost: { calls: ({ parents }) => parents, size: (args) => pageOf(args, PEERS_PAGE), connection: true },
-      },
-      resolve: (n, args, ctx) => resolvePeers(ctx, ofNode(ctx, n), args) as never,
+      description: "The node's connected peers in node-id order (info.peers); one info.peers call per request.",
+      args: peersArgs,
+      upstreamCost: PEERS_COST,
+      resolve: (n, args, ctx) => resolvePeers(ctx, n.name, args),
     }),
     uptime: t.field({
       type: NodeUptimeRef,
       nullable: true,
       description: "The node's uptime as its peers observe it (info.uptime); null when the node is not a validator (of that subnet).",
-      args: { subnetId: t.arg.string({ description: 'An L1/subnet id (cb58); the primary network when omitted.' }) },
-      extensions: {
-        validateArgs: (args) => {
-          if (args['subnetId'] != null) checkSubnetId('subnetId', args['subnetId']);
-        },
-        cost: NODE_METHOD,
-      },
-      resolve: (n, args, ctx) =>
-        nullWhenRpcSays(nodeRpc(ctx, ofNode(ctx, n), 'info.uptime', args.subnetId ? { subnetID: args.subnetId } : {}), /not a validator/i),
+      args: { subnetId: t.arg.string({ description: 'An L1 or subnet; the primary network when omitted.', bound: BOUNDS.subnetId }) },
+      upstreamCost: NODE_METHOD_COST,
+      resolve: (n, args, ctx) => nodeRpcOrNull(ctx, n.name, 'info.uptime', args.subnetId ? { subnetID: args.subnetId } : {}, /not a validator/i),
     }),
     upgrades: t.field({
       type: NetworkUpgradesRef,
       nullable: true,
       description: 'The network upgrade schedule the node runs with (info.upgrades).',
-      extensions: { cost: NODE_METHOD },
-      resolve: (n, _args, ctx) => nodeRpc(ctx, ofNode(ctx, n), 'info.upgrades'),
+      upstreamCost: NODE_METHOD_COST,
+      resolve: (n, _args, ctx) => nodeRpc(ctx, n.name, 'info.upgrades'),
     }),
     acps: t.field({
       type: [AcpPreferenceRef],
       nullable: true,
       description: 'Community proposals some connected validator supports or objects to, by proposal number (info.acps).',
-      extensions: { cost: NODE_METHOD },
+      upstreamCost: NODE_METHOD_COST,
       resolve: async (n, _args, ctx) => {
-        const { acps } = await nodeRpc(ctx, ofNode(ctx, n), 'info.acps');
+        const { acps } = await nodeRpc(ctx, n.name, 'info.acps');
         return Object.entries(acps ?? {}).map(([number, pref]) => ({ ...pref, acpNumber: Number(number) })).sort((a, b) => a.acpNumber - b.acpNumber);
       },
     }),
@@ -432,12 +368,10 @@ AvalancheNodeRef.implement({
       nullable: true,
       description: "The node's own primary-network validation, by its node id (active first, else pending, else the latest completed); null when it never validated.",
       args: { network: t.arg({ type: NetworkNameEnum, description: "Network to look in; default: the node's own network (MAINNET when it is neither mainnet nor fuji)." }) },
-      // info.getNodeID on each node, then the batched validator link.
-      extensions: { cost: { calls: (input) => NODE_METHOD.calls(input) + validatorLinkCost.calls(input) } },
+      upstreamCost: throughOwnNodeId(validatorLinkCost),
       resolve: async (n, args, ctx) => {
-        const node = ofNode(ctx, n);
-        const [{ nodeID }, network] = await Promise.all([nodeRpc(ctx, node, 'info.getNodeID'), linkNetwork(ctx, node, args.network)]);
-        return loadValidator(ctx, network, nodeID);
+        const { nodeId, network } = await ownNodeId(ctx, n.name, asNetwork(args.network));
+        return loadValidator(ctx, network, nodeId);
       },
     }),
   }),
@@ -445,9 +379,9 @@ AvalancheNodeRef.implement({
 
 registerNodeFamily('AvalancheNode', {
   parts: [ID_PARTS.nodeName],
-  load: async (ctx, [name]) => (name !== undefined && ctx.nodes.get(name) ? { name } : null),
+  load: async (ctx, [name]) => (name !== undefined && isConfiguredNode(ctx, name) ? { name } : null),
   typeOf: () => 'AvalancheNode',
-  refetchCalls: () => 0,
+  refetchCalls: NODE_REFETCH_CALLS,
 });
 
 builder.queryFields((t) => ({
@@ -456,14 +390,14 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A configured node by name; the first configured node when `name` is omitted. NODE_NOT_CONFIGURED when no node has that name (or none is configured).',
     args: { name: t.arg.string({ description: 'A name from NODE_URLS (`avalancheNodes` lists them).' }) },
-    extensions: { validateArgs: (args, ctx) => checkNodeName('name', args['name'], ctx.nodes) },
-    resolve: (_root, args, ctx) => ({ name: requireNode(ctx, args.name).name }),
+    checkArgs: (args, ctx) => checkNodeArg('name', args.name, ctx),
+    resolve: (_root, args, ctx) => ({ name: nodeName(ctx, args.name) }),
   }),
   avalancheNodes: t.field({
     type: [AvalancheNodeRef],
     nullable: false,
     description: 'Every configured node, in configuration order.',
-    resolve: (_root, _args, ctx) => ctx.nodes.list.map((node) => ({ name: node.name })),
+    resolve: (_root, _args, ctx) => configuredNodeNames(ctx).map((name) => ({ name })),
   }),
 }));
 
@@ -477,16 +411,10 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
       node: t.arg.string({ description: "A configured node's name (NODE_NOT_CONFIGURED for another); default: the first node running this validation's network, else the first node." }),
     },
     // Omitted picks a node by network; a given name must be configured.
-    extensions: {
-      validateArgs: (args, ctx) => {
-        if (args['node'] != null) checkNodeName('node', args['node'], ctx.nodes);
-      },
-      // One info.peers call on the chosen node for all validators of the request (MAX_PEER_IDS_PER_CALL ids each).
-      cost: costs.batched(MAX_PEER_IDS_PER_CALL),
+    checkArgs: (args, ctx) => {
+      if (args.node != null) checkNodeArg('node', args.node, ctx);
     },
-    resolve: async (v, args, ctx) => {
-      const node = args.node != null ? requireNode(ctx, args.node) : await nodeForNetwork(ctx, v.network);
-      return node ? peerByNodeId(ctx, node).load(v.nodeId) : null;
-    },
+    upstreamCost: VALIDATOR_PEER_COST,
+    resolve: (v, args, ctx) => validatorPeer(ctx, v.network, v.nodeId, args.node),
   }),
 }));

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Context } from '../../src/context.ts';
-import { createNodeDirectory } from '../../src/loaders/registry.ts';
-import { nodeHealthPolling, watchNodeHealth } from '../../src/schema/node-health.ts';
-import type { NodeClient } from '../../src/upstream/client-types.ts';
-import type { HealthReport } from '../../src/shapes/index.ts';
+import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 // AvalancheNode, Peer and Validator.peer through GraphQL, against the devnet's
@@ -364,38 +360,5 @@ describe('Subscription.nodeHealth', () => {
   it('rejects an unknown node with NODE_NOT_CONFIGURED', async () => {
     const result = await stack.query('subscription { nodeHealth(node: "nope") { healthy } }');
     expect(result.errors?.[0]?.extensions?.['code']).toBe('NODE_NOT_CONFIGURED');
-  });
-
-  it('emits only when healthy or the set of failing checks changes', async () => {
-    const check = (error?: string, timestamp = 't') => ({ timestamp, duration: 1, ...(error ? { error } : {}) });
-    const reports: HealthReport[] = [
-      { healthy: true, checks: { P: check(), X: check() } },
-      { healthy: true, checks: { P: check(undefined, 't2'), X: check() } },
-      { healthy: false, checks: { P: check('down'), X: check() } },
-      { healthy: false, checks: { P: check('still down', 't3'), X: check() } },
-      { healthy: false, checks: { P: check('down'), X: check('down') } },
-      { healthy: true, checks: { P: check(), X: check() } },
-    ];
-    let calls = 0;
-    const node: NodeClient = {
-      name: 'fake',
-      url: 'http://fake',
-      call: (async () => reports[Math.min(calls++, reports.length - 1)]) as NodeClient['call'],
-      healthGet: async () => ({ status: 200, report: reports[0] as HealthReport }),
-    };
-    const controller = new AbortController();
-    const ctx = { nodes: createNodeDirectory([node]), call: { signal: controller.signal }, loaders: new Map() } as unknown as Context;
-    const previous = nodeHealthPolling.intervalMs;
-    nodeHealthPolling.intervalMs = 1;
-    const emitted: HealthReport[] = [];
-    try {
-      for await (const report of watchNodeHealth(ctx, node)) {
-        emitted.push(report);
-        if (emitted.length === 4) controller.abort();
-      }
-    } finally {
-      nodeHealthPolling.intervalMs = previous;
-    }
-    expect(emitted).toEqual([reports[0], reports[2], reports[4], reports[5]]);
   });
 });
