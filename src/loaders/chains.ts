@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
+import { costs, type FieldCost } from '../lib/cost.ts';
 import type { Chain } from '../shapes/index.ts';
-import { memoLoader, type LoaderContext } from './registry.ts';
+import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
 type ListScope = NetworkId | 'all';
@@ -11,22 +12,33 @@ type ListScope = NetworkId | 'all';
  * request is answered from it.
  */
 function chainLists(ctx: LoaderContext): DataLoader<ListScope, Chain[]> {
-  return memoLoader(ctx, 'chainsList', () =>
-    new DataLoader<ListScope, Chain[]>((scopes) =>
+  return memoLoader(ctx, 'chainsList', () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<ListScope, Chain[]>((scopes) =>
       Promise.all(
         scopes.map(async (scope) => {
-          const page = await ctx.dataApi.listChains(scope === 'all' ? {} : { network: scope }, ctx.call);
+          const page = await dataApi.listChains(scope === 'all' ? {} : { network: scope }, ctx.call);
           return page.chains;
         }),
       ),
-    ),
-  );
+    );
+  });
 }
 
 /** The EVM chains of one network, or of every network when `network` is omitted (E17, once per request per scope). */
 export function chainsList(ctx: LoaderContext, network?: NetworkId): Promise<Chain[]> {
   return chainLists(ctx).load(network ?? 'all');
 }
+
+/**
+ * Chains the chain list (E17) is taken to hold at most, for the cost of what is
+ * asked under `chains` (one lookup per chain): the Data API indexes a few dozen.
+ * Past it the run-time budget holds.
+ */
+export const MAX_CHAINS = 100;
+
+/** `chains`: one chain list (of one network or all), up to {@link MAX_CHAINS} chains. */
+export const CHAIN_LIST_COST: FieldCost = costs.list(() => MAX_CHAINS, () => 1);
 
 /**
  * A chain by EVM chain id (`43114`) or blockchain id (the chain's `platformChainId`),
@@ -45,3 +57,9 @@ export function chainById(ctx: LoaderContext): DataLoader<string, Chain | null> 
     }),
   );
 }
+
+/** A link answered by {@link chainById}: the one chain list of the request, however many parents ask. */
+export const CHAIN_LOOKUP_COST: FieldCost = costs.oncePerScope(1);
+
+/** Calls refetching chains (or addresses, which check their chain) by id makes: the one chain list. */
+export const chainRefetchCalls = (): number => 1;

@@ -1,23 +1,24 @@
 import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
-import { chainById } from '../loaders/chains.ts';
-import { nativeBalanceOf } from '../loaders/evm.ts';
-import { costs } from '../lib/cost.ts';
-import type {
-  CurrencyCode, Erc1155TokenBalance, NativeTokenBalance, SortOrder, TransactionDetails,
-} from '../shapes/index.ts';
-import { ChainRef, checkPage } from './chains.ts';
-import { PriceRef } from './common.ts';
-import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
+import {
+  addressTransactionPages, erc1155BalancePages, nativeBalanceOf, nativeTransactionPages, ADDRESS_TRANSACTION_LISTING_COST,
+  ERC1155_BALANCE_LISTING_COST, NATIVE_BALANCE_COST, NATIVE_TRANSACTION_LISTING_COST, type AddressTransaction,
+} from '../loaders/addresses.ts';
+import { chainById, chainRefetchCalls, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
+import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
+import { ICM_MESSAGE_LISTING_COST } from '../loaders/icm.ts';
+import type { Erc1155TokenBalance, NativeTokenBalance } from '../shapes/index.ts';
+import { fromCheck } from './bounds.ts';
+import { ChainRef } from './chains.ts';
+import { currencyOf, PriceRef } from './common.ts';
+import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, UNKNOWN_ENUM_VALUE } from './enums.ts';
-import { checkIcmArgs, IcmMessageConnection, resolveIcmMessages, type IcmListArgs } from './icm.ts';
-import { checkDecimal, checkEvmAddress, checkNonNegativeInt } from './input-checks.ts';
-import { NetworkNameEnum } from './network.ts';
+import { IcmMessageConnection, icmListArgs, resolveIcmMessages } from './icm.ts';
+import { BOUNDS, checkNonNegativeInt, isEvmAddress } from './input-checks.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import {
-  ErcType, loadTransaction, NativeTransactionConnection, NativeTransactionRef, NftMetadataRef, TransactionRef, transferFields,
+  ErcType, NativeTransactionConnection, NativeTransactionRef, NftMetadataRef, TransactionRef, transferFields,
 } from './transactions.ts';
 
 /** An address on one EVM chain (lowercase). Costs no upstream call until a field asks. */
@@ -27,7 +28,7 @@ export interface AddressShape {
 }
 
 /** One item of E3 plus the chain it was listed on. */
-export type AddressTransactionShape = TransactionDetails & { chainId: string };
+export type AddressTransactionShape = AddressTransaction;
 
 // ---------------------------------------------------------------- balances
 
@@ -67,7 +68,7 @@ const Erc1155BalanceConnection = builder.connectionObject(
       nativeTokenBalance: t.field({
         type: NativeTokenBalanceRef,
         description: 'The native token balance at the same block (the listing returns it alongside).',
-        resolve: (c) => (c as unknown as { nativeTokenBalance: NativeTokenBalance }).nativeTokenBalance,
+        resolve: (c) => (c as typeof c & { nativeTokenBalance: NativeTokenBalance }).nativeTokenBalance,
       }),
     }),
   },
@@ -86,9 +87,8 @@ const AddressTransactionRef = builder.objectRef<AddressTransactionShape>('Addres
       type: TransactionRef,
       nullable: true,
       description: 'The complete view of this transaction (every transfer, input and fee fields).',
-      // One lookup per transaction: the API has no batch form.
-      extensions: { cost: costs.perParent() },
-      resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.nativeTransaction.txHash),
+      upstreamCost: TRANSACTION_LOOKUP_COST,
+      resolve: (x, _args, ctx) => transactionOf(ctx, x.chainId, x.nativeTransaction.txHash),
     }),
   }),
 });
@@ -98,26 +98,17 @@ const AddressTransactionConnection = builder.connectionObject(
   { name: 'AddressTransactionEdge', description: 'A transaction and its cursor.' },
 );
 
-// ---------------------------------------------------------------- argument checks
+// ---------------------------------------------------------------- block ranges
 
-interface BlockRangeArgs extends ConnectionArgs {
-  startBlock?: number | null;
-  endBlock?: number | null;
-}
+/** `startBlock` and `endBlock`: block numbers, 0 or more. */
+const BLOCK_NUMBER = fromCheck('A block number, 0 or more.', (argument, value) => checkNonNegativeInt(argument, value, 'a block number'));
 
-function checkBlockRange(args: BlockRangeArgs): void {
-  for (const name of ['startBlock', 'endBlock'] as const) {
-    checkNonNegativeInt(name, args[name], 'a block number');
-  }
+/** Both ends given: `startBlock` (inclusive) must be below `endBlock` (exclusive). */
+function checkBlockOrder(args: { startBlock?: number | null; endBlock?: number | null }): void {
   if (args.startBlock != null && args.endBlock != null && args.startBlock >= args.endBlock) {
     throw badInput('startBlock', 'must be less than endBlock (startBlock is inclusive, endBlock exclusive)');
   }
 }
-
-const blockRangeParams = (args: BlockRangeArgs): { startBlock?: number; endBlock?: number } => ({
-  ...(args.startBlock != null ? { startBlock: args.startBlock } : {}),
-  ...(args.endBlock != null ? { endBlock: args.endBlock } : {}),
-});
 
 // ---------------------------------------------------------------- Address
 
@@ -129,60 +120,62 @@ AddressRef.implement({
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (a) => encodeGlobalId('Address', [a.chainId, a.address]) }),
     address: t.exposeString('address', { description: 'The address, lowercase 0x hex.' }),
-    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', extensions: { cost: costs.oncePerScope(1) }, resolve: (a, _args, ctx) => chainById(ctx).load(a.chainId) }),
+    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (a, _args, ctx) => chainById(ctx).load(a.chainId) }),
     transactions: t.field({
       type: AddressTransactionConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
       description:
-        'Transactions involving the address (E3), with the ERC-20/721/1155 transfers and internal transactions it took part in. Page size 1-100, default 10.',
+        'Transactions involving the address (E3), with the ERC-20/721/1155 transfers and internal transactions it took part in.',
       args: {
         ...pageArgs(t.arg, PAGES.addressTransactions),
-        startBlock: t.arg.int({ description: 'First block, inclusive (alone: up to the latest block).' }),
-        endBlock: t.arg.int({ description: 'Last block, exclusive (alone: from genesis).' }),
+        startBlock: t.arg.int({ description: 'First block, inclusive (alone: up to the latest block).', bound: BLOCK_NUMBER }),
+        endBlock: t.arg.int({ description: 'Last block, exclusive (alone: from genesis).', bound: BLOCK_NUMBER }),
         sortOrder: t.arg({ type: SortOrderEnum, description: 'By timestamp; the upstream default is descending.' }),
       },
-      extensions: {
-        validateArgs: (args) => {
-          checkPage(args, PAGES.addressTransactions);
-          checkBlockRange(args as BlockRangeArgs);
-        },
-        cost: costs.listing(PAGES.addressTransactions),
+      checkArgs: (args) => {
+        checkAfter(args, PAGES.addressTransactions);
+        checkBlockOrder(args);
       },
-      resolve: (a, args, ctx) => resolveAddressTransactions(ctx, a, args),
+      upstreamCost: ADDRESS_TRANSACTION_LISTING_COST,
+      resolve: (a, args, ctx) =>
+        resolvePageConnection({
+          ctx,
+          page: PAGES.addressTransactions,
+          args,
+          parent: a,
+          fetchPage: addressTransactionPages(ctx, a.chainId, a.address, {
+            startBlock: args.startBlock ?? undefined,
+            endBlock: args.endBlock ?? undefined,
+            sortOrder: args.sortOrder ?? undefined,
+          }),
+        }),
     }),
     nativeTransactions: t.field({
       type: NativeTransactionConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
-      description: 'Transactions the address sent or received (E9), without logs. Page size 1-100, default 10.',
+      description: 'Transactions the address sent or received (E9), without logs.',
       args: {
         ...pageArgs(t.arg, PAGES.nativeTransactions),
-        startBlock: t.arg.int({ description: 'First block, inclusive.' }),
-        endBlock: t.arg.int({ description: 'Last block, exclusive.' }),
+        startBlock: t.arg.int({ description: 'First block, inclusive.', bound: BLOCK_NUMBER }),
+        endBlock: t.arg.int({ description: 'Last block, exclusive.', bound: BLOCK_NUMBER }),
       },
-      extensions: {
-        validateArgs: (args) => {
-          checkPage(args, PAGES.nativeTransactions);
-          checkBlockRange(args as BlockRangeArgs);
-        },
-        cost: costs.listing(PAGES.nativeTransactions),
+      checkArgs: (args) => {
+        checkAfter(args, PAGES.nativeTransactions);
+        checkBlockOrder(args);
       },
+      upstreamCost: NATIVE_TRANSACTION_LISTING_COST,
       resolve: (a, args, ctx) =>
         resolvePageConnection({
           ctx,
           page: PAGES.nativeTransactions,
           args,
           parent: a,
-          fetchPage: async (pageToken, pageSize) => {
-            const page = await ctx.dataApi.listNativeTransactions(
-              a.chainId,
-              a.address,
-              { pageSize, ...(pageToken ? { pageToken } : {}), ...blockRangeParams(args) },
-              ctx.call,
-            );
-            return { items: page.transactions, nextPageToken: page.nextPageToken };
-          },
+          fetchPage: nativeTransactionPages(ctx, a.chainId, a.address, {
+            startBlock: args.startBlock ?? undefined,
+            endBlock: args.endBlock ?? undefined,
+          }),
         }),
     }),
     nativeBalance: t.field({
@@ -191,115 +184,71 @@ AddressRef.implement({
       nullable: true,
       description: "The address's native token balance (E14).",
       args: {
-        blockNumber: t.arg.string({ description: 'At this block, decimal digits (default: the latest).' }),
+        blockNumber: t.arg.string({ description: 'At this block (default: the latest).', bound: BOUNDS.decimal }),
         currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of the price and value (default USD).' }),
       },
-      extensions: {
-        validateArgs: (args) => {
-          if (args['blockNumber'] != null) checkDecimal('blockNumber', args['blockNumber']);
-        },
-        cost: costs.perParent(),
-      },
+      upstreamCost: NATIVE_BALANCE_COST,
       resolve: (a, args, ctx) =>
         nativeBalanceOf(ctx).load({
           chainId: a.chainId,
           address: a.address,
           blockNumber: args.blockNumber ?? undefined,
-          currency: (args.currency as CurrencyCode | null | undefined) ?? undefined,
+          currency: currencyOf(args.currency),
         }),
     }),
     erc1155Balances: t.field({
       type: Erc1155BalanceConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
-      description: 'ERC-1155 tokens the address holds (E10), with its native balance at the same block. Page size 1-500, default 10.',
+      description: 'ERC-1155 tokens the address holds (E10), with its native balance at the same block.',
       args: {
         ...pageArgs(t.arg, PAGES.erc1155Balances),
-        blockNumber: t.arg.string({ description: 'At this block, decimal digits (default: the latest).' }),
-        contractAddress: t.arg.string({ description: 'Only tokens of this contract.' }),
+        blockNumber: t.arg.string({ description: 'At this block (default: the latest).', bound: BOUNDS.decimal }),
+        contractAddress: t.arg.string({ description: 'Only tokens of this contract.', bound: BOUNDS.evmAddress }),
       },
-      extensions: {
-        validateArgs: (args) => {
-          checkPage(args, PAGES.erc1155Balances);
-          if (args['blockNumber'] != null) checkDecimal('blockNumber', args['blockNumber']);
-          if (args['contractAddress'] != null) checkEvmAddress('contractAddress', args['contractAddress']);
-        },
-        cost: costs.listing(PAGES.erc1155Balances),
+      checkArgs: (args) => checkAfter(args, PAGES.erc1155Balances),
+      upstreamCost: ERC1155_BALANCE_LISTING_COST,
+      resolve: async (a, args, ctx) => {
+        const pages = erc1155BalancePages(ctx, a.chainId, a.address, {
+          blockNumber: args.blockNumber ?? undefined,
+          contractAddress: args.contractAddress?.toLowerCase(),
+        });
+        const connection = await resolvePageConnection<Erc1155TokenBalance>({ ctx, page: PAGES.erc1155Balances, args, parent: a, fetchPage: pages.fetchPage });
+        // The listing returns the native balance alongside every page: the first one read is kept.
+        return { ...connection, nativeTokenBalance: pages.nativeTokenBalance() };
       },
-      resolve: (a, args, ctx) => resolveErc1155Balances(ctx, a, args),
     }),
     icmMessages: t.field({
       type: IcmMessageConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
-      description: 'ICM messages the address sent or received on any chain (E16), newest first. Page size 1-100, default 10.',
-      args: {
-        ...pageArgs(t.arg, PAGES.icmMessages),
-        network: t.arg({ type: NetworkNameEnum, description: 'Only messages of this network (all when omitted).' }),
-      },
-      extensions: { validateArgs: (args) => checkIcmArgs(args as IcmListArgs), cost: costs.listing(PAGES.icmMessages) },
+      description: 'ICM messages the address sent or received on any chain (E16), newest first.',
+      args: icmListArgs,
+      checkArgs: (args) => checkAfter(args, PAGES.icmMessages),
+      upstreamCost: ICM_MESSAGE_LISTING_COST,
       resolve: (a, args, ctx) => resolveIcmMessages(ctx, a.address, args, a),
     }),
   }),
 });
 
-function resolveAddressTransactions(ctx: Context, a: AddressShape, args: BlockRangeArgs & { sortOrder?: string | null }) {
-  return resolvePageConnection<AddressTransactionShape>({
-    ctx,
-    page: PAGES.addressTransactions,
-    args,
-    parent: a,
-    fetchPage: async (pageToken, pageSize) => {
-      const page = await ctx.dataApi.listAddressTransactions(
-        a.chainId,
-        a.address,
-        {
-          pageSize,
-          ...(pageToken ? { pageToken } : {}),
-          ...blockRangeParams(args),
-          ...(args.sortOrder ? { sortOrder: args.sortOrder as SortOrder } : {}),
-        },
-        ctx.call,
-      );
-      return { items: page.transactions.map((x) => ({ ...x, chainId: a.chainId })), nextPageToken: page.nextPageToken };
-    },
-  });
-}
-
-async function resolveErc1155Balances(ctx: Context, a: AddressShape, args: ConnectionArgs & { blockNumber?: string | null; contractAddress?: string | null }) {
-  let nativeTokenBalance: NativeTokenBalance | undefined;
-  const connection = await resolvePageConnection<Erc1155TokenBalance>({
-    ctx,
-    page: PAGES.erc1155Balances,
-    args,
-    parent: a,
-    fetchPage: async (pageToken, pageSize) => {
-      const page = await ctx.dataApi.listErc1155Balances(
-        a.chainId,
-        a.address,
-        {
-          pageSize,
-          ...(pageToken ? { pageToken } : {}),
-          ...(args.blockNumber != null ? { blockNumber: args.blockNumber } : {}),
-          ...(args.contractAddress != null ? { contractAddress: args.contractAddress.toLowerCase() } : {}),
-        },
-        ctx.call,
-      );
-      nativeTokenBalance ??= page.nativeTokenBalance;
-      return { items: page.erc1155TokenBalances, nextPageToken: page.nextPageToken };
-    },
-  });
-  return { ...connection, nativeTokenBalance };
-}
-
 registerNodeFamily('Address', {
   parts: [ID_PARTS.chainId, ID_PARTS.evmAddress],
   load: async (ctx, [chainId, address]) => {
-    if (!chainId || !address || !/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
+    if (!chainId || !address || !isEvmAddress(address)) return null;
     const chain = await chainById(ctx).load(chainId);
     return chain ? { chainId: chain.chainId, address: address.toLowerCase() } : null;
   },
   typeOf: () => 'Address',
-  // The chain list, once per request.
-  refetchCalls: () => 1,
+  refetchCalls: chainRefetchCalls,
 });
+
+// ---------------------------------------------------------------- a chain's addresses
+
+builder.objectFields(ChainRef, (t) => ({
+  address: t.field({
+    type: AddressRef,
+    description: 'An address on this chain: its transactions, balances and ICM messages. Makes no upstream call by itself.',
+    args: { address: t.arg.string({ required: true, description: 'The address, in any case (read lowercase).', bound: BOUNDS.evmAddress }) },
+    resolve: (c, args): AddressShape => ({ chainId: c.chainId, address: args.address.toLowerCase() }),
+  }),
+}));

@@ -1,11 +1,14 @@
 import { builder, type BuilderTypes } from '../builder.ts';
-import type { AssetAmount, ChainInfo, Price } from '../shapes/index.ts';
+import { CURRENCY_CODES, type AssetAmount, type ChainInfo, type CurrencyCode, type Price } from '../shapes/index.ts';
 
 /**
  * Small shared objects of the Data API seed, used by several domains (rewards,
  * UTXOs, EVM balances and tokens). Defined once here so no two modules register
  * the same GraphQL type name.
  */
+
+/** A `CurrencyCode` argument as the upstream type (the enum's values are the upstream codes); undefined when omitted. */
+export const currencyOf = (value: string | null | undefined): CurrencyCode | undefined => CURRENCY_CODES.find((code) => code === value);
 
 export const PriceRef = builder.objectRef<Price>('Price').implement({
   description: 'An amount of money in a fiat currency.',

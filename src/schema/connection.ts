@@ -4,7 +4,7 @@ import { badInput } from '../errors.ts';
 import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import { between } from './bounds.ts';
 import {
-  argsHash, checkFirst, decodeCursor, filterArgs, parentHash, type CursorCodec, type CursorState, type PageSpec,
+  argsHash, checkFirst, decodeCursor, filterArgs, inspectCursor, parentHash, type CursorCodec, type CursorState, type PageSpec,
 } from './pagination.ts';
 
 export type { FetchPage, UpstreamPage };
@@ -124,3 +124,13 @@ export const pageArgs = (arg: Pick<InputFieldBuilder<BuilderTypes, 'Arg'>, 'int'
   first: arg.int({ description: `Page size (default ${page.defaultSize}).`, bound: between(1, page.maxSize) }),
   after: arg.string({ description: 'Cursor of the last edge already seen (`pageInfo.endCursor`); pass the same other arguments that produced it.' }),
 });
+
+/**
+ * A connection's `after`, for its field's `checkArgs`: the cursor must come from this
+ * connection with these same arguments, refused before any upstream call otherwise
+ * (its signature is checked by `opaqueInputChecks`, its parent when the page is read).
+ */
+export function checkAfter(args: ConnectionArgs, page: PageSpec): void {
+  const after = args.after;
+  if (typeof after === 'string' && after !== '') inspectCursor(after, page, argsHash(page, filterArgs(args)));
+}

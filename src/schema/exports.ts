@@ -3,7 +3,7 @@ import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import { costs } from '../lib/cost.ts';
 import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../shapes/index.ts';
-import { nullOnNotFound } from './chains.ts';
+import { nullOnNotFound } from '../loaders/not-found.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
 import {
   checkChainId, checkDate, checkEvmAddresses, checkList, checkOperationId, checkPrimaryAddresses, INPUT_LIMITS, isOperationId,

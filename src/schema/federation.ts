@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { chainById } from '../loaders/chains.ts';
+import { chainById, chainRefetchCalls } from '../loaders/chains.ts';
 import { AddressRef } from './addresses.ts';
 import { BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef } from './blocks.ts';
 import { ChainRef } from './chains.ts';
@@ -57,7 +57,7 @@ const entitiesCost: FieldCost = {
   calls: ({ parents, args }) => {
     const representations = Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : [];
     const refs = representations.map((rep) => (typeof rep === 'object' && rep !== null ? (rep as Record<string, unknown>) : {}));
-    const byChainId = refs.some((ref) => ref['id'] === undefined && ref['chainId'] !== undefined) ? 1 : 0;
+    const byChainId = refs.some((ref) => ref['id'] === undefined && ref['chainId'] !== undefined) ? chainRefetchCalls() : 0;
     return parents * (refetchCalls(refs.map((ref) => ref['id'])) + byChainId);
   },
   size: (args) => (Array.isArray(args['representations']) ? args['representations'].length : 0),

@@ -1,30 +1,24 @@
+import type { InputShapeFromFields } from '@pothos/core';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
-import { chainById } from '../loaders/chains.ts';
-import { costs } from '../lib/cost.ts';
-import type { NetworkId } from '../loaders/types.ts';
+import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
+import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
+import { findIcmMessage, icmMessagePages, icmRefetchCalls, ICM_MESSAGE_LISTING_COST, type ListedIcmMessage } from '../loaders/icm.ts';
 import type { IcmMessage } from '../shapes/index.ts';
-import { ChainRef, checkPage } from './chains.ts';
+import { ChainRef } from './chains.ts';
 import { PriceRef } from './common.ts';
-import { type ConnectionArgs, pageArgs, resolvePageConnection } from './connection.ts';
+import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
-import { checkEvmAddress } from './input-checks.ts';
+import { BOUNDS, isEvmAddress } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
-import { ErcType, loadTransaction, TransactionRef } from './transactions.ts';
+import { ErcType, TransactionRef } from './transactions.ts';
 
-/**
- * An ICM message plus how it was listed: E16 lists messages by address, and the
- * public spec's lookup by message id is not part of the seed, so the global id
- * keeps the address (and network) to refetch it from that listing.
- */
-export type IcmMessageShape = IcmMessage & { listedAddress: string; listedNetwork?: NetworkId | undefined };
+/** An ICM message plus the address (and network) it was listed for: its global id names them (see `ListedIcmMessage`). */
+export type IcmMessageShape = ListedIcmMessage;
 
 type IcmTxShape<T> = T & { chainId: string };
-
-/** How many E16 pages (of 100) `node(id:)` reads to find a message again before giving up (null). */
-const MAX_REFETCH_PAGES = 10;
 
 export const IcmMessageStatus = upstreamEnum('IcmMessageStatus', 'Delivery status of an ICM message.', {
   PENDING: { value: 'pending', description: 'Sent; not delivered yet.' },
@@ -67,8 +61,8 @@ const IcmSourceTransactionRef = builder.objectRef<IcmTxShape<NonNullable<IcmMess
       type: TransactionRef,
       nullable: true,
       description: 'The complete view of this transaction on the source chain.',
-      extensions: { cost: costs.perParent() },
-      resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.txHash),
+      upstreamCost: TRANSACTION_LOOKUP_COST,
+      resolve: (x, _args, ctx) => transactionOf(ctx, x.chainId, x.txHash),
     }),
   }),
 });
@@ -87,8 +81,8 @@ const IcmDestinationTransactionRef = builder
         type: TransactionRef,
         nullable: true,
         description: 'The complete view of this transaction on the destination chain.',
-        extensions: { cost: costs.perParent() },
-        resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.txHash),
+        upstreamCost: TRANSACTION_LOOKUP_COST,
+        resolve: (x, _args, ctx) => transactionOf(ctx, x.chainId, x.txHash),
       }),
     }),
   });
@@ -136,14 +130,14 @@ IcmMessageRef.implement({
       type: ChainRef,
       nullable: true,
       description: 'The sending chain, when the Data API indexes it.',
-      extensions: { cost: costs.oncePerScope(1) },
+      upstreamCost: CHAIN_LOOKUP_COST,
       resolve: (m, _args, ctx) => chainById(ctx).load(m.sourceEvmChainId || m.sourceBlockchainId),
     }),
     destinationChain: t.field({
       type: ChainRef,
       nullable: true,
       description: 'The receiving chain, when the Data API indexes it.',
-      extensions: { cost: costs.oncePerScope(1) },
+      upstreamCost: CHAIN_LOOKUP_COST,
       resolve: (m, _args, ctx) => chainById(ctx).load(m.destinationEvmChainId || m.destinationBlockchainId),
     }),
   }),
@@ -154,75 +148,47 @@ export const IcmMessageConnection = builder.connectionObject(
   { name: 'IcmMessageEdge', description: 'An ICM message and its cursor.' },
 );
 
-export interface IcmListArgs extends ConnectionArgs {
-  network?: string | null;
-}
-
-export function checkIcmArgs(args: IcmListArgs): void {
-  checkPage(args, PAGES.icmMessages);
-}
+/** The arguments of an address's ICM message listing (`Address.icmMessages`; `icmMessages` adds the address). */
+export const icmListArgs = builder.args((t) => ({
+  ...pageArgs(t, PAGES.icmMessages),
+  network: t.field({ type: NetworkNameEnum, description: 'Only messages of this network (all when omitted).' }),
+}));
+export type IcmListArgs = InputShapeFromFields<typeof icmListArgs>;
 
 /** E16 as a connection: messages the address sent or received, newest first. `parent` binds cursors to `Address.icmMessages`. */
 export function resolveIcmMessages(ctx: Context, address: string, args: IcmListArgs, parent?: unknown) {
   const network = args.network ? networkId(args.network) : undefined;
-  const listedAddress = address.toLowerCase();
-  return resolvePageConnection<IcmMessageShape>({
+  return resolvePageConnection({
     ctx,
     page: PAGES.icmMessages,
     args,
-    parent: parent ?? { address: listedAddress },
-    fetchPage: async (pageToken, pageSize) => {
-      const page = await ctx.dataApi.listIcmMessages(
-        listedAddress,
-        { pageSize, ...(pageToken ? { pageToken } : {}), ...(network ? { network } : {}) },
-        ctx.call,
-      );
-      return { items: page.messages.map((m) => ({ ...m, listedAddress, listedNetwork: network })), nextPageToken: page.nextPageToken };
-    },
+    parent: parent ?? { address: address.toLowerCase() },
+    fetchPage: icmMessagePages(ctx, address, network),
   });
 }
 
 registerNodeFamily('IcmMessage', {
   parts: [ID_PARTS.evmAddress, ID_PARTS.icmMessageId, optional(ID_PARTS.network)],
-  // No lookup by id in the seed: read the address's listing (100 per page, newest first) until the
-  // message shows up. Recent messages are found on the first page; very old ones may give null.
+  // No lookup by id in the seed: the address's listing is read until the message shows up.
   load: async (ctx, [address, messageId, network]) => {
-    if (!address || !messageId || !/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
-    if (network !== undefined && network !== 'mainnet' && network !== 'fuji') return null;
-    let pageToken: string | undefined;
-    for (let pages = 0; pages < MAX_REFETCH_PAGES; pages++) {
-      const page = await ctx.dataApi.listIcmMessages(
-        address,
-        { pageSize: PAGES.icmMessages.maxSize, ...(pageToken ? { pageToken } : {}), ...(network ? { network } : {}) },
-        ctx.call,
-      );
-      const found = page.messages.find((m) => m.messageId === messageId);
-      if (found) return { ...found, listedAddress: address, listedNetwork: network };
-      pageToken = page.nextPageToken;
-      if (!pageToken) break;
-    }
-    return null;
+    if (!address || !messageId || !isEvmAddress(address)) return null;
+    if (network === undefined) return findIcmMessage(ctx, address, messageId);
+    return network === 'mainnet' || network === 'fuji' ? findIcmMessage(ctx, address, messageId, network) : null;
   },
   typeOf: () => 'IcmMessage',
-  refetchCalls: (ids) => ids.length * MAX_REFETCH_PAGES,
+  refetchCalls: icmRefetchCalls,
 });
 
 builder.queryFields((t) => ({
   icmMessages: t.field({
     type: IcmMessageConnection,
-    description: 'ICM messages an address sent or received (E16), newest first. Page size 1-100, default 10.',
+    description: 'ICM messages an address sent or received (E16), newest first.',
     args: {
-      address: t.arg.string({ required: true, description: 'EVM address, 0x + 40 hex digits.' }),
-      network: t.arg({ type: NetworkNameEnum, description: 'Only messages of this network (all when omitted).' }),
-      ...pageArgs(t.arg, PAGES.icmMessages),
+      address: t.arg.string({ required: true, description: 'The sender or recipient.', bound: BOUNDS.evmAddress }),
+      ...icmListArgs,
     },
-    extensions: {
-      validateArgs: (args) => {
-        checkEvmAddress('address', args['address']);
-        checkIcmArgs(args as IcmListArgs);
-      },
-      cost: costs.listing(PAGES.icmMessages),
-    },
+    checkArgs: (args) => checkAfter(args, PAGES.icmMessages),
+    upstreamCost: ICM_MESSAGE_LISTING_COST,
     resolve: (_root, args, ctx) => resolveIcmMessages(ctx, args.address, args),
   }),
 }));

@@ -1,14 +1,14 @@
 import { builder } from '../builder.ts';
-import { chainById } from '../loaders/chains.ts';
-import { costs } from '../lib/cost.ts';
-import type { NftToken } from '../shapes/index.ts';
-import { ChainRef, loadNftToken } from './chains.ts';
+import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
+import { nftTokenOf, NFT_TOKEN_LOOKUP_COST, type ChainNftToken } from '../loaders/evm.ts';
+import { ChainRef } from './chains.ts';
 import { UNKNOWN_ENUM_VALUE } from './enums.ts';
+import { BOUNDS, isDecimal, isEvmAddress } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { ErcType, NftMetadataRef } from './transactions.ts';
 
 /** An NFT (E19) plus the EVM chain it was read from. */
-export type NftTokenShape = NftToken & { chainId: string };
+export type NftTokenShape = ChainNftToken;
 
 export const NftTokenRef = builder.objectRef<NftTokenShape>('NftToken');
 
@@ -17,7 +17,7 @@ NftTokenRef.implement({
   interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (n) => encodeGlobalId('NftToken', [n.chainId, n.address.toLowerCase(), n.tokenId]) }),
-    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', extensions: { cost: costs.oncePerScope(1) }, resolve: (n, _args, ctx) => chainById(ctx).load(n.chainId) }),
+    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (n, _args, ctx) => chainById(ctx).load(n.chainId) }),
     address: t.exposeString('address', { description: 'Collection contract address.' }),
     name: t.exposeString('name', { nullable: true, description: 'Collection name.' }),
     symbol: t.exposeString('symbol', { nullable: true, description: 'Collection symbol.' }),
@@ -31,9 +31,21 @@ NftTokenRef.implement({
 
 registerNodeFamily('NftToken', {
   parts: [ID_PARTS.chainId, ID_PARTS.evmAddress, ID_PARTS.decimal],
-  load: async (ctx, [chainId, address, tokenId]) => {
-    if (!chainId || !address || !tokenId || !/^0x[0-9a-fA-F]{40}$/.test(address) || !/^[0-9]+$/.test(tokenId)) return null;
-    return loadNftToken(ctx, chainId, address, tokenId);
-  },
+  load: async (ctx, [chainId, address, tokenId]) =>
+    chainId && address && tokenId && isEvmAddress(address) && isDecimal(tokenId) ? nftTokenOf(ctx, chainId, address, tokenId) : null,
   typeOf: () => 'NftToken',
 });
+
+builder.objectFields(ChainRef, (t) => ({
+  nftToken: t.field({
+    type: NftTokenRef,
+    nullable: true,
+    description: 'One NFT of a collection on this chain (E19); null when the collection or token does not exist.',
+    args: {
+      address: t.arg.string({ required: true, description: 'Collection contract address.', bound: BOUNDS.evmAddress }),
+      tokenId: t.arg.string({ required: true, description: 'Token id.', bound: BOUNDS.decimal }),
+    },
+    upstreamCost: NFT_TOKEN_LOOKUP_COST,
+    resolve: (c, args, ctx) => nftTokenOf(ctx, c.chainId, args.address, args.tokenId),
+  }),
+}));

@@ -3,7 +3,7 @@ import { badInput } from '../errors.ts';
 import { costs } from '../lib/cost.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { AggregateSignaturesBody, SignedMessage } from '../shapes/index.ts';
-import { nullOnNotFound } from './chains.ts';
+import { nullOnNotFound } from '../loaders/not-found.ts';
 import { checkCb58Id, checkHex, checkNonNegativeInt, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';
 

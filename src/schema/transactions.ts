@@ -1,26 +1,21 @@
-import { builder } from '../builder.ts';
-import { chainById } from '../loaders/chains.ts';
-import { transactionByHash } from '../loaders/evm.ts';
-import { costs } from '../lib/cost.ts';
+import { builder, type BuilderTypes } from '../builder.ts';
+import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
+import {
+  deploymentOf, transactionOf, DEPLOYMENT_LOOKUP_COST, TRANSACTION_LOOKUP_COST, type ChainTransaction,
+} from '../loaders/evm.ts';
 import type {
   AddressInfo, Erc1155Token, Erc1155Transfer, Erc20Token, Erc20Transfer, Erc721Token, Erc721Transfer,
-  FullNativeTransaction, FullTransaction, InternalTransaction, NativeTransaction, NetworkTokenDetails, NftMetadata,
+  FullNativeTransaction, InternalTransaction, NativeTransaction, NetworkTokenDetails, NftMetadata,
   TeleporterMessageInfo, TransactionMethod,
 } from '../shapes/index.ts';
-import type { Context } from '../context.ts';
 import { ChainRef, NetworkTokenRef } from './chains.ts';
-import { PriceRef } from './common.ts';
-import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
+import { currencyOf, PriceRef } from './common.ts';
+import { CurrencyCodeEnum, UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
+import { BOUNDS } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
 /** The complete view of one transaction, plus the EVM chain it was read from. */
-export type TransactionShape = FullTransaction & { chainId: string };
-
-/** Loads the complete view of a transaction through the request's loader; null when it does not exist. */
-export async function loadTransaction(ctx: Context, chainId: string, txHash: string): Promise<TransactionShape | null> {
-  const tx = await transactionByHash(ctx).load({ chainId, txHash });
-  return tx ? { ...tx, chainId } : null;
-}
+export type TransactionShape = ChainTransaction;
 
 // ---------------------------------------------------------------- enums
 
@@ -210,14 +205,14 @@ const TeleporterMessageInfoRef = builder.objectRef<TeleporterMessageInfo>('Telep
       type: ChainRef,
       nullable: true,
       description: 'The sending chain, when it is an indexed EVM chain.',
-      extensions: { cost: costs.oncePerScope(1) },
+      upstreamCost: CHAIN_LOOKUP_COST,
       resolve: (x, _args, ctx) => (x.sourceChainId ? chainById(ctx).load(x.sourceChainId) : null),
     }),
     destinationChain: t.field({
       type: ChainRef,
       nullable: true,
       description: 'The receiving chain, when it is an indexed EVM chain.',
-      extensions: { cost: costs.oncePerScope(1) },
+      upstreamCost: CHAIN_LOOKUP_COST,
       resolve: (x, _args, ctx) => (x.destinationChainId ? chainById(ctx).load(x.destinationChainId) : null),
     }),
   }),
@@ -234,9 +229,7 @@ const NetworkTokenDetailsRef = builder.objectRef<NetworkTokenDetails>('NetworkTo
 
 // ---------------------------------------------------------------- native transactions
 
-/** The builder's schema types, to type field-map helpers shared by several object types. */
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-type FieldBuilder<T> = PothosSchemaTypes.ObjectFieldBuilder<Types, T>;
+type FieldBuilder<T> = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, T>;
 
 /** The fields NativeTransaction and FullNativeTransaction share. */
 function nativeTransactionFields<T extends NativeTransaction>(t: FieldBuilder<T>) {
@@ -261,9 +254,8 @@ function nativeTransactionFields<T extends NativeTransaction>(t: FieldBuilder<T>
       type: TransactionRef,
       nullable: true,
       description: 'The complete view of this transaction (all transfers, not only those of one address).',
-      // One lookup per transaction: the API has no batch form.
-      extensions: { cost: costs.perParent() },
-      resolve: (x, _args, ctx) => loadTransaction(ctx, x.chainId, x.txHash),
+      upstreamCost: TRANSACTION_LOOKUP_COST,
+      resolve: (x, _args, ctx) => transactionOf(ctx, x.chainId, x.txHash),
     }),
   };
 }
@@ -314,7 +306,7 @@ TransactionRef.implement({
   interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (x) => encodeGlobalId('Transaction', [x.chainId, x.nativeTransaction.txHash]) }),
-    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', extensions: { cost: costs.oncePerScope(1) }, resolve: (x, _args, ctx) => chainById(ctx).load(x.chainId) }),
+    chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (x, _args, ctx) => chainById(ctx).load(x.chainId) }),
     nativeTransaction: t.field({ type: FullNativeTransactionRef, description: 'The transaction itself.', resolve: (x) => x.nativeTransaction }),
     ...transferFields(t, 'in this transaction'),
     networkTokenDetails: t.field({ type: NetworkTokenDetailsRef, description: 'The native token and its prices.', resolve: (x) => x.networkTokenDetails }),
@@ -329,6 +321,30 @@ TransactionRef.implement({
 
 registerNodeFamily('Transaction', {
   parts: [ID_PARTS.chainId, ID_PARTS.evmTxHash],
-  load: async (ctx, [chainId, txHash]) => (chainId && txHash && /^0x[0-9a-fA-F]{64}$/.test(txHash) ? loadTransaction(ctx, chainId, txHash) : null),
+  load: async (ctx, [chainId, txHash]) => (chainId && txHash && /^0x[0-9a-fA-F]{64}$/.test(txHash) ? transactionOf(ctx, chainId, txHash) : null),
   typeOf: () => 'Transaction',
 });
+
+// ---------------------------------------------------------------- a chain's transactions
+
+builder.objectFields(ChainRef, (t) => ({
+  transaction: t.field({
+    type: TransactionRef,
+    nullable: true,
+    description: 'The complete view of one transaction on this chain; null when it does not exist.',
+    args: { txHash: t.arg.string({ required: true, description: 'The transaction.', bound: BOUNDS.evmTxHash }) },
+    upstreamCost: TRANSACTION_LOOKUP_COST,
+    resolve: (c, args, ctx) => transactionOf(ctx, c.chainId, args.txHash),
+  }),
+  contractDeployment: t.field({
+    type: TransactionRef,
+    nullable: true,
+    description: 'The transaction that deployed a contract (E6); null when the address is not a contract deployed on this chain.',
+    args: {
+      address: t.arg.string({ required: true, description: 'Contract address.', bound: BOUNDS.evmAddress }),
+      currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of the native token prices (default USD).' }),
+    },
+    upstreamCost: DEPLOYMENT_LOOKUP_COST,
+    resolve: (c, args, ctx) => deploymentOf(ctx, c.chainId, args.address, currencyOf(args.currency)),
+  }),
+}));
