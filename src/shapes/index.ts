@@ -1,3 +1,18 @@
-/** The upstream APIs' data, described once (see types.ts); every layer and the devnet import it from here. */
-export * from './types.ts';
+/**
+ * The upstream APIs' data, described once: valibot descriptions per domain, the
+ * TypeScript types inferred from them, the tolerant reader the clients use and the
+ * strict build the devnet's conformance tests use. Every layer and the devnet
+ * import it from here.
+ */
+export * from './common.ts';
+export * from './staking.ts';
+export * from './subnets.ts';
+export * from './blocks.ts';
+export * from './evm.ts';
+export * from './icm.ts';
+export * from './exports.ts';
+export * from './node-rpc.ts';
+export * from './shapes.ts';
+export * from './read.ts';
+export { decimalString, READ, STRICT, type Kit, type Leaf } from './kit.ts';
 export * from './pages.ts';

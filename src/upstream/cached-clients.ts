@@ -20,13 +20,21 @@
  * The shared call carries the first caller's per-call observer, so a request's
  * upstream-call count grows only for calls that really went upstream (a miss it
  * started); a cache hit or a joined call counts nothing.
+ *
+ * Answers are read through their shapes once, by the client, when they come from
+ * the upstream; the cache holds what was read (JSON), so a hit is parsed and not
+ * read again. An answer with a broken field (see `src/shapes/read.ts`) is handed to
+ * the callers that share its call, each copy with the field that throws, and never
+ * stored.
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client-types.ts';
 import type { ResponseCache } from './cache.ts';
 import { UpstreamError, type UpstreamName } from './errors.ts';
-import type { HealthPath, NodeRpcMethod, NodeRpcMethods } from '../shapes/index.ts';
+import {
+  violationsOf, withViolations, type HealthPath, type NodeRpcMethod, type NodeRpcMethods, type RecordedViolation,
+} from '../shapes/index.ts';
 
 /** How fast a kind of resource changes; each class has its own TTL. */
 export type CacheClass =
@@ -195,8 +203,14 @@ interface CallSpec {
   operation: string;
 }
 
+/** What a shared call hands each waiter: the answer as JSON, and the fields that broke its shape. */
+interface Shared {
+  json: string;
+  violations?: readonly RecordedViolation[];
+}
+
 interface InFlight {
-  promise: Promise<string>;
+  promise: Promise<Shared>;
   /** Cancels the shared upstream call once nobody waits for it. */
   controller: AbortController;
   waiters: number;
@@ -206,7 +220,7 @@ interface InFlight {
 // Keys stay readable when short; long argument lists (UTXO address lists) are hashed.
 const MAX_PLAIN_KEY = 256;
 // Bumped when the stored shape changes, so a shared Redis never serves an old format.
-const KEY_VERSION = 'v1';
+const KEY_VERSION = 'v2';
 
 function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
   const ttls: Record<CacheClass, number> = { ...DEFAULT_CACHE_TTLS, ...options.ttlMs };
@@ -220,17 +234,19 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
     let entry = inFlight.get(key);
     const joined = entry !== undefined;
     if (!entry) {
-      const created: InFlight = { controller: new AbortController(), waiters: 0, settled: false, promise: Promise.resolve('') };
+      const created: InFlight = { controller: new AbortController(), waiters: 0, settled: false, promise: Promise.resolve({ json: 'null' }) };
       const { signal: _callerSignal, ...rest } = opts ?? {};
       const sharedOpts: CallOptions = { ...rest, signal: created.controller.signal };
       created.promise = (async () => {
         // A cache is best effort: a store that throws anyway reads as a miss.
         const hit = await cache.get(key).catch(() => undefined);
-        if (hit !== undefined) return hit;
+        if (hit !== undefined) return { json: hit };
         const value = await fetch(sharedOpts);
         const json = JSON.stringify(value);
+        const violations = violationsOf(value);
+        if (violations) return { json: json ?? 'null', violations };
         if (json !== undefined) await cache.set(key, json, ttl).catch(() => undefined);
-        return json ?? 'null';
+        return { json: json ?? 'null' };
       })();
       created.promise.then(
         () => settle(key, created),
@@ -240,7 +256,8 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
       entry = created;
     }
     return waitFor(entry, key, spec, opts?.signal).then(
-      (json) => JSON.parse(json) as T,
+      // Our own JSON of an answer the client read through its shape: not read again.
+      ({ json, violations }) => (violations ? withViolations(JSON.parse(json) as T, violations) : (JSON.parse(json) as T)),
       (error: unknown) => {
         // The shared call ran under its first caller's budget. When that budget refused it, a caller
         // who only joined has not been refused: it makes the call itself, under its own budget.
@@ -255,11 +272,11 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
     if (inFlight.get(flightKey) === entry) inFlight.delete(flightKey);
   }
 
-  function waitFor(entry: InFlight, flightKey: string, spec: CallSpec, signal: AbortSignal | undefined): Promise<string> {
+  function waitFor(entry: InFlight, flightKey: string, spec: CallSpec, signal: AbortSignal | undefined): Promise<Shared> {
     if (signal?.aborted) return Promise.reject(abortedError(spec, signal));
     entry.waiters += 1;
     if (!signal) return entry.promise;
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<Shared>((resolve, reject) => {
       const onAbort = (): void => {
         entry.waiters -= 1;
         if (entry.waiters === 0 && !entry.settled) {

@@ -2,16 +2,7 @@ import type { CallOptions, DataApi } from './client-types.ts';
 import { UpstreamError } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from './request-id.ts';
-import {
-  isObject, normalizePage, normalizePrices, normalizeUtxo, normalizeValidator,
-} from './normalize.ts';
-import type {
-  ExportOperation, FullTransaction, GetNativeBalanceResponse, ListAddressTransactionsResponse,
-  ListBlocksResponse, ListChainsResponse, ListDelegatorsResponse, ListErc1155BalancesResponse,
-  ListHistoricalRewardsResponse, ListIcmMessagesResponse, ListNativeTransactionsResponse,
-  ListPendingRewardsResponse, ListSubnetsResponse, ListUtxosResponse, ListValidatorsResponse,
-  ListVerticesResponse, NftToken, SignedMessage,
-} from '../shapes/index.ts';
+import { readShape, SHAPES, type Leaf, type Violation } from '../shapes/index.ts';
 
 /** Options of {@link createDataApiClient}. */
 export interface DataApiClientOptions {
@@ -88,6 +79,17 @@ function checkQueryValue(operation: string, name: string, value: string): void {
   }
 }
 
+/**
+ * An answer that does not match its shape: for the whole call (`violation.whole`), or
+ * thrown by the one field that broke when it is read.
+ */
+function protocolError(operation: string, status: number, violation: Violation): UpstreamError {
+  const what = violation.whole ? 'the answer is unusable' : 'a field of the answer is unusable';
+  return new UpstreamError(`data-api ${operation}: HTTP ${status}: ${what}: ${violation.path}: ${violation.reason}`, {
+    upstream: 'data-api', kind: 'protocol', operation, status, ...(violation.whole ? {} : { field: violation.path }),
+  });
+}
+
 function refused(operation: string, parameter: string, why: string): UpstreamError {
   return new UpstreamError(`data-api ${operation}: not sent: ${why}`, { upstream: 'data-api', kind: 'input', operation, parameter });
 }
@@ -102,14 +104,20 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
   const ownsHttp = options.http === undefined;
   const http = options.http ?? createHttpUpstream();
 
-  async function call(
-    endpoint: Endpoint,
-    pathParams: Record<string, string>,
-    query: Query | undefined,
-    opts: CallOptions | undefined,
-    json?: unknown,
-  ): Promise<Record<string, unknown>> {
+  interface RequestArgs {
+    /** Values of the template's `{name}` segments. */
+    path?: Record<string, string>;
+    query?: Query;
+    /** The JSON body (POSTs). */
+    json?: unknown;
+    /** The field the answer is useless without (a page's item list): a violation there fails the call. */
+    container?: string;
+  }
+
+  /** One call: the request, then the answer read through its shape (see `src/shapes/read.ts`). */
+  async function request<T>(endpoint: Endpoint, shape: Leaf<T>, args: RequestArgs, opts: CallOptions | undefined): Promise<T> {
     const operation = `${endpoint.method} ${endpoint.template}`;
+    const pathParams = args.path ?? {};
     const url = new URL(base.origin);
     url.pathname = basePath + endpoint.template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = pathParams[name];
@@ -117,7 +125,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       checkPathParam(operation, name, value);
       return encodeURIComponent(value);
     });
-    for (const [name, value] of Object.entries(query ?? {})) {
+    for (const [name, value] of Object.entries(args.query ?? {})) {
       if (value === undefined) continue;
       const text = Array.isArray(value) ? value.join(',') : String(value);
       if (Array.isArray(value) && value.length === 0) continue;
@@ -137,29 +145,16 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       method: endpoint.method,
       url,
       headers,
-      json,
+      json: args.json,
       // Only GETs are retried: the POSTs start work (E1, E5) or are not known to be safe to repeat.
       idempotent: endpoint.method === 'GET',
       signal: opts?.signal,
       timeoutMs: opts?.timeoutMs ?? options.timeoutMs,
       observer: opts?.observer,
     });
-    if (!isObject(result.body)) {
-      throw new UpstreamError(`data-api ${operation}: HTTP ${result.status} with a body that is not a JSON object`, {
-        upstream: 'data-api', kind: 'protocol', operation, status: result.status,
-      });
-    }
-    return normalizePrices(result.body);
-  }
-
-  /** Lists: the item array must be there (a missing one is a protocol error, not an empty page). */
-  function list<T>(operation: Endpoint, body: Record<string, unknown>, key: string): T {
-    if (!Array.isArray(body[key])) {
-      throw new UpstreamError(`data-api ${operation.method} ${operation.template}: answer has no "${key}" list`, {
-        upstream: 'data-api', kind: 'protocol', operation: `${operation.method} ${operation.template}`,
-      });
-    }
-    return normalizePage(body) as T;
+    return readShape(shape, result.body, (violation) => protocolError(operation, result.status, violation), {
+      containers: args.container === undefined ? [] : [args.container],
+    });
   }
 
   const E = {
@@ -186,84 +181,43 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     transaction: { method: 'GET', template: '/v1/chains/{chainId}/transactions/{txHash}' },
   } as const satisfies Record<string, Endpoint>;
 
+  const S = SHAPES;
   return {
-    async aggregateSignatures(network, body, opts) {
-      return (await call(E.aggregate, { network }, undefined, opts, body)) as unknown as SignedMessage;
-    },
-    async getAggregatedSignatures(network, txHash, opts) {
-      return (await call(E.aggregated, { network, txHash }, undefined, opts)) as unknown as SignedMessage;
-    },
-    async listAddressTransactions(chainId, address, params, opts) {
-      const body = await call(E.addressTxs, { chainId, address }, { ...params }, opts);
-      return list<ListAddressTransactionsResponse>(E.addressTxs, body, 'transactions');
-    },
-    async listUtxos(network, blockchainId, params, opts) {
+    aggregateSignatures: (network, body, opts) => request(E.aggregate, S.SignedMessage, { path: { network }, json: body }, opts),
+    getAggregatedSignatures: (network, txHash, opts) => request(E.aggregated, S.SignedMessage, { path: { network, txHash } }, opts),
+    listAddressTransactions: (chainId, address, params, opts) =>
+      request(E.addressTxs, S.ListAddressTransactionsResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
+    listUtxos: (network, blockchainId, params, opts) => {
       const { addresses, ...query } = params;
-      const body = await call(E.utxos, { network, blockchainId }, query, opts, { addresses: addresses.join(',') });
-      const page = list<ListUtxosResponse>(E.utxos, body, 'utxos');
-      page.utxos = page.utxos.map(normalizeUtxo);
-      return page;
+      return request(E.utxos, S.ListUtxosResponse, { path: { network, blockchainId }, query, json: { addresses: addresses.join(',') }, container: 'utxos' }, opts);
     },
-    async createTransactionExport(body, opts) {
-      return (await call(E.export, {}, undefined, opts, body)) as unknown as ExportOperation;
-    },
-    async getDeploymentTransaction(chainId, address, params, opts) {
-      return (await call(E.deployment, { chainId, address }, { ...params }, opts)) as unknown as FullTransaction;
-    },
-    async listSubnets(network, params, opts) {
-      return list<ListSubnetsResponse>(E.subnets, await call(E.subnets, { network }, { ...params }, opts), 'subnets');
-    },
-    async listValidators(network, params, opts) {
-      const page = list<ListValidatorsResponse>(E.validators, await call(E.validators, { network }, { ...params }, opts), 'validators');
-      page.validators = page.validators.map(normalizeValidator);
-      return page;
-    },
-    async listNativeTransactions(chainId, address, params, opts) {
-      const body = await call(E.nativeTxs, { chainId, address }, { ...params }, opts);
-      return list<ListNativeTransactionsResponse>(E.nativeTxs, body, 'transactions');
-    },
-    async listErc1155Balances(chainId, address, params, opts) {
-      const body = await call(E.erc1155, { chainId, address }, { ...params }, opts);
-      return list<ListErc1155BalancesResponse>(E.erc1155, body, 'erc1155TokenBalances');
-    },
-    async listHistoricalRewards(network, params, opts) {
-      const body = await call(E.rewards, { network }, { ...params }, opts);
-      return list<ListHistoricalRewardsResponse>(E.rewards, body, 'historicalRewards');
-    },
-    async listPendingRewards(network, params, opts) {
-      const body = await call(E.pending, { network }, { ...params }, opts);
-      return list<ListPendingRewardsResponse>(E.pending, body, 'pendingRewards');
-    },
-    async listDelegators(network, params, opts) {
-      const body = await call(E.delegators, { network }, { ...params }, opts);
-      return list<ListDelegatorsResponse>(E.delegators, body, 'delegators');
-    },
-    async getNativeBalance(chainId, address, params, opts) {
-      return (await call(E.nativeBalance, { chainId, address }, { ...params }, opts)) as unknown as GetNativeBalanceResponse;
-    },
-    async listBlocks(network, blockchainId, params, opts) {
-      const body = await call(E.blocks, { network, blockchainId }, { ...params }, opts);
-      return list<ListBlocksResponse>(E.blocks, body, 'blocks');
-    },
-    async listIcmMessages(address, params, opts) {
-      return list<ListIcmMessagesResponse>(E.icm, await call(E.icm, { address }, { ...params }, opts), 'messages');
-    },
-    async listChains(params, opts) {
-      return list<ListChainsResponse>(E.chains, await call(E.chains, {}, { ...params }, opts), 'chains');
-    },
-    async listVertices(network, blockchainId, params, opts) {
-      const body = await call(E.vertices, { network, blockchainId }, { ...params }, opts);
-      return list<ListVerticesResponse>(E.vertices, body, 'vertices');
-    },
-    async getNftToken(chainId, address, tokenId, opts) {
-      return (await call(E.nft, { chainId, address, tokenId }, undefined, opts)) as unknown as NftToken;
-    },
-    async getOperation(operationId, opts) {
-      return (await call(E.operation, { operationId }, undefined, opts)) as unknown as ExportOperation;
-    },
-    async getTransaction(chainId, txHash, opts) {
-      return (await call(E.transaction, { chainId, txHash }, undefined, opts)) as unknown as FullTransaction;
-    },
+    createTransactionExport: (body, opts) => request(E.export, S.ExportOperation, { json: body }, opts),
+    getDeploymentTransaction: (chainId, address, params, opts) =>
+      request(E.deployment, S.FullTransaction, { path: { chainId, address }, query: { ...params } }, opts),
+    listSubnets: (network, params, opts) => request(E.subnets, S.ListSubnetsResponse, { path: { network }, query: { ...params }, container: 'subnets' }, opts),
+    listValidators: (network, params, opts) =>
+      request(E.validators, S.ListValidatorsResponse, { path: { network }, query: { ...params }, container: 'validators' }, opts),
+    listNativeTransactions: (chainId, address, params, opts) =>
+      request(E.nativeTxs, S.ListNativeTransactionsResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
+    listErc1155Balances: (chainId, address, params, opts) =>
+      request(E.erc1155, S.ListErc1155BalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'erc1155TokenBalances' }, opts),
+    listHistoricalRewards: (network, params, opts) =>
+      request(E.rewards, S.ListHistoricalRewardsResponse, { path: { network }, query: { ...params }, container: 'historicalRewards' }, opts),
+    listPendingRewards: (network, params, opts) =>
+      request(E.pending, S.ListPendingRewardsResponse, { path: { network }, query: { ...params }, container: 'pendingRewards' }, opts),
+    listDelegators: (network, params, opts) =>
+      request(E.delegators, S.ListDelegatorsResponse, { path: { network }, query: { ...params }, container: 'delegators' }, opts),
+    getNativeBalance: (chainId, address, params, opts) =>
+      request(E.nativeBalance, S.GetNativeBalanceResponse, { path: { chainId, address }, query: { ...params } }, opts),
+    listBlocks: (network, blockchainId, params, opts) =>
+      request(E.blocks, S.ListBlocksResponse, { path: { network, blockchainId }, query: { ...params }, container: 'blocks' }, opts),
+    listIcmMessages: (address, params, opts) => request(E.icm, S.ListIcmMessagesResponse, { path: { address }, query: { ...params }, container: 'messages' }, opts),
+    listChains: (params, opts) => request(E.chains, S.ListChainsResponse, { query: { ...params }, container: 'chains' }, opts),
+    listVertices: (network, blockchainId, params, opts) =>
+      request(E.vertices, S.ListVerticesResponse, { path: { network, blockchainId }, query: { ...params }, container: 'vertices' }, opts),
+    getNftToken: (chainId, address, tokenId, opts) => request(E.nft, S.NftToken, { path: { chainId, address, tokenId } }, opts),
+    getOperation: (operationId, opts) => request(E.operation, S.ExportOperation, { path: { operationId } }, opts),
+    getTransaction: (chainId, txHash, opts) => request(E.transaction, S.FullTransaction, { path: { chainId, txHash } }, opts),
     close: async () => {
       if (ownsHttp) await http.close();
     },

@@ -10,7 +10,9 @@ export type UpstreamName = 'data-api' | `node:${string}`;
  * - `timeout`: the per-call deadline or one of the undici timeouts elapsed;
  * - `aborted`: the caller's signal aborted the call (the GraphQL request went away);
  * - `network`: the connection failed (refused, reset, DNS);
- * - `protocol`: the upstream answered something that is not the expected JSON;
+ * - `protocol`: the upstream answered something that is not the expected JSON: for the whole call,
+ *   or, thrown when a field of a read answer is read, for that field only (`field` names it; see
+ *   `src/shapes/read.ts`);
  * - `input`: nothing was sent: a path or query parameter is outside its grammar (a dot
  *   segment, a separator, a control character, too long), so the URL could reach
  *   another route (`parameter` names it; the value is never put in the message);
@@ -42,6 +44,8 @@ export interface UpstreamErrorOptions {
   attempts?: number;
   /** For `input` errors: the path or query parameter that was refused. */
   parameter?: string;
+  /** For `protocol` errors of one field of an answer: where it is (`validators[3].nodeId`). */
+  field?: string;
   cause?: unknown;
 }
 
@@ -56,6 +60,7 @@ export class UpstreamError extends Error {
   readonly retryAfter: number | undefined;
   readonly attempts: number;
   readonly parameter: string | undefined;
+  readonly field: string | undefined;
 
   constructor(message: string, options: UpstreamErrorOptions) {
     super(message, { cause: options.cause });
@@ -69,6 +74,7 @@ export class UpstreamError extends Error {
     this.retryAfter = options.retryAfter;
     this.attempts = options.attempts ?? 1;
     this.parameter = options.parameter;
+    this.field = options.field;
   }
 
   /** True for a 404 from the Data API: a single lookup of something that does not exist. */

@@ -2,9 +2,10 @@ import type { CallOptions, HealthGetResult, NodeClient } from './client-types.ts
 import { UpstreamError, type JsonRpcErrorObject, type UpstreamName } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from './request-id.ts';
-import { isHealthReport, isObject, normalizeNodeResult } from './normalize.ts';
+import { isHealthReport, isObject } from './normalize.ts';
 import {
-  nodeApiOf, READ_ONLY_NODE_METHODS, type HealthPath, type NodeRpcMethod, type NodeRpcMethods,
+  nodeApiOf, nodeResultShape, readShape, READ_ONLY_NODE_METHODS, SHAPES, violationsOf, withViolations,
+  type HealthPath, type NodeRpcMethod, type NodeRpcMethods, type Violation,
 } from '../shapes/index.ts';
 
 /** Options of {@link createNodeClient}. */
@@ -36,6 +37,14 @@ export interface NodeClientHandle extends NodeClient {
 export const HEALTH_TAG_LIMITS = { maxTags: 64, maxTagLength: 128 } as const;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Result fields without which a method's answer is useless: a violation there fails the call. */
+const RESULT_CONTAINERS: Partial<Record<NodeRpcMethod, readonly string[]>> = {
+  'info.peers': ['peers'],
+  'health.health': ['checks', 'healthy'],
+  'health.readiness': ['checks', 'healthy'],
+  'health.liveness': ['checks', 'healthy'],
+};
 
 const HEALTH_PATHS: Record<HealthPath, string> = {
   health: '/ext/health',
@@ -96,7 +105,9 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
     }
     if (body.id !== id) throw protocolError(`the answer's id ${JSON.stringify(body.id)} is not the request's id ${id}`);
     if (!('result' in body)) throw protocolError('the answer has neither a result nor an error');
-    return normalizeNodeResult(method, body.result);
+    return readShape(nodeResultShape(method), body.result, (violation) => shapeError(method, result.status, violation), {
+      containers: RESULT_CONTAINERS[method] ?? [],
+    });
   }
 
   async function healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
@@ -127,7 +138,21 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
         upstream, kind: 'protocol', operation, status: result.status,
       });
     }
-    return { status: result.status, report: result.body };
+    const report = readShape(SHAPES.HealthReport, result.body, (violation) => shapeError(operation, result.status, violation), {
+      containers: ['checks', 'healthy'],
+    });
+    // The broken fields of the report, if any, are also the answer's (a cache puts them back on its copies).
+    const violations = violationsOf(report)?.map((violation) => ({ ...violation, keys: ['report', ...violation.keys] }));
+    const answer = { status: result.status, report };
+    return violations ? withViolations(answer, violations) : answer;
+  }
+
+  /** A result that does not match its shape: for the whole call, or for the one field that broke when it is read. */
+  function shapeError(operation: string, status: number, violation: Violation): UpstreamError {
+    const what = violation.whole ? 'the result is unusable' : 'a field of the result is unusable';
+    return new UpstreamError(`${upstream} ${operation}: ${what}: ${violation.path}: ${violation.reason}`, {
+      upstream, kind: 'protocol', operation, status, ...(violation.whole ? {} : { field: violation.path }),
+    });
   }
 
   return {

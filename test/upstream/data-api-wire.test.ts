@@ -176,7 +176,10 @@ describe('tolerant reading', () => {
 
   it('maps the X/C-chain UTXO shape onto the seed shape and leaves the P-chain shape alone', async () => {
     const asset = { assetId: 'asset1', name: 'Avalanche', symbol: 'AVAX', denomination: 9, type: 'secp256k1', amount: '500' };
-    const pChain = { addresses: ['avax1a'], asset, txHash: 'tx-p', outputIndex: 1, blockTimestamp: 10, utxoType: 'STAKE', amount: '500', assetId: 'asset1' };
+    const pChain = {
+      addresses: ['avax1a'], asset, consumedOnChainId: 'P', createdOnChainId: 'P', txHash: 'tx-p', utxoId: 'u1', outputIndex: 1,
+      blockNumber: '7', blockTimestamp: 10, utxoType: 'STAKE', amount: '500', assetId: 'asset1',
+    };
     const xChain = {
       addresses: ['avax1b'], asset, consumedOnChainId: 'X', createdOnChainId: 'X', utxoId: 'u2',
       creationTxHash: 'tx-x', locktime: 7, outputIndex: '38', threshold: 1, timestamp: 1599696000,
@@ -194,7 +197,10 @@ describe('tolerant reading', () => {
   });
 
   it('keeps the spec delegator estimates as they are', async () => {
-    const delegator = { txHash: 't', nodeId: 'NodeID-a', delegationStatus: 'active', estimatedGrossReward: '10', estimatedNetReward: '9' };
+    const delegator = {
+      txHash: 't', nodeId: 'NodeID-a', rewardAddresses: ['avax1r'], amountDelegated: '25', delegationFee: '2.0', startTimestamp: 1,
+      endTimestamp: 2, delegationStatus: 'active', estimatedGrossReward: '10', estimatedNetReward: '9',
+    };
     server.answer({ body: { delegators: [delegator] } });
     const page = await api.listDelegators('mainnet');
     expect(page.delegators[0]).toEqual(delegator);

@@ -1,0 +1,133 @@
+/**
+ * Primary-network chain data: blocks (E15), X-chain vertices (E18) and UTXOs (E4).
+ */
+import * as v from 'valibot';
+import { describeCommon, pageOf, type PageParams, type SortOrder } from './common.ts';
+import { isObject, perKit, type Kit } from './kit.ts';
+
+export const UTXO_SORT_BY = ['timestamp', 'amount'] as const;
+export type UtxoSortBy = (typeof UTXO_SORT_BY)[number];
+
+/**
+ * The spec has two UTXO shapes with no discriminator: the P-chain's (the seed's
+ * shape) and the X/C-chain `Utxo` with `creationTxHash`, `timestamp`, `locktime`,
+ * `consumingTxTimestamp` and a string `outputIndex`. The latter is mapped onto the
+ * seed's names; `blockNumber` has no counterpart there and stays absent.
+ */
+function fromXcChainUtxo(raw: unknown): unknown {
+  if (!isObject(raw) || (typeof raw.creationTxHash !== 'string' && typeof raw.outputIndex !== 'string')) return raw;
+  const { creationTxHash, timestamp, locktime, consumingTxTimestamp, ...mapped } = raw;
+  const asset = isObject(mapped.asset) ? mapped.asset : undefined;
+  if (mapped.txHash === undefined && creationTxHash !== undefined) mapped.txHash = creationTxHash;
+  if (mapped.blockTimestamp === undefined && timestamp !== undefined) mapped.blockTimestamp = timestamp;
+  if (mapped.platformLocktime === undefined && locktime !== undefined) mapped.platformLocktime = locktime;
+  if (mapped.consumingBlockTimestamp === undefined && consumingTxTimestamp !== undefined) {
+    mapped.consumingBlockTimestamp = consumingTxTimestamp;
+  }
+  if (typeof mapped.outputIndex === 'string' && /^\d+$/.test(mapped.outputIndex)) mapped.outputIndex = Number(mapped.outputIndex);
+  if (mapped.amount === undefined && asset?.amount !== undefined) mapped.amount = asset.amount;
+  if (mapped.assetId === undefined && asset?.assetId !== undefined) mapped.assetId = asset.assetId;
+  return mapped;
+}
+
+export const describeBlocks = perKit((k: Kit) => {
+  const { AssetAmount, ChainInfo } = describeCommon(k);
+
+  const ProposerDetails = v.object({
+    proposerId: v.optional(k.string),
+    proposerParentId: v.optional(k.string),
+    proposerNodeId: v.optional(k.string),
+    proposerPChainHeight: v.optional(k.integer),
+    proposerTimestamp: v.optional(k.integer),
+  });
+
+  /** The P-chain facts (`l1ValidatorsAccruedFees`, `activeL1Validators`, `currentSupply`, the proposer) are optional elsewhere. */
+  const Block = v.object({
+    blockNumber: k.decimal,
+    blockHash: k.string,
+    parentHash: k.string,
+    blockType: k.string,
+    blockTimestamp: k.integer,
+    txCount: k.integer,
+    transactions: v.array(k.string),
+    blockSizeBytes: k.integer,
+    l1ValidatorsAccruedFees: v.optional(k.integer),
+    activeL1Validators: v.optional(k.integer),
+    currentSupply: v.optional(k.decimal),
+    proposerDetails: v.optional(ProposerDetails),
+  });
+
+  const Vertex = v.object({
+    vertexHash: k.string,
+    parentHashes: v.array(k.string),
+    vertexHeight: k.integer,
+    vertexIndex: k.integer,
+    vertexTimestamp: k.integer,
+    txCount: k.integer,
+    transactions: v.array(k.string),
+    vertexSizeBytes: k.integer,
+  });
+
+  /** The seed's single UTXO shape (the spec's PChainUtxo, which fixes the optional fields). */
+  const Utxo = k.variant(fromXcChainUtxo, k.requires(v.object({
+    addresses: v.array(k.string),
+    asset: AssetAmount,
+    consumedOnChainId: k.string,
+    createdOnChainId: k.string,
+    consumingTxHash: v.optional(k.string),
+    txHash: k.string,
+    utxoId: k.string,
+    utxoBytes: v.optional(k.string),
+    amount: k.decimal,
+    assetId: k.string,
+    /** Absent in the public spec's X/C-chain UTXO shape; the seed has it. */
+    blockNumber: v.optional(k.decimal),
+    consumingBlockNumber: v.optional(k.decimal),
+    blockTimestamp: k.integer,
+    consumingBlockTimestamp: v.optional(k.integer),
+    platformLocktime: v.optional(k.integer),
+    stakeableLocktime: v.optional(k.integer),
+    outputIndex: k.integer,
+    threshold: v.optional(k.integer),
+    rewardType: v.optional(k.string),
+    staked: v.optional(k.boolean),
+    utxoStartTimestamp: v.optional(k.integer),
+    utxoEndTimestamp: v.optional(k.integer),
+    utxoType: k.string,
+  }), ['blockNumber']));
+
+  return {
+    ProposerDetails,
+    Block,
+    Vertex,
+    Utxo,
+    ListUtxosResponse: pageOf(k, { utxos: v.array(Utxo), chainInfo: v.optional(ChainInfo) }),
+    ListBlocksResponse: pageOf(k, { blocks: v.array(Block), chainInfo: v.optional(ChainInfo) }),
+    ListVerticesResponse: pageOf(k, { vertices: v.array(Vertex), chainInfo: v.optional(ChainInfo) }),
+  };
+});
+
+type Blocks = ReturnType<typeof describeBlocks>;
+
+export type ProposerDetails = v.InferOutput<Blocks['ProposerDetails']>;
+export type Block = v.InferOutput<Blocks['Block']>;
+export type Vertex = v.InferOutput<Blocks['Vertex']>;
+export type Utxo = v.InferOutput<Blocks['Utxo']>;
+export type ListUtxosResponse = v.InferOutput<Blocks['ListUtxosResponse']>;
+export type ListBlocksResponse = v.InferOutput<Blocks['ListBlocksResponse']>;
+export type ListVerticesResponse = v.InferOutput<Blocks['ListVerticesResponse']>;
+
+export interface ListUtxosParams extends PageParams {
+  /** Sent in the JSON body as a comma-separated string. */
+  addresses: string[];
+  assetId?: string;
+  minUtxoAmount?: number;
+  includeSpent?: boolean;
+  sortBy?: UtxoSortBy;
+  sortOrder?: SortOrder;
+}
+
+export interface ListBlocksParams extends PageParams {
+  startTimestamp?: number;
+  endTimestamp?: number;
+}

@@ -1,0 +1,33 @@
+/**
+ * Transaction export operations: created by E5, read back by
+ * `GET /v1/operations/{operationId}` until they finish.
+ */
+import * as v from 'valibot';
+import { perKit, type Kit } from './kit.ts';
+
+export const describeExports = perKit((k: Kit) => {
+  const ExportOperation = v.object({
+    operationId: k.string,
+    operationType: k.string,
+    operationStatus: k.string,
+    message: v.optional(k.string),
+    metadata: v.optional(v.object({ code: v.optional(k.string), downloadUrl: v.optional(k.string), nextDate: v.optional(k.string) })),
+    createdAtTimestamp: k.integer,
+    updatedAtTimestamp: k.integer,
+  });
+  return { ExportOperation };
+});
+
+type Operations = ReturnType<typeof describeExports>;
+
+export type ExportOperation = v.InferOutput<Operations['ExportOperation']>;
+
+/** E5's body. */
+export interface CreateExportBody {
+  type: string;
+  firstDate?: string;
+  lastDate?: string;
+  startDate?: string;
+  endDate?: string;
+  options: { addresses: string[]; includeChains: string[] };
+}

@@ -1,0 +1,180 @@
+/**
+ * The two ways one description of the upstream data is built.
+ *
+ * Every response is described once (staking.ts, subnets.ts, ...), as a function of
+ * a {@link Kit}: the leaves that carry a wire format (a decimal string, a hex string,
+ * an ISO time, an enum) and the few places where the public spec and the node send
+ * another form than the seed. The same description is then built twice:
+ *
+ * - {@link READ}, for the clients: tolerant. Formats are not checked (a string is a
+ *   string), enums are open (an unknown value is kept raw), the spec's variant forms
+ *   are accepted and mapped onto the seed's (a price `value` sent as a number, the
+ *   X/C-chain UTXO, the node's stringly numbers), and the fields the spec leaves out
+ *   for some statuses are optional.
+ * - {@link STRICT}, for the devnet's conformance tests: the seed's form exactly. Formats
+ *   and enums are checked, no variant is accepted, and the status-dependent fields are
+ *   required where the seed and the spec say so.
+ *
+ * Both builds have the same output types (the types of `index.ts` are inferred from
+ * the read build), so a description cannot drift between them.
+ */
+import * as v from 'valibot';
+
+/** A schema of one field, whatever its input: the kit's unit. */
+export type Leaf<T> = v.GenericSchema<unknown, T>;
+/** A schema of a record's keys. */
+export type KeySchema = v.GenericSchema<string, string>;
+
+/** Fields a strict build requires beyond the read build's: always, or by the value of a tag field. */
+export type RequiredFields = readonly string[] | { readonly tag: string; readonly byValue: Readonly<Record<string, readonly string[]>> };
+
+export interface Kit {
+  readonly mode: 'read' | 'strict';
+  readonly string: Leaf<string>;
+  /** A string of decimal digits: amounts, balances, gas, nonces, block numbers, `txStatus`, the node's uint64 values. */
+  readonly decimal: Leaf<string>;
+  /** `0x` followed by hex digits (possibly none). */
+  readonly hex: Leaf<string>;
+  /** An ISO 8601 / RFC 3339 date-time. */
+  readonly isoTime: Leaf<string>;
+  /** An integral JSON number: counts, indexes, decimals, timestamps. */
+  readonly integer: Leaf<number>;
+  /** A finite JSON number. */
+  readonly number: Leaf<number>;
+  readonly boolean: Leaf<boolean>;
+  /** Anything, null included. */
+  readonly unknown: Leaf<unknown>;
+  /** A Price `value`: a non-negative decimal string; the public spec sends a JSON number, read as its decimal string. */
+  readonly priceValue: Leaf<string>;
+  /** A node integer serialized as a decimal string (`json.Uint32`, `json.Uint64` counts): read as a number. */
+  readonly nodeInteger: Leaf<number>;
+  /** A node float serialized as a decimal string (`json.Float64`): read as a number. */
+  readonly nodeFloat: Leaf<number>;
+  /** A string matching `re` (`label` names it in strict messages). Read: any string. */
+  pattern(re: RegExp, label: string): Leaf<string>;
+  /** A record key matching `re`. Read: any key. */
+  key(re: RegExp, label: string): KeySchema;
+  /** One of `values`. Read: any string, kept raw (the type keeps the known values for completion). */
+  openEnum<const T extends readonly string[]>(values: T): Leaf<T[number] | (string & {})>;
+  /** Strict: `schema`. Read: `schema` or `also` (a form the spec or a real node sends besides the seed's). */
+  readAlso<A, B>(schema: Leaf<A>, also: Leaf<B>): Leaf<A | B>;
+  /** Read: `map` turns a variant form of the raw value into the seed's before it is read. Strict: the seed's form only. */
+  variant<T>(map: (raw: unknown) => unknown, schema: Leaf<T>): Leaf<T>;
+  /** Strict: the object must also carry `fields` (optional in the type, required by the seed). Read: no more than `schema`. */
+  requires<T>(schema: Leaf<T>, fields: RequiredFields): Leaf<T>;
+}
+
+const DECIMAL = /^\d+$/;
+const DECIMAL_NUMBER = /^\d+(\.\d+)?$/;
+const HEX = /^0x[0-9a-fA-F]*$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+// What the node may send for a number: digits, an optional fraction and exponent, no blanks.
+const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A decimal string for a JSON number, without the exponent form `String()` uses
+ * for very large or very small values.
+ */
+export function decimalString(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const plain = String(value);
+  if (!/e/i.test(plain)) return plain;
+  if (Number.isInteger(value)) return BigInt(value).toString();
+  return value.toFixed(20).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+const nodeNumber: Leaf<number> = v.pipe(
+  v.union([v.number(), v.pipe(v.string(), v.regex(NUMERIC))]),
+  v.transform((value) => (typeof value === 'number' ? value : Number(value))),
+  v.finite(),
+);
+
+/** The tolerant build, for the clients. */
+export const READ: Kit = {
+  mode: 'read',
+  string: v.string(),
+  decimal: v.string(),
+  hex: v.string(),
+  isoTime: v.string(),
+  integer: v.number(),
+  number: v.number(),
+  boolean: v.boolean(),
+  unknown: v.unknown(),
+  priceValue: v.pipe(
+    v.union([v.string(), v.pipe(v.number(), v.finite())]),
+    v.transform((value) => (typeof value === 'number' ? decimalString(value) : value)),
+  ),
+  nodeInteger: nodeNumber,
+  nodeFloat: nodeNumber,
+  pattern: () => v.string(),
+  key: () => v.string(),
+  openEnum: () => v.string(),
+  readAlso: (schema, also) => v.union([schema, also]),
+  variant: (map, schema) => v.pipe(v.unknown(), v.transform(map), schema),
+  requires: (schema) => schema,
+};
+
+const formatted = (re: RegExp, label: string): v.GenericSchema<string, string> =>
+  v.pipe(v.string(`expected ${label}`), v.regex(re, `expected ${label}`));
+
+/** The seed's form exactly, for the conformance tests. */
+export const STRICT: Kit = {
+  mode: 'strict',
+  string: v.string(),
+  decimal: formatted(DECIMAL, 'a string of decimal digits'),
+  hex: formatted(HEX, 'a 0x-hex string'),
+  isoTime: v.pipe(formatted(ISO_TIME, 'an ISO 8601 date-time'), v.check((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 date-time')),
+  integer: v.pipe(v.number(), v.integer('expected an integer')),
+  number: v.pipe(v.number(), v.finite()),
+  boolean: v.boolean(),
+  unknown: v.unknown(),
+  priceValue: formatted(DECIMAL_NUMBER, 'a decimal number string'),
+  nodeInteger: v.pipe(formatted(DECIMAL, 'a decimal string (the node sends integers as strings)'), v.transform(Number)),
+  nodeFloat: v.pipe(formatted(DECIMAL_NUMBER, 'a decimal number string (the node sends floats as strings)'), v.transform(Number)),
+  pattern: (re, label) => formatted(re, label),
+  key: (re, label) => formatted(re, label),
+  openEnum: (values) => v.picklist(values, `expected one of ${values.map((value) => JSON.stringify(value)).join(' | ')}`),
+  readAlso: (schema) => schema,
+  variant: (_map, schema) => schema,
+  requires: (schema, fields) =>
+    v.pipe(
+      schema,
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed || !isObject(dataset.value)) return;
+        const value = dataset.value;
+        const wanted = requiredOf(value, fields);
+        for (const key of wanted.keys) {
+          if (value[key] !== undefined) continue;
+          addIssue({
+            message: `missing (required${wanted.because})`,
+            path: [{ type: 'object', origin: 'value', input: value, key, value: undefined }],
+          });
+        }
+      }),
+    ),
+};
+
+function requiredOf(value: Record<string, unknown>, fields: RequiredFields): { keys: readonly string[]; because: string } {
+  if (Array.isArray(fields)) return { keys: fields, because: '' };
+  const rule = fields as Exclude<RequiredFields, readonly string[]>;
+  const tag = value[rule.tag];
+  const keys = typeof tag === 'string' ? rule.byValue[tag] : undefined;
+  return { keys: keys ?? [], because: ` when ${rule.tag} is ${JSON.stringify(tag)}` };
+}
+
+/** Builds a description once per kit, so every module that needs it shares the same schemas. */
+export function perKit<T>(describe: (k: Kit) => T): (k: Kit) => T {
+  const built = new Map<Kit, T>();
+  return (k) => {
+    let shapes = built.get(k);
+    if (shapes === undefined) {
+      shapes = describe(k);
+      built.set(k, shapes);
+    }
+    return shapes;
+  };
+}

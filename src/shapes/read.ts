@@ -1,0 +1,160 @@
+/**
+ * The tolerant reader: what the clients pass every upstream answer through.
+ *
+ * An answer is read against its description (built with the `READ` kit: unknown
+ * fields ignored, unknown enum values kept raw, the spec's variant forms mapped
+ * onto the seed's). Valid answers, nearly all of them, cost one valibot parse.
+ *
+ * A field that is missing or of the wrong type does not fail the answer: the read
+ * object gets, for that property, an enumerable getter that throws the error made
+ * by `toError` (the upstream layer's protocol error), so only the code that reads
+ * the field fails, and a GraphQL field that resolves it errors while its siblings
+ * are data. Enumerable, so a copy made by spreading the object fails loudly with
+ * the same error instead of silently losing the field; `JSON.stringify` leaves the
+ * field out (each such object gets a `toJSON`), and {@link violationsOf} lists the
+ * broken fields so a cache can put them back on a copy ({@link withViolations}).
+ *
+ * An answer that is not even the right container fails as a whole: not an object,
+ * or one of the `containers` fields (the item list of a page) missing or not a list.
+ * An item of a list that is not an object breaks the list it is in.
+ */
+import * as v from 'valibot';
+
+export type PathKey = string | number;
+
+/** One field of an answer that does not match its description. */
+export interface Violation {
+  /** Where, as property keys from the answer's root (empty: the answer itself). */
+  readonly keys: readonly PathKey[];
+  /** Where, as text: `validators[3].nodeId`; `(answer)` for the answer itself. */
+  readonly path: string;
+  /** What is wrong: `missing`, or `expected string, received 12`. */
+  readonly reason: string;
+  /** True when the answer as a whole cannot be used (see {@link ReadOptions.containers}). */
+  readonly whole: boolean;
+}
+
+/** Makes the error a broken field throws (or, for a {@link Violation.whole} one, the read). */
+export type ViolationError = (violation: Violation) => Error;
+
+export interface ReadOptions {
+  /**
+   * Top-level fields without which the answer is useless, such as the item list of
+   * a page: a violation of one of them fails the whole read. Default none.
+   */
+  readonly containers?: readonly string[];
+}
+
+/** A broken field of a read answer, and the error reading it throws. */
+export interface RecordedViolation {
+  readonly keys: readonly PathKey[];
+  readonly error: Error;
+}
+
+const recorded = new WeakMap<object, readonly RecordedViolation[]>();
+
+/**
+ * Reads `raw` (freshly parsed JSON, which it may update in place) against `schema`.
+ * Throws `toError(violation)` when the answer as a whole is unusable.
+ */
+export function readShape<T>(schema: v.GenericSchema<unknown, T>, raw: unknown, toError: ViolationError, options: ReadOptions = {}): T {
+  const result = v.safeParse(schema, raw);
+  if (result.success) return result.output;
+  const containers = options.containers ?? [];
+  const broken = new Map<string, Violation>();
+  for (const issue of result.issues) {
+    const violation = violationOf(issue, containers);
+    if (violation.whole) throw toError(violation);
+    if (!broken.has(violation.path)) broken.set(violation.path, violation);
+  }
+  const output: unknown = result.output;
+  if (typeof output !== 'object' || output === null) throw toError(wholeViolation('not an object'));
+  const violations: RecordedViolation[] = [];
+  // Shallow slots first: a broken field inside a field that is itself broken is not reached.
+  for (const violation of [...broken.values()].sort((a, b) => a.keys.length - b.keys.length)) {
+    if (violations.some((done) => isPrefix(done.keys, violation.keys))) continue;
+    const error = toError(violation);
+    if (!installGetter(output, violation.keys, error)) throw toError({ ...violation, whole: true });
+    violations.push({ keys: violation.keys, error });
+  }
+  recorded.set(output, violations);
+  // Every property is of its described type, except the broken ones, whose getters throw.
+  return output as T;
+}
+
+/** The broken fields of an answer read by {@link readShape}; undefined when it matched its description. */
+export function violationsOf(value: unknown): readonly RecordedViolation[] | undefined {
+  return typeof value === 'object' && value !== null ? recorded.get(value) : undefined;
+}
+
+/**
+ * Puts the broken fields of an answer back on a copy of it (a cache hands out
+ * `JSON.parse` copies, which lose them): each throws its error again when read.
+ */
+export function withViolations<T>(copy: T, violations: readonly RecordedViolation[]): T {
+  if (typeof copy !== 'object' || copy === null) return copy;
+  for (const violation of violations) installGetter(copy, violation.keys, violation.error);
+  recorded.set(copy, violations);
+  return copy;
+}
+
+function wholeViolation(reason: string): Violation {
+  return { keys: [], path: '(answer)', reason, whole: true };
+}
+
+function violationOf(issue: v.BaseIssue<unknown>, containers: readonly string[]): Violation {
+  const keys: PathKey[] = [];
+  for (const item of issue.path ?? []) {
+    const key: unknown = 'key' in item ? item.key : undefined;
+    if (typeof key !== 'string' && typeof key !== 'number') break;
+    keys.push(key);
+  }
+  // A list item that is not even an object breaks the list it is in.
+  while (typeof keys[keys.length - 1] === 'number') keys.pop();
+  const reason = issue.kind === 'schema' && issue.type === 'object' && issue.received === 'undefined'
+    ? 'missing'
+    : `expected ${issue.expected ?? 'another value'}, received ${issue.received}`;
+  const first = keys[0];
+  const whole = keys.length === 0 || (keys.length === 1 && typeof first === 'string' && containers.includes(first));
+  return { keys, path: keys.length === 0 ? '(answer)' : pathText(keys), reason, whole };
+}
+
+function pathText(keys: readonly PathKey[]): string {
+  return keys.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
+}
+
+function isPrefix(prefix: readonly PathKey[], keys: readonly PathKey[]): boolean {
+  return prefix.length <= keys.length && prefix.every((key, i) => keys[i] === key);
+}
+
+/** Makes `keys` (from `root`) a getter that throws `error`; false when its parent is not an object. */
+function installGetter(root: object, keys: readonly PathKey[], error: Error): boolean {
+  let parent: unknown = root;
+  for (const key of keys.slice(0, -1)) {
+    if (typeof parent !== 'object' || parent === null) return false;
+    parent = Reflect.get(parent, key);
+  }
+  const last = keys[keys.length - 1];
+  if (typeof parent !== 'object' || parent === null || last === undefined) return false;
+  Object.defineProperty(parent, last, {
+    get() {
+      throw error;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+  if (!Object.prototype.hasOwnProperty.call(parent, 'toJSON')) {
+    Object.defineProperty(parent, 'toJSON', { value: withoutBrokenFields, enumerable: false, configurable: true });
+  }
+  return true;
+}
+
+/** `toJSON` of an object with broken fields: its other own enumerable properties. */
+function withoutBrokenFields(this: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(this)) {
+    const descriptor = Object.getOwnPropertyDescriptor(this, key);
+    if (descriptor && 'value' in descriptor) copy[key] = descriptor.value;
+  }
+  return copy;
+}

@@ -1,0 +1,39 @@
+/**
+ * Every Data API response and node result, described once (the modules beside this
+ * one) and built twice: {@link SHAPES} for the clients' tolerant reading, and
+ * {@link strictShapes} for checking, in the devnet's conformance tests, that what is
+ * served has the seed's form exactly.
+ */
+import { describeBlocks } from './blocks.ts';
+import { describeCommon } from './common.ts';
+import { describeEvm } from './evm.ts';
+import { describeExports } from './exports.ts';
+import { describeIcm } from './icm.ts';
+import { READ, STRICT, type Kit } from './kit.ts';
+import { describeNode, describeNodeResults } from './node-rpc.ts';
+import { describeStaking } from './staking.ts';
+import { describeSubnets } from './subnets.ts';
+
+function describeAll(k: Kit) {
+  return {
+    ...describeCommon(k),
+    ...describeStaking(k),
+    ...describeSubnets(k),
+    ...describeBlocks(k),
+    ...describeEvm(k),
+    ...describeIcm(k),
+    ...describeExports(k),
+    ...describeNode(k),
+  };
+}
+
+export type Shapes = ReturnType<typeof describeAll>;
+export type NodeResultShapes = ReturnType<typeof describeNodeResults>;
+
+/** The read build of every description (unknown fields ignored, enums open, variant forms accepted). */
+export const SHAPES: Shapes = describeAll(READ);
+
+/** The strict build of every description, and of every node result, built on first use. */
+export function strictShapes(): { shapes: Shapes; nodeResults: NodeResultShapes } {
+  return { shapes: describeAll(STRICT), nodeResults: describeNodeResults(STRICT) };
+}
