@@ -89,6 +89,11 @@ export function upstreamToGraphQLError(error: UpstreamError): GraphQLError {
   if (error.retryAfter !== undefined) extensions['retryAfter'] = error.retryAfter;
   if (error.rpcError) extensions['rpcCode'] = error.rpcError.code;
   const where = isNode ? `Node "${error.upstream.slice(5)}"` : 'The Data API';
+  // A protocol error of one field of an answer (the rest of the answer was usable): where it is.
+  if (error.field !== undefined) {
+    extensions['upstreamField'] = error.field;
+    return new GraphQLError(`${where} answered ${error.operation} without a usable ${error.field}`, { extensions });
+  }
   const message = detail ? `${where} failed on ${error.operation}: ${detail}` : `${where} failed on ${error.operation} (${error.kind}${error.status ? ` ${error.status}` : ''})`;
   return new GraphQLError(message, { extensions });
 }

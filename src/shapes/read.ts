@@ -13,6 +13,8 @@
  * the same error instead of silently losing the field; `JSON.stringify` leaves the
  * field out (each such object gets a `toJSON`), and {@link violationsOf} lists the
  * broken fields so a cache can put them back on a copy ({@link withViolations}).
+ * Code that adds fields to an item should copy it with {@link withFields}, which
+ * keeps the getters, rather than spread it.
  *
  * An answer that is not even the right container fails as a whole: not an object,
  * or one of the `containers` fields (the item list of a page) missing or not a list.
@@ -52,12 +54,16 @@ export interface RecordedViolation {
 }
 
 const recorded = new WeakMap<object, readonly RecordedViolation[]>();
+/** Objects that hold a broken field themselves (not only deeper down). */
+const holders = new WeakSet<object>();
 
 /**
- * Reads `raw` (freshly parsed JSON, which it may update in place) against `schema`.
+ * Reads `raw` (a freshly parsed JSON object, which it may update in place) against `schema`.
  * Throws `toError(violation)` when the answer as a whole is unusable.
  */
 export function readShape<T>(schema: v.GenericSchema<unknown, T>, raw: unknown, toError: ViolationError, options: ReadOptions = {}): T {
+  // Every answer of both APIs is a JSON object (valibot's objects would take an array).
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw toError(wholeViolation(`expected an object, received ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`));
   const result = v.safeParse(schema, raw);
   if (result.success) return result.output;
   const containers = options.containers ?? [];
@@ -96,6 +102,20 @@ export function withViolations<T>(copy: T, violations: readonly RecordedViolatio
   for (const violation of violations) installGetter(copy, violation.keys, violation.error);
   recorded.set(copy, violations);
   return copy;
+}
+
+/**
+ * `{ ...item, ...fields }` that keeps the broken fields of a read answer. A spread
+ * reads every property, so it throws at the first broken one and the whole item
+ * fails; this copies them as getters, so only the code that reads one fails. For an
+ * item without broken fields it is the spread.
+ */
+export function withFields<T extends object, F extends object>(item: T, fields: F): T & F {
+  if (!holders.has(item)) return { ...item, ...fields };
+  const copy: object = Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(item), ...Object.getOwnPropertyDescriptors(fields) });
+  holders.add(copy);
+  // The copy has every property of `item` (the broken ones as their throwing getters) and of `fields`.
+  return copy as T & F;
 }
 
 function wholeViolation(reason: string): Violation {
@@ -143,6 +163,7 @@ function installGetter(root: object, keys: readonly PathKey[], error: Error): bo
     enumerable: true,
     configurable: true,
   });
+  holders.add(parent);
   if (!Object.prototype.hasOwnProperty.call(parent, 'toJSON')) {
     Object.defineProperty(parent, 'toJSON', { value: withoutBrokenFields, enumerable: false, configurable: true });
   }

@@ -1,0 +1,199 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet } from '../../src/devnet/server.ts';
+import {
+  DELEGATION_STATUSES, readShape, SHAPES, VALIDATION_STATUSES, violationsOf, withFields, withViolations,
+  type Leaf, type Violation,
+} from '../../src/shapes/index.ts';
+
+/**
+ * The tolerant reader (src/shapes/read.ts) on real pages: 100 validators and 100
+ * delegators of every status as the devnet serves them, edited at random.
+ */
+
+type Json = Record<string, unknown>;
+
+/** The error a broken field throws in these tests: it names the field. */
+class Broken extends Error {
+  constructor(readonly violation: Violation) {
+    super(`broken ${violation.path}: ${violation.reason}`);
+  }
+}
+const toError = (violation: Violation): Error => new Broken(violation);
+
+const VALIDATOR_REQUIRED = ['txHash', 'nodeId', 'subnetId', 'amountStaked', 'startTimestamp', 'endTimestamp', 'validationStatus'] as const;
+const DELEGATOR_REQUIRED = [
+  'txHash', 'nodeId', 'rewardAddresses', 'amountDelegated', 'delegationFee', 'startTimestamp', 'endTimestamp', 'delegationStatus',
+] as const;
+
+interface PageCase {
+  name: string;
+  shape: Leaf<unknown>;
+  list: string;
+  required: readonly string[];
+  status: string;
+  known: readonly string[];
+  text: string;
+}
+
+const cases: PageCase[] = [];
+
+beforeAll(async () => {
+  const devnet = await startDevnet({ validators: 300 });
+  try {
+    const text = async (path: string) => (await fetch(`${devnet.url}${path}`)).text();
+    cases.push(
+      {
+        name: 'validators', shape: SHAPES.ListValidatorsResponse, list: 'validators', required: VALIDATOR_REQUIRED,
+        status: 'validationStatus', known: VALIDATION_STATUSES, text: await text('/v1/networks/mainnet/validators?pageSize=100'),
+      },
+      {
+        name: 'delegators', shape: SHAPES.ListDelegatorsResponse, list: 'delegators', required: DELEGATOR_REQUIRED,
+        status: 'delegationStatus', known: DELEGATION_STATUSES, text: await text('/v1/networks/mainnet/delegators?pageSize=100'),
+      },
+    );
+  } finally {
+    await devnet.close();
+  }
+});
+
+const read = (c: PageCase, raw: unknown): Json => readShape(c.shape, raw, toError, { containers: [c.list] }) as Json;
+const items = (page: Json, list: string): Json[] => page[list] as Json[];
+const fresh = (c: PageCase): Json => JSON.parse(c.text) as Json;
+/** The read page as plain data (JSON leaves a broken field out). */
+const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
+
+/** A property name that is not a field of the descriptions here. */
+const extraKey = fc.string({ minLength: 1, maxLength: 12 }).map((k) => `x_${k}`);
+const jsonValue = fc.jsonValue({ maxDepth: 2 });
+
+describe('the tolerant reader on 100-item pages', () => {
+  it('reads the pages as served, every item, no broken field', () => {
+    expect(cases).toHaveLength(2);
+    for (const c of cases) {
+      const page = read(c, fresh(c));
+      expect(items(page, c.list)).toHaveLength(100);
+      expect(violationsOf(page)).toBeUndefined();
+      for (const item of items(page, c.list)) expect(c.known).toContain(item[c.status]);
+    }
+  });
+
+  it('property: fields it does not know, on the page or any item, are ignored', () => {
+    for (const c of cases) {
+      const expected = plain(read(c, fresh(c)));
+      fc.assert(
+        fc.property(fc.array(fc.tuple(fc.integer({ min: -1, max: 99 }), extraKey, jsonValue), { minLength: 1, maxLength: 8 }), (extras) => {
+          const raw = fresh(c);
+          for (const [index, key, value] of extras) {
+            const target = index < 0 ? raw : (items(raw, c.list)[index] as Json);
+            target[key] = value;
+          }
+          const page = read(c, raw);
+          expect(violationsOf(page)).toBeUndefined();
+          expect(plain(page)).toEqual(expected);
+        }),
+        { numRuns: 40 },
+      );
+    }
+  });
+
+  it('property: a status it does not know is kept raw, and the item still reads', () => {
+    for (const c of cases) {
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 99 }), fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !c.known.includes(s)), (index, status) => {
+          const raw = fresh(c);
+          (items(raw, c.list)[index] as Json)[c.status] = status;
+          const page = read(c, raw);
+          expect(violationsOf(page)).toBeUndefined();
+          const item = items(page, c.list)[index] as Json;
+          expect(item[c.status]).toBe(status);
+          expect(item.txHash).toBe((items(fresh(c), c.list)[index] as Json).txHash);
+        }),
+        { numRuns: 40 },
+      );
+    }
+  });
+
+  const brokenValue = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.boolean(), fc.constant({}), fc.constant([1]));
+
+  it('property: a required field missing or ill-typed in one item fails only reading that field; the rest of the item and page read', () => {
+    for (const c of cases) {
+      const intact = read(c, fresh(c));
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 99 }), fc.constantFrom(...c.required), brokenValue, (index, key, value) => {
+          const raw = fresh(c);
+          const rawItem = items(raw, c.list)[index] as Json;
+          // A value of the right type is no violation: only break it.
+          if (value === undefined) delete rawItem[key];
+          else if (typeof value === typeof rawItem[key] && !(Array.isArray(value) || value === null)) return;
+          else rawItem[key] = value;
+
+          const page = read(c, raw);
+          const item = items(page, c.list)[index] as Json;
+          expect(() => item[key]).toThrow(Broken);
+          expect(() => item[key]).toThrow(`broken ${c.list}[${index}].${key}`);
+          expect(violationsOf(page)?.map((v) => v.keys)).toEqual([[c.list, index, key]]);
+          // Everything else is as read from the intact page.
+          const { [key]: _gone, ...others } = plain(items(intact, c.list)[index]) as Json;
+          expect(plain(item)).toEqual(others);
+          for (const other of Object.keys(others)) expect(item[other]).toEqual((items(intact, c.list)[index] as Json)[other]);
+          const rest = items(page, c.list).filter((_, i) => i !== index);
+          expect(plain(rest)).toEqual(plain(items(intact, c.list).filter((_, i) => i !== index)));
+          expect(page.nextPageToken).toBe(intact.nextPageToken);
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+
+  it('the broken field survives a cache (JSON and back, getters put back) and a copy made with withFields', () => {
+    const c = cases[0] as PageCase;
+    const raw = fresh(c);
+    delete (items(raw, c.list)[3] as Json).nodeId;
+    const page = read(c, raw);
+    const violations = violationsOf(page) ?? [];
+    expect(violations).toHaveLength(1);
+    const copy = withViolations(JSON.parse(JSON.stringify(page)) as Json, violations);
+    expect(() => (items(copy, c.list)[3] as Json).nodeId).toThrow('broken validators[3].nodeId');
+    expect(violationsOf(copy)).toBe(violations);
+
+    const item = items(page, c.list)[3] as Json;
+    // A spread reads the broken field: it fails loudly with the field's error.
+    expect(() => ({ ...item })).toThrow('broken validators[3].nodeId');
+    const extended = withFields(item, { network: 'mainnet' });
+    expect(extended.network).toBe('mainnet');
+    expect(extended.txHash).toBe(item.txHash);
+    expect(() => extended.nodeId).toThrow('broken validators[3].nodeId');
+    expect(withFields(items(page, c.list)[0] as Json, { network: 'fuji' })).toEqual({ ...(items(page, c.list)[0] as Json), network: 'fuji' });
+  });
+
+  it('an answer that is not the right container fails as a whole', () => {
+    const c = cases[0] as PageCase;
+    const whole = (raw: unknown): Violation => {
+      try {
+        read(c, raw);
+      } catch (error) {
+        if (error instanceof Broken) return error.violation;
+        throw error;
+      }
+      throw new Error('read did not fail');
+    };
+    expect(whole([])).toMatchObject({ whole: true, path: '(answer)' });
+    expect(whole('<html>')).toMatchObject({ whole: true, path: '(answer)' });
+    expect(whole({ nextPageToken: 'x' })).toMatchObject({ whole: true, path: 'validators', reason: 'missing' });
+    expect(whole({ validators: {} })).toMatchObject({ whole: true, path: 'validators' });
+    // An item that is not even an object breaks the list it is in.
+    const raw = fresh(c);
+    (raw.validators as unknown[])[5] = 'NodeID-x';
+    expect(whole(raw)).toMatchObject({ whole: true, path: 'validators' });
+  });
+
+  it('reads the spec variants: an empty page token, a numeric price', () => {
+    const noToken = readShape(SHAPES.ListVerticesResponse, { vertices: [], nextPageToken: '' }, toError);
+    expect('nextPageToken' in noToken).toBe(false);
+    const balance = readShape(SHAPES.GetNativeBalanceResponse, {
+      nativeTokenBalance: { name: 'Avalanche', symbol: 'AVAX', decimals: 18, chainId: '43114', balance: '1', price: { currencyCode: 'usd', value: 1e21 } },
+    }, toError);
+    expect(balance.nativeTokenBalance.price).toEqual({ currencyCode: 'usd', value: '1000000000000000000000' });
+  });
+});
