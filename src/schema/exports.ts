@@ -1,13 +1,10 @@
 import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
-import { costs } from '../lib/cost.ts';
+import { OPERATION_LOOKUP_COST, operationById, startTransactionExport, TRANSACTION_EXPORT_COST } from '../loaders/exports.ts';
 import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../shapes/index.ts';
-import { nullOnNotFound } from '../loaders/not-found.ts';
+import { listOf } from './bounds.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
-import {
-  checkChainId, checkDate, checkEvmAddresses, checkList, checkOperationId, checkPrimaryAddresses, INPUT_LIMITS, isOperationId,
-} from './input-checks.ts';
+import { BOUNDS, checkChainId, checkEvmAddresses, checkList, checkPrimaryAddresses, INPUT_LIMITS, isOperationId } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
 export const OperationType = upstreamEnum('OperationType', 'Kind of an asynchronous operation.', {
@@ -54,13 +51,9 @@ export const ExportOperationRef = builder.objectRef<ExportOperation>('ExportOper
   }),
 });
 
-// Operations change state: always read fresh, never from a cache or a request loader.
-const loadOperation = (ctx: Context, operationId: string) =>
-  nullOnNotFound(ctx.dataApi.getOperation(operationId, ctx.call));
-
 registerNodeFamily('ExportOperation', {
   parts: [ID_PARTS.operationId],
-  load: async (ctx, [operationId]) => (operationId && isOperationId(operationId) ? loadOperation(ctx, operationId) : null),
+  load: async (ctx, [operationId]) => (operationId && isOperationId(operationId) ? operationById(ctx, operationId) : null),
   typeOf: () => 'ExportOperation',
 });
 
@@ -69,9 +62,9 @@ builder.queryFields((t) => ({
     type: ExportOperationRef,
     nullable: true,
     description: 'An export operation by id (`GET /v1/operations/{operationId}`), read fresh every time; null when it does not exist.',
-    args: { operationId: t.arg.string({ required: true, description: 'The id `createTransactionExport` returned (a UUID).' }) },
-    extensions: { validateArgs: (args) => checkOperationId('operationId', args['operationId']), cost: costs.perParent() },
-    resolve: (_root, args, ctx) => loadOperation(ctx, args.operationId),
+    args: { operationId: t.arg.string({ required: true, description: 'The id `createTransactionExport` returned (a UUID).', bound: BOUNDS.operationId }) },
+    upstreamCost: OPERATION_LOOKUP_COST,
+    resolve: (_root, args, ctx) => operationById(ctx, args.operationId),
   }),
 }));
 
@@ -101,7 +94,10 @@ const TransactionExportOptionsInput = builder.inputType('TransactionExportOption
       required: true,
       description: `EVM exports: EVM chain ids (decimal) or blockchain ids (cb58). Primary-network exports: p-chain, x-chain, c-chain or their blockchain ids. 1 to ${INPUT_LIMITS.includeChains}.`,
     }),
-    cChainEvmAddresses: t.stringList({ description: `Primary-network exports only: C-chain 0x addresses to include (at most ${INPUT_LIMITS.addresses}).` }),
+    cChainEvmAddresses: t.stringList({
+      description: 'Primary-network exports only: C-chain 0x addresses to include.',
+      bound: listOf({ max: INPUT_LIMITS.addresses, item: BOUNDS.evmAddress }),
+    }),
   }),
 });
 
@@ -109,13 +105,16 @@ const CreateTransactionExportInput = builder.inputType('CreateTransactionExportI
   description: 'Body of `POST /v1/operations/transactions:export`.',
   fields: (t) => ({
     type: t.field({ type: TransactionExportTypeEnum, required: true, description: 'What to export.' }),
-    firstDate: t.string({ description: 'First day, YYYY-MM-DD (inclusive).' }),
-    lastDate: t.string({ description: 'Last day, YYYY-MM-DD (inclusive); not before `firstDate`.' }),
-    startDate: t.string({ description: 'Old name of `firstDate`.', deprecationReason: 'Use firstDate.' }),
-    endDate: t.string({ description: 'Old name of `lastDate`.', deprecationReason: 'Use lastDate.' }),
+    firstDate: t.string({ description: 'First day (inclusive).', bound: BOUNDS.date }),
+    lastDate: t.string({ description: 'Last day (inclusive); not before `firstDate`.', bound: BOUNDS.date }),
+    startDate: t.string({ description: 'Old name of `firstDate`.', deprecationReason: 'Use firstDate.', bound: BOUNDS.date }),
+    endDate: t.string({ description: 'Old name of `lastDate`.', deprecationReason: 'Use lastDate.', bound: BOUNDS.date }),
     options: t.field({ type: TransactionExportOptionsInput, required: true, description: 'Addresses and chains to export.' }),
   }),
 });
+
+/** What `createTransactionExport(input:)` takes, as Pothos types it. */
+type ExportInput = typeof CreateTransactionExportInput.$inferInput;
 
 const CreateTransactionExportPayload = builder.objectRef<{ operation: ExportOperation }>('CreateTransactionExportPayload').implement({
   description: 'The export operation just started.',
@@ -124,23 +123,17 @@ const CreateTransactionExportPayload = builder.objectRef<{ operation: ExportOper
   }),
 });
 
-interface ExportInput {
-  type: string;
-  firstDate?: string | null;
-  lastDate?: string | null;
-  startDate?: string | null;
-  endDate?: string | null;
-  options: { addresses: string[]; includeChains: string[]; cChainEvmAddresses?: string[] | null };
-}
-
 const PRIMARY_CHAINS: readonly string[] = [
   PRIMARY_NETWORK_ID, PRIMARY_CHAIN_IDS.mainnet.x, PRIMARY_CHAIN_IDS.mainnet.c, PRIMARY_CHAIN_IDS.fuji.x, PRIMARY_CHAIN_IDS.fuji.c,
   'p-chain', 'x-chain', 'c-chain',
 ];
 
-/** The seed's body rules (and the public spec's for primary-network exports), before any upstream call. */
-export function checkExportInput(input: ExportInput): void {
-  for (const name of ['firstDate', 'lastDate', 'startDate', 'endDate'] as const) checkDate(`input.${name}`, input[name]);
+/**
+ * The seed's body rules between fields (and the public spec's for primary-network
+ * exports), before any upstream call; each date's and `cChainEvmAddresses`' own
+ * grammar is its bound.
+ */
+function checkExportInput(input: ExportInput): void {
   if (input.firstDate != null && input.startDate != null && input.firstDate !== input.startDate) {
     throw badInput('input.startDate', 'is the deprecated name of firstDate; give one of them');
   }
@@ -161,7 +154,6 @@ export function checkExportInput(input: ExportInput): void {
       if (typeof c !== 'string' || !PRIMARY_CHAINS.includes(c)) throw badInput(name, `primary-network exports take ${PRIMARY_CHAINS.join(', ')}`);
     }, true);
     checkPrimaryAddresses('input.options.addresses', addresses, ['P', 'X', 'C']);
-    checkEvmAddresses('input.options.cChainEvmAddresses', cChainEvmAddresses);
   }
 }
 
@@ -184,7 +176,8 @@ builder.mutationField('createTransactionExport', (t) =>
     type: CreateTransactionExportPayload,
     description: 'Starts a transaction export (E5). It runs in the background: poll `exportOperation(operationId:)` until it is no longer RUNNING.',
     args: { input: t.arg({ type: CreateTransactionExportInput, required: true, description: 'What to export.' }) },
-    extensions: { validateArgs: (args) => checkExportInput(args['input'] as ExportInput), cost: costs.perParent() },
-    resolve: async (_root, args, ctx) => ({ operation: await ctx.dataApi.createTransactionExport(toBody(args.input as ExportInput), ctx.call) }),
+    checkArgs: (args) => checkExportInput(args.input),
+    upstreamCost: TRANSACTION_EXPORT_COST,
+    resolve: async (_root, args, ctx) => ({ operation: await startTransactionExport(ctx, toBody(args.input)) }),
   }),
 );

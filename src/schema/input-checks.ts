@@ -379,4 +379,16 @@ export const BOUNDS = {
     `P- or X-chain addresses (\`avax1...\`/\`fuji1...\`, optionally with a \`P-\`/\`X-\` prefix), all of one network; at most ${INPUT_LIMITS.addresses}.`,
     (argument, value) => checkPrimaryAddresses(argument, value, ['P', 'X']),
   ),
+  /** A primary-network chain (`Network.blockchain`, `Subscription.blocks`); which network's is checked at resolve time. */
+  primaryChainId: fromCheck(
+    '`p-chain`, `x-chain`, `c-chain` (any case), or the blockchain id of one of them on this network.',
+    (argument, value) => checkPrimaryChainId(argument, value),
+  ),
+  /** Owners of UTXOs (E4): required, of any primary chain. */
+  utxoAddresses: fromCheck(
+    `1 to ${INPUT_LIMITS.addresses} primary-network addresses of this network (\`avax1...\`/\`fuji1...\`, optionally with a \`P-\`/\`X-\`/\`C-\` prefix).`,
+    (argument, value) => checkPrimaryAddresses(argument, value, ['P', 'X', 'C'], true),
+  ),
+  assetId: fromCheck('An asset id (cb58 of 32 bytes, with its checksum).', (argument, value) => checkCb58Id(argument, value, 'an asset id (cb58 of 32 bytes)')),
+  unixSeconds: fromCheck('Unix seconds, 0 or more.', (argument, value) => checkNonNegativeInt(argument, value, 'unix seconds')),
 } as const satisfies Record<string, Bound>;

@@ -1,0 +1,149 @@
+import { costs, type FieldCost } from '../lib/cost.ts';
+import type { UpstreamPage } from '../lib/pages.ts';
+import {
+  PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex,
+} from '../shapes/index.ts';
+import type { CallOptions } from '../upstream/client-types.ts';
+import { upstreamOf, type LoaderContext } from './registry.ts';
+import type { NetworkId } from './types.ts';
+
+/**
+ * The listings of a primary-network chain (P, X or C): blocks (E15), X-chain
+ * vertices (E18) and UTXOs (E4) as page readers for the schema's connections, the
+ * refetch scans behind `node(id:)` (none of these endpoints looks one item up), and
+ * what each costs. Every item comes back with the chain it was listed on.
+ */
+
+/** A primary-network chain: its network and canonical blockchain id (aliases resolved). */
+export interface PrimaryChain {
+  network: NetworkId;
+  blockchainId: string;
+}
+
+/** An upstream item plus the chain it was listed on (the upstream objects do not say). */
+export type OnChain<T> = T & PrimaryChain;
+export type BlockOnChain = OnChain<Block>;
+export type VertexOnChain = OnChain<Vertex>;
+export type UtxoOnChain = OnChain<Utxo>;
+
+export const onChain = <T extends object>(chain: PrimaryChain, item: T): OnChain<T> => ({ ...item, network: chain.network, blockchainId: chain.blockchainId });
+
+/** A page of a chain listing, with the `chainInfo` the upstream sent with it. */
+export type ChainPage<T> = UpstreamPage<T> & { chainInfo?: ChainInfo | undefined };
+/** Reads one page of a chain listing (see `FetchPage`). */
+export type FetchChainPage<T> = (pageToken: string | undefined, pageSize: number) => Promise<ChainPage<T>>;
+
+const pageParams = (pageToken: string | undefined, pageSize: number) => ({ pageSize, ...(pageToken ? { pageToken } : {}) });
+
+// ---------------------------------------------------------------- listings
+
+/** What a block listing may be narrowed to (E15's query parameters besides the page). */
+export type BlockFilter = Omit<ListBlocksParams, 'pageSize' | 'pageToken'>;
+
+/**
+ * E15 as pages (`PrimaryBlockchain.blocks`): the latest blocks, newest first. `call`
+ * replaces the request's call options (the block poller's own abort signal).
+ */
+export function blockPages(ctx: LoaderContext, chain: PrimaryChain, filter: BlockFilter = {}, call: CallOptions = ctx.call): FetchChainPage<BlockOnChain> {
+  const { dataApi } = upstreamOf(ctx);
+  return async (pageToken, pageSize) => {
+    const page = await dataApi.listBlocks(chain.network, chain.blockchainId, { ...filter, ...pageParams(pageToken, pageSize) }, call);
+    return { items: page.blocks.map((b) => onChain(chain, b)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
+  };
+}
+export const BLOCK_LISTING_COST: FieldCost = costs.listing(PAGES.blocks);
+
+/** E18 as pages (`PrimaryBlockchain.vertices`, X-chain only): the latest vertices, newest first. */
+export function vertexPages(ctx: LoaderContext, chain: PrimaryChain): FetchChainPage<VertexOnChain> {
+  const { dataApi } = upstreamOf(ctx);
+  return async (pageToken, pageSize) => {
+    const page = await dataApi.listVertices(chain.network, chain.blockchainId, pageParams(pageToken, pageSize), ctx.call);
+    return { items: page.vertices.map((v) => onChain(chain, v)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
+  };
+}
+export const VERTEX_LISTING_COST: FieldCost = costs.listing(PAGES.vertices);
+
+/** What a UTXO listing asks for (E4's parameters besides the page). */
+export type UtxoQuery = Omit<ListUtxosParams, 'pageSize' | 'pageToken'>;
+
+/** E4 as pages (`PrimaryBlockchain.utxos`): the UTXOs of some addresses on this chain. */
+export function utxoPages(ctx: LoaderContext, chain: PrimaryChain, query: UtxoQuery): FetchChainPage<UtxoOnChain> {
+  const { dataApi } = upstreamOf(ctx);
+  return async (pageToken, pageSize) => {
+    const page = await dataApi.listUtxos(chain.network, chain.blockchainId, { ...query, ...pageParams(pageToken, pageSize) }, ctx.call);
+    return { items: page.utxos.map((u) => onChain(chain, u)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
+  };
+}
+export const UTXO_LISTING_COST: FieldCost = costs.listing(PAGES.utxos);
+
+// ---------------------------------------------------------------- refetch scans (node(id:), _entities)
+
+// Blocks can share a second; a refetch reads at most this many pages back from the block's time.
+const BLOCK_REFETCH_PAGES = 3;
+const BLOCK_REFETCH_PAGE_SIZE = 25;
+
+/**
+ * A block by its hash and timestamp, or null. E15 has no single-block lookup: the
+ * refetch lists the blocks up to that second (`endTimestamp` = timestamp + 1) and
+ * matches the hash, reading back only while blocks of that second remain, at most
+ * {@link BLOCK_REFETCH_PAGES} pages.
+ */
+export async function blockByHash(ctx: LoaderContext, chain: PrimaryChain, block: { timestamp: number; blockHash: string }): Promise<BlockOnChain | null> {
+  const read = blockPages(ctx, chain, { endTimestamp: block.timestamp + 1 });
+  let pageToken: string | undefined;
+  for (let pages = 0; pages < BLOCK_REFETCH_PAGES; pages++) {
+    const page = await read(pageToken, BLOCK_REFETCH_PAGE_SIZE);
+    const found = page.items.find((b) => b.blockHash === block.blockHash);
+    if (found) return found;
+    const oldest = page.items[page.items.length - 1];
+    pageToken = page.nextPageToken;
+    if (!pageToken || !oldest || oldest.blockTimestamp < block.timestamp) break;
+  }
+  return null;
+}
+/** Calls refetching these blocks makes at most: {@link BLOCK_REFETCH_PAGES} per block. */
+export const blockRefetchCalls = (ids: readonly unknown[]): number => ids.length * BLOCK_REFETCH_PAGES;
+
+// E18 lists the latest vertices only, with no filter: a refetch reads back at most this many pages.
+const VERTEX_REFETCH_PAGES = 5;
+
+/**
+ * A vertex by its hash and height, or null. Best effort: E18 cannot look a vertex
+ * up, so the refetch reads the latest pages (newest first) until it passes the
+ * vertex's height. Vertices deeper than {@link VERTEX_REFETCH_PAGES} pages of 100
+ * refetch as null.
+ */
+export async function vertexByHash(ctx: LoaderContext, chain: PrimaryChain, vertex: { height: number; vertexHash: string }): Promise<VertexOnChain | null> {
+  const read = vertexPages(ctx, chain);
+  let pageToken: string | undefined;
+  for (let pages = 0; pages < VERTEX_REFETCH_PAGES; pages++) {
+    const page = await read(pageToken, PAGES.vertices.maxSize);
+    const found = page.items.find((v) => v.vertexHash === vertex.vertexHash);
+    if (found) return found;
+    const lowest = Math.min(...page.items.map((v) => v.vertexHeight));
+    pageToken = page.nextPageToken;
+    if (!pageToken || lowest < vertex.height) break;
+  }
+  return null;
+}
+/** Calls refetching these vertices makes at most: {@link VERTEX_REFETCH_PAGES} per vertex. */
+export const vertexRefetchCalls = (ids: readonly unknown[]): number => ids.length * VERTEX_REFETCH_PAGES;
+
+// A refetch lists the owner's UTXOs (spent ones too) and matches the id, at most this many pages.
+const UTXO_REFETCH_PAGES = 5;
+
+/** A UTXO by its id and an owner's address, or null: the owner's UTXOs, spent ones included, read to {@link UTXO_REFETCH_PAGES} pages. */
+export async function utxoById(ctx: LoaderContext, chain: PrimaryChain, utxo: { address: string; utxoId: string }): Promise<UtxoOnChain | null> {
+  const read = utxoPages(ctx, chain, { addresses: [utxo.address], includeSpent: true });
+  let pageToken: string | undefined;
+  for (let pages = 0; pages < UTXO_REFETCH_PAGES; pages++) {
+    const page = await read(pageToken, PAGES.utxos.maxSize);
+    const found = page.items.find((u) => u.utxoId === utxo.utxoId);
+    if (found) return found;
+    pageToken = page.nextPageToken;
+    if (!pageToken) break;
+  }
+  return null;
+}
+/** Calls refetching these UTXOs makes at most: {@link UTXO_REFETCH_PAGES} per UTXO. */
+export const utxoRefetchCalls = (ids: readonly unknown[]): number => ids.length * UTXO_REFETCH_PAGES;

@@ -1,0 +1,106 @@
+import { builder } from '../builder.ts';
+import { badInput } from '../errors.ts';
+import { UTXO_LISTING_COST, utxoById, utxoPages, utxoRefetchCalls, type UtxoOnChain } from '../loaders/primary-chain.ts';
+import { AssetAmountRef } from './common.ts';
+import { pageArgs } from './connection.ts';
+import { between } from './bounds.ts';
+import { SortOrderEnum } from './enums.ts';
+import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
+import { PAGES } from './pagination.ts';
+import { chainInfoField, isNetwork, isXChain, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
+import { RewardType } from './rewards.ts';
+
+/** A UTXO as the upstream returns it, plus the chain it was listed on. */
+export type UtxoShape = UtxoOnChain;
+
+export const UtxoSortByEnum = builder.enumType('UtxoSortBy', {
+  description: 'Sort key of a UTXO listing.',
+  values: {
+    TIMESTAMP: { value: 'timestamp', description: 'Creation time (default).' },
+    AMOUNT: { value: 'amount', description: 'Amount.' },
+  } as const,
+});
+
+export const UtxoRef = builder.objectRef<UtxoShape>('Utxo').implement({
+  description: 'An unspent (or, with `includeSpent`, spent) transaction output on the P-, X- or C-chain.',
+  interfaces: [NodeInterface],
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'utxoId' in value && 'createdOnChainId' in value,
+  fields: (t) => ({
+    id: t.id({ description: 'Global id.', resolve: (u) => encodeGlobalId('Utxo', [u.network, u.blockchainId, u.addresses[0] ?? '', u.utxoId]) }),
+    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (u) => u.network }),
+    blockchainId: t.exposeString('blockchainId', { description: 'The chain the UTXO was listed on.' }),
+    utxoId: t.exposeString('utxoId', { description: 'The UTXO id.' }),
+    addresses: t.exposeStringList('addresses', { description: 'Addresses that own it.' }),
+    asset: t.field({ type: AssetAmountRef, description: 'Asset and amount.', resolve: (u) => u.asset }),
+    amount: t.field({ type: 'UInt256', description: 'Amount in the smallest unit (deprecated upstream: use `asset.amount`).', resolve: (u) => u.amount }),
+    assetId: t.exposeString('assetId', { description: 'Asset id (deprecated upstream: use `asset.assetId`).' }),
+    consumedOnChainId: t.exposeString('consumedOnChainId', { description: 'Chain on which it is (or will be) consumed.' }),
+    createdOnChainId: t.exposeString('createdOnChainId', { description: 'Chain on which it was created.' }),
+    txHash: t.exposeString('txHash', { description: 'The creating transaction.' }),
+    consumingTxHash: t.exposeString('consumingTxHash', { nullable: true, description: 'The spending transaction, if spent.' }),
+    utxoBytes: t.exposeString('utxoBytes', { nullable: true, description: 'The serialized UTXO, hex.' }),
+    outputIndex: t.exposeInt('outputIndex', { description: 'Output index in the creating transaction.' }),
+    blockNumber: t.field({ type: 'UInt256', nullable: true, description: 'Height of the creating block.', resolve: (u) => u.blockNumber ?? null }),
+    blockTimestamp: t.exposeInt('blockTimestamp', { description: 'When it was created, unix seconds.' }),
+    consumingBlockNumber: t.field({ type: 'UInt256', nullable: true, description: 'Height of the spending block, if spent.', resolve: (u) => u.consumingBlockNumber ?? null }),
+    consumingBlockTimestamp: t.exposeInt('consumingBlockTimestamp', { nullable: true, description: 'When it was spent, unix seconds.' }),
+    platformLocktime: t.exposeInt('platformLocktime', { nullable: true, description: 'Locked until, unix seconds (0 = unlocked).' }),
+    stakeableLocktime: t.exposeInt('stakeableLocktime', { nullable: true, description: 'Stakeable lock until, unix seconds (P-chain).' }),
+    threshold: t.exposeInt('threshold', { nullable: true, description: 'Signatures needed to spend it.' }),
+    rewardType: t.field({ type: RewardType.ref, nullable: true, description: 'For reward outputs: what the reward paid for.', resolve: (u) => RewardType.out(u.rewardType) }),
+    staked: t.exposeBoolean('staked', { nullable: true, description: 'True while staked (P-chain).' }),
+    utxoStartTimestamp: t.exposeInt('utxoStartTimestamp', { nullable: true, description: 'Start of the staking period for staked outputs, unix seconds.' }),
+    utxoEndTimestamp: t.exposeInt('utxoEndTimestamp', { nullable: true, description: 'End of the staking period for staked outputs, unix seconds.' }),
+    utxoType: t.exposeString('utxoType', { description: 'Output kind as the upstream names it (e.g. STAKE, TRANSFER).' }),
+  }),
+});
+
+/** A refetch lists the owner's UTXOs (spent ones too) and matches the id (`utxoById`). */
+registerNodeFamily('Utxo', {
+  parts: [ID_PARTS.network, ID_PARTS.primaryChain, optional(ID_PARTS.primaryAddress), ID_PARTS.cb58Id],
+  load: async (ctx, [network, blockchainId, address, utxoId]) =>
+    isNetwork(network) && blockchainId && address && utxoId ? utxoById(ctx, { network, blockchainId }, { address, utxoId }) : null,
+  typeOf: () => 'Utxo',
+  refetchCalls: utxoRefetchCalls,
+});
+
+export const UtxoConnection = builder.connectionObject(
+  { type: UtxoRef, name: 'UtxoConnection', description: 'A page of UTXOs.', fields: (t) => ({ chainInfo: chainInfoField(t) }) },
+  { name: 'UtxoEdge', description: 'A UTXO and its cursor.' },
+);
+
+builder.objectFields(PrimaryBlockchainRef, (t) => ({
+  utxos: t.field({
+    type: UtxoConnection,
+    description: 'UTXOs owned by some addresses on this chain (E4).',
+    args: {
+      addresses: t.arg.stringList({ required: true, description: 'The owners.', bound: BOUNDS.utxoAddresses }),
+      ...pageArgs(t.arg, PAGES.utxos),
+      assetId: t.arg.string({ description: 'Only this asset. X-chain only.', bound: BOUNDS.assetId }),
+      minUtxoAmount: t.arg.float({ description: 'Only UTXOs of at least this amount, nano-units.', bound: between(0, Number.MAX_SAFE_INTEGER) }),
+      includeSpent: t.arg.boolean({ description: 'Include spent UTXOs (default false).' }),
+      sortBy: t.arg({ type: UtxoSortByEnum, description: 'Sort key (default TIMESTAMP).' }),
+      sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
+    },
+    upstreamCost: UTXO_LISTING_COST,
+    resolve: (b, args, ctx) => {
+      if (args.assetId != null && !isXChain(b)) throw badInput('assetId', 'is only supported on the X-chain');
+      checkAddressesOnNetwork('addresses', args.addresses, b.network);
+      return resolveChainConnection({
+        ctx,
+        page: PAGES.utxos,
+        args,
+        parent: { network: b.network, blockchainId: b.blockchainId },
+        fetchPage: utxoPages(ctx, b, {
+          addresses: args.addresses,
+          ...(args.assetId != null ? { assetId: args.assetId } : {}),
+          ...(args.minUtxoAmount != null ? { minUtxoAmount: args.minUtxoAmount } : {}),
+          ...(args.includeSpent != null ? { includeSpent: args.includeSpent } : {}),
+          ...(args.sortBy ? { sortBy: args.sortBy } : {}),
+          ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}),
+        }),
+      });
+    },
+  }),
+}));

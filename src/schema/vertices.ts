@@ -1,0 +1,59 @@
+import { builder } from '../builder.ts';
+import { badInput } from '../errors.ts';
+import { VERTEX_LISTING_COST, vertexByHash, vertexPages, vertexRefetchCalls, type VertexOnChain } from '../loaders/primary-chain.ts';
+import { pageArgs } from './connection.ts';
+import { PAGES } from './pagination.ts';
+import { chainInfoField, isNetwork, isXChain, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
+import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+
+/** A vertex as the upstream returns it, plus the chain it was listed on. */
+export type VertexShape = VertexOnChain;
+
+export const VertexRef = builder.objectRef<VertexShape>('Vertex').implement({
+  description: 'An X-chain vertex (the DAG era of the X-chain, before its linearization in Cortina).',
+  interfaces: [NodeInterface],
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'vertexHash' in value,
+  fields: (t) => ({
+    id: t.id({ description: 'Global id.', resolve: (v) => encodeGlobalId('Vertex', [v.network, v.blockchainId, v.vertexHeight, v.vertexHash]) }),
+    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (v) => v.network }),
+    blockchainId: t.exposeString('blockchainId', { description: 'The X-chain id.' }),
+    vertexHash: t.exposeString('vertexHash', { description: 'Vertex hash (id).' }),
+    parentHashes: t.exposeStringList('parentHashes', { description: 'Parent vertices.' }),
+    vertexHeight: t.exposeInt('vertexHeight', { description: 'Height in the DAG.' }),
+    vertexIndex: t.exposeInt('vertexIndex', { description: 'Acceptance index.' }),
+    vertexTimestamp: t.exposeInt('vertexTimestamp', { description: 'When it was accepted, unix seconds.' }),
+    txCount: t.exposeInt('txCount', { description: 'Number of transactions.' }),
+    transactions: t.exposeStringList('transactions', { description: 'Transaction ids.' }),
+    vertexSizeBytes: t.exposeInt('vertexSizeBytes', { description: 'Size, bytes.' }),
+  }),
+});
+
+/** Best effort: E18 cannot look a vertex up, so only the latest pages are read (`vertexByHash`). */
+registerNodeFamily('Vertex', {
+  parts: [ID_PARTS.network, ID_PARTS.primaryChain, ID_PARTS.uint, ID_PARTS.cb58Id],
+  load: async (ctx, [network, blockchainId, height, vertexHash]) => {
+    const h = Number(height);
+    if (!isNetwork(network) || !blockchainId || !vertexHash || !Number.isSafeInteger(h)) return null;
+    return vertexByHash(ctx, { network, blockchainId }, { height: h, vertexHash });
+  },
+  typeOf: () => 'Vertex',
+  refetchCalls: vertexRefetchCalls,
+});
+
+export const VertexConnection = builder.connectionObject(
+  { type: VertexRef, name: 'VertexConnection', description: 'A page of X-chain vertices, newest first.', fields: (t) => ({ chainInfo: chainInfoField(t) }) },
+  { name: 'VertexEdge', description: 'A vertex and its cursor.' },
+);
+
+builder.objectFields(PrimaryBlockchainRef, (t) => ({
+  vertices: t.field({
+    type: VertexConnection,
+    description: 'Latest vertices, newest first (E18). X-chain only.',
+    args: pageArgs(t.arg, PAGES.vertices),
+    upstreamCost: VERTEX_LISTING_COST,
+    resolve: (b, args, ctx) => {
+      if (!isXChain(b)) throw badInput('vertices', 'vertices exist only on the X-chain (x-chain)');
+      return resolveChainConnection({ ctx, page: PAGES.vertices, args, parent: { network: b.network, blockchainId: b.blockchainId }, fetchPage: vertexPages(ctx, b) });
+    },
+  }),
+}));
