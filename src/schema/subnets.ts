@@ -1,7 +1,6 @@
 import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
-import { chainById } from '../loaders/chains.ts';
-import { costs } from '../lib/cost.ts';
+import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
   blockchainById, subnetById, subnetPages, subnetRefetchCalls, SUBNET_LIST_COST, SUBNET_LISTING_COST,
 } from '../loaders/subnets.ts';
@@ -19,9 +18,6 @@ import { BlockchainRef, SubnetRef, type BlockchainShape, type SubnetShape } from
 import { checkValidatorArgs, resolveValidators, ValidatorConnection, ValidatorInterface, validatorListArgs, type ValidatorListArgs } from './validators.ts';
 
 export { BlockchainRef, SubnetRef, type BlockchainShape, type SubnetShape };
-
-/** Links answered from the chain list, read once per request (`chainById`). */
-const CHAIN_LIST = costs.oncePerScope(1);
 
 const isNetwork = (value: string | undefined): value is NetworkId => value === 'mainnet' || value === 'fuji';
 
@@ -193,7 +189,7 @@ BlockchainRef.implement({
       type: ChainRef,
       nullable: true,
       description: 'The indexed EVM chain of this blockchain (by EVM chain id, else by blockchain id); null when the Data API does not index it.',
-      upstreamCost: CHAIN_LIST,
+      upstreamCost: CHAIN_LOOKUP_COST,
       resolve: (b, _args, ctx) => chainById(ctx).load(b.evmChainId != null ? String(b.evmChainId) : b.blockchainId),
     }),
   }),
