@@ -29,4 +29,17 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: layers }],
     },
   },
+  {
+    // The clients are reached only inside src/loaders: the schema and the plugins call loaders and services.
+    files: ['src/schema/**/*.ts', 'src/plugins/**/*.ts', 'src/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          group: ['**/loaders/*.ts'],
+          importNames: ['upstreamOf', 'clientOf'],
+          message: 'Resolvers and plugins reach data through loaders and services, never the clients.',
+        }],
+      }],
+    },
+  },
 );

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { codedError, ErrorCode } from './errors.ts';
-import type { LoaderContext, NodeDirectory } from './loaders/registry.ts';
+import { loaderContext, type LoaderContext, type NodeDirectory } from './loaders/registry.ts';
 import type { CursorCodec } from './schema/pagination.ts';
 import { isApiKey, MAX_API_KEY_LENGTH } from './upstream/data-api.ts';
 import type { CallOptions, DataApi, UpstreamObserver } from './upstream/client-types.ts';
@@ -101,10 +101,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     },
   };
   return {
-    dataApi: deps.dataApi,
-    nodes: deps.nodes,
-    call,
-    loaders: new Map(),
+    ...loaderContext({ dataApi: deps.dataApi, nodes: deps.nodes }, call),
     adminConfigured: Boolean(deps.adminToken),
     isAdmin: sameSecret(bearer(request.headers.get('authorization')), deps.adminToken),
     upstreamCalls,

@@ -15,22 +15,29 @@ export interface NodeDirectory {
   networkIdOf(node: NodeClient, call?: CallOptions): Promise<number>;
 }
 
-/**
- * What loaders need from the request: the upstream clients and the call options
- * (abort signal, caller's key) every upstream call of this request carries.
- * Loaders are created lazily, once per request, in `loaders`.
- */
-export interface LoaderContext {
-  readonly dataApi: DataApi;
-  readonly nodes: NodeDirectory;
-  readonly call: CallOptions;
-  readonly loaders: Map<string, unknown>;
-}
-
 /** The upstream clients a loader or service calls. */
 export interface UpstreamClients {
   readonly dataApi: DataApi;
   readonly nodes: NodeDirectory;
+}
+
+/** Where a request's context keeps its clients: a key only this module holds. */
+const UPSTREAM = Symbol('chaingraph.upstream');
+
+/**
+ * What loaders need from the request: the upstream clients (out of reach: see
+ * `upstreamOf`), the call options (abort signal, caller's key, budget) every upstream
+ * call of this request carries, and the request's loaders, created lazily in `loaders`.
+ */
+export interface LoaderContext {
+  readonly [UPSTREAM]: UpstreamClients;
+  readonly call: CallOptions;
+  readonly loaders: Map<string, unknown>;
+}
+
+/** A request's loader context over `clients` (the gateway's context extends it). */
+export function loaderContext(clients: UpstreamClients, call: CallOptions = {}): LoaderContext {
+  return { [UPSTREAM]: clients, call, loaders: new Map() };
 }
 
 /**
@@ -38,7 +45,7 @@ export interface UpstreamClients {
  * forbid it elsewhere): resolvers reach data through loaders and services, never the clients.
  */
 export function upstreamOf(ctx: LoaderContext): UpstreamClients {
-  return { dataApi: ctx.dataApi, nodes: ctx.nodes };
+  return ctx[UPSTREAM];
 }
 
 /**

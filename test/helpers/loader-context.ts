@@ -1,6 +1,6 @@
 import { countRounds } from '../../bench/stats.ts';
 import type { Devnet } from '../../src/devnet/server.ts';
-import { createNodeDirectory, type LoaderContext } from '../../src/loaders/registry.ts';
+import { createNodeDirectory, loaderContext, type LoaderContext } from '../../src/loaders/registry.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient, type NodeClientHandle } from '../../src/upstream/node-client.ts';
@@ -51,11 +51,11 @@ export function createLoaderContext(devnet: Devnet, nodeNames: readonly string[]
   });
   const directory = createNodeDirectory(nodes);
   const helper: TestLoaderContext = {
-    ctx: { dataApi: recorded, nodes: directory, call: {}, loaders: new Map() },
+    ctx: loaderContext({ dataApi: recorded, nodes: directory }),
     calls,
     paramsOf: (method) => calls.filter((c) => c.method === method).map((c) => (c.args[1] ?? {}) as Record<string, unknown>),
     fresh: () => {
-      helper.ctx = { dataApi: recorded, nodes: directory, call: {}, loaders: new Map() };
+      helper.ctx = loaderContext({ dataApi: recorded, nodes: directory });
       return helper.ctx;
     },
     dataApi,

@@ -3,7 +3,7 @@ import type { UpstreamBudget } from '../../src/context.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { BLOCK_POLL_COST, blockPolling, watchBlocks } from '../../src/loaders/block-poller.ts';
 import { blockByHash, type BlockOnChain, type PrimaryChain } from '../../src/loaders/primary-chain.ts';
-import type { LoaderContext } from '../../src/loaders/registry.ts';
+import { loaderContext, upstreamOf, type LoaderContext } from '../../src/loaders/registry.ts';
 import { PRIMARY_CHAIN_IDS } from '../../src/shapes/index.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
@@ -43,7 +43,7 @@ beforeEach(() => {
  * (`limit`), enforced before each call is sent as `createContext` does, and `dataApi`
  * when a test replaces the client.
  */
-function subscriptionContext(limit: number, dataApi: DataApi = lc.ctx.dataApi): { ctx: LoaderContext & { upstreamCalls: UpstreamBudget }; budget: UpstreamBudget } {
+function subscriptionContext(limit: number, dataApi: DataApi = upstreamOf(lc.ctx).dataApi): { ctx: LoaderContext & { upstreamCalls: UpstreamBudget }; budget: UpstreamBudget } {
   const budget: UpstreamBudget = { count: 0, limit, refused: 0, retries: 0 };
   const admit = (): boolean => {
     if (budget.count >= budget.limit) {
@@ -53,7 +53,8 @@ function subscriptionContext(limit: number, dataApi: DataApi = lc.ctx.dataApi): 
     budget.count += 1;
     return true;
   };
-  const ctx = { ...lc.fresh(), dataApi, call: { observer: { admit, onAttempt: () => undefined } }, upstreamCalls: budget };
+  const call = { observer: { admit, onAttempt: () => undefined } };
+  const ctx = { ...loaderContext({ ...upstreamOf(lc.fresh()), dataApi }, call), upstreamCalls: budget };
   return { ctx, budget };
 }
 
@@ -115,7 +116,7 @@ describe('watchBlocks', () => {
 
   it('skips a poll that fails transiently and ends on any other failure', async () => {
     let failNext: UpstreamError | undefined;
-    const failing = new Proxy(lc.ctx.dataApi, {
+    const failing = new Proxy(upstreamOf(lc.ctx).dataApi, {
       get(target, prop, receiver) {
         if (prop !== 'listBlocks') return Reflect.get(target, prop, receiver);
         return (...args: Parameters<DataApi['listBlocks']>) => {

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { erc1155BalancePages } from '../../src/loaders/addresses.ts';
 import { findIcmMessage, icmMessagePages, icmRefetchCalls, MAX_ICM_REFETCH_PAGES } from '../../src/loaders/icm.ts';
 import { nullOnNotFound } from '../../src/loaders/not-found.ts';
-import { createNodeDirectory, type LoaderContext } from '../../src/loaders/registry.ts';
+import { createNodeDirectory, loaderContext, type LoaderContext } from '../../src/loaders/registry.ts';
 import type { IcmMessage, ListErc1155BalancesResponse, ListIcmMessagesParams, ListIcmMessagesResponse, NativeTokenBalance } from '../../src/shapes/index.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 
 /** A request context over a Data API that has only the methods a test gives it. */
 function contextWith(methods: Partial<DataApi>): LoaderContext {
-  return { dataApi: methods as DataApi, nodes: createNodeDirectory([]), call: {}, loaders: new Map() };
+  return loaderContext({ dataApi: methods as DataApi, nodes: createNodeDirectory([]) });
 }
 
 const message = (messageId: string): IcmMessage => ({ messageId }) as IcmMessage;

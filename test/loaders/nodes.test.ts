@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UpstreamBudget } from '../../src/context.ts';
 import { nodeHealthPolling, watchNodeHealth } from '../../src/loaders/node-health.ts';
 import { configuredNodeNames, nodeName, nodeRpc, nodeRpcOrNull, sortedPeers, validatorPeer } from '../../src/loaders/nodes.ts';
-import { createNodeDirectory, type LoaderContext } from '../../src/loaders/registry.ts';
+import { createNodeDirectory, loaderContext, upstreamOf, type LoaderContext } from '../../src/loaders/registry.ts';
 import type { DataApi, NodeClient } from '../../src/upstream/client-types.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import type { HealthReport, NodeRpcMethod, Peer } from '../../src/shapes/index.ts';
@@ -31,10 +31,7 @@ function fakeNode(name: string, answer: Answer): FakeNode {
 
 function contextOf(nodes: NodeClient[], signal?: AbortSignal): LoaderContext & { upstreamCalls: UpstreamBudget } {
   return {
-    dataApi: {} as DataApi,
-    nodes: createNodeDirectory(nodes),
-    call: signal ? { signal } : {},
-    loaders: new Map(),
+    ...loaderContext({ dataApi: {} as DataApi, nodes: createNodeDirectory(nodes) }, signal ? { signal } : {}),
     upstreamCalls: { count: 0, limit: 1, refused: 0, retries: 0 },
   };
 }
@@ -122,7 +119,7 @@ describe('watchNodeHealth', () => {
       ctx.upstreamCalls.count += 1;
       return reports[Math.min(polls++, reports.length - 1)];
     });
-    const withNode = { ...ctx, nodes: createNodeDirectory([node]) };
+    const withNode = { ...loaderContext({ ...upstreamOf(ctx), nodes: createNodeDirectory([node]) }, ctx.call), upstreamCalls: ctx.upstreamCalls };
     const previous = nodeHealthPolling.intervalMs;
     nodeHealthPolling.intervalMs = 1;
     const emitted: HealthReport[] = [];
