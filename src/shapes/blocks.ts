@@ -101,9 +101,10 @@ export const describeBlocks = perKit((k: Kit) => {
     Block,
     Vertex,
     Utxo,
-    ListUtxosResponse: pageOf(k, { utxos: v.array(Utxo), chainInfo: v.optional(ChainInfo) }),
-    ListBlocksResponse: pageOf(k, { blocks: v.array(Block), chainInfo: v.optional(ChainInfo) }),
-    ListVerticesResponse: pageOf(k, { vertices: v.array(Vertex), chainInfo: v.optional(ChainInfo) }),
+    // The seed's primary-network listings carry chainInfo; the public spec's may not.
+    ListUtxosResponse: k.requires(pageOf(k, { utxos: v.array(Utxo), chainInfo: v.optional(ChainInfo) }), ['chainInfo']),
+    ListBlocksResponse: k.requires(pageOf(k, { blocks: v.array(Block), chainInfo: v.optional(ChainInfo) }), ['chainInfo']),
+    ListVerticesResponse: k.requires(pageOf(k, { vertices: v.array(Vertex), chainInfo: v.optional(ChainInfo) }), ['chainInfo']),
   };
 });
 
