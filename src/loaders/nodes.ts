@@ -3,7 +3,7 @@ import { codedError, ErrorCode, isUpstreamError } from '../errors.ts';
 import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
 import type { NodeRpcMethod, NodeRpcMethods, PageSpec, Peer } from '../shapes/index.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
-import { isNodeId } from './ids.ts';
+import { isNodeId } from '../lib/ids.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 

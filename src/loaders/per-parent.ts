@@ -1,4 +1,4 @@
-import type { UpstreamPageLike } from './types.ts';
+import type { UpstreamPage } from '../lib/pages.ts';
 
 /** One parent's request for the first page of its list (e.g. a validator's delegators). */
 export interface PerParentKey {
@@ -13,7 +13,7 @@ export interface PerParentPlan<T> {
   /** Largest page the endpoint serves. */
   maxPageSize: number;
   /** One upstream listing for these parents (a comma list) with this page size. */
-  fetch(parentIds: string[], pageSize: number): Promise<UpstreamPageLike<T>>;
+  fetch(parentIds: string[], pageSize: number): Promise<UpstreamPage<T>>;
   /** Which parent an item belongs to (exact, even when the upstream filter matches substrings). */
   parentOf(item: T): string;
 }
@@ -30,8 +30,8 @@ export interface PerParentPlan<T> {
  * A packed listing that still comes back with a next page (the hint was stale) is
  * re-planned as individual listings for its parents: a second round, never a wrong answer.
  */
-export async function loadFirstPages<T>(keys: readonly PerParentKey[], plan: PerParentPlan<T>): Promise<UpstreamPageLike<T>[]> {
-  const results = new Array<UpstreamPageLike<T> | undefined>(keys.length);
+export async function loadFirstPages<T>(keys: readonly PerParentKey[], plan: PerParentPlan<T>): Promise<UpstreamPage<T>[]> {
+  const results = new Array<UpstreamPage<T> | undefined>(keys.length);
   const solo: number[] = [];
   const groups: number[][] = [];
   let group: number[] = [];

@@ -4,10 +4,11 @@ import {
   type SortOrder, type Validator,
 } from '../shapes/index.ts';
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
-import { isNodeId } from './ids.ts';
+import { isNodeId } from '../lib/ids.ts';
 import type { FieldCost } from '../lib/cost.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
-import type { NetworkId, UpstreamPageLike } from './types.ts';
+import type { UpstreamPage } from '../lib/pages.ts';
+import type { NetworkId } from './types.ts';
 
 const MAX_PAGE = 100;
 
@@ -159,8 +160,8 @@ function routing(keys: readonly Keyed<unknown>[]): Routing {
 /** Groups keys by their list arguments, so each group can share upstream listings. */
 async function byArgs<A extends PerValidatorListArgs, T>(
   keys: readonly Keyed<A>[],
-  load: (args: A, parents: PerParentKey[], route: Routing) => Promise<UpstreamPageLike<T>[]>,
-): Promise<UpstreamPageLike<T>[]> {
+  load: (args: A, parents: PerParentKey[], route: Routing) => Promise<UpstreamPage<T>[]>,
+): Promise<UpstreamPage<T>[]> {
   const groups = new Map<string, number[]>();
   keys.forEach((k, i) => {
     const g = JSON.stringify(k.args);
@@ -168,7 +169,7 @@ async function byArgs<A extends PerValidatorListArgs, T>(
     if (list) list.push(i);
     else groups.set(g, [i]);
   });
-  const out = new Array<UpstreamPageLike<T>>(keys.length);
+  const out = new Array<UpstreamPage<T>>(keys.length);
   await Promise.all(
     [...groups.values()].map(async (indexes) => {
       const members = indexes.map((i) => keys[i] as Keyed<A>);
@@ -178,17 +179,17 @@ async function byArgs<A extends PerValidatorListArgs, T>(
         members.map((k) => ({ parentId: parentIdOf(k), first: k.args.first, expected: k.expected })),
         routing(members),
       );
-      indexes.forEach((i, j) => (out[i] = pages[j] as UpstreamPageLike<T>));
+      indexes.forEach((i, j) => (out[i] = pages[j] as UpstreamPage<T>));
     }),
   );
   return out;
 }
 
 /** First page of `Validator.delegators` for many validators (E13 with `nodeIds`, packed by `delegatorCount`). */
-export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<DelegatorListArgs>, UpstreamPageLike<Delegator>, string> {
+export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<DelegatorListArgs>, UpstreamPage<Delegator>, string> {
   return memoLoader(ctx, `delegatorsFirstPage:${network}`, () => {
     const { dataApi } = upstreamOf(ctx);
-    return new DataLoader<Keyed<DelegatorListArgs>, UpstreamPageLike<Delegator>, string>(
+    return new DataLoader<Keyed<DelegatorListArgs>, UpstreamPage<Delegator>, string>(
       (keys) =>
         byArgs(keys, (args, parents, route) =>
           loadFirstPages<Delegator>(parents, {
@@ -215,10 +216,10 @@ export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): Dat
 }
 
 /** First page of `Validator.pendingRewards` for many validators (E12 with `nodeIds`). */
-export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<PerValidatorListArgs>, UpstreamPageLike<PendingReward>, string> {
+export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<PerValidatorListArgs>, UpstreamPage<PendingReward>, string> {
   return memoLoader(ctx, `pendingRewardsFirstPage:${network}`, () => {
     const { dataApi } = upstreamOf(ctx);
-    return new DataLoader<Keyed<PerValidatorListArgs>, UpstreamPageLike<PendingReward>, string>(
+    return new DataLoader<Keyed<PerValidatorListArgs>, UpstreamPage<PendingReward>, string>(
       (keys) =>
         byArgs(keys, (args, parents, route) =>
           loadFirstPages<PendingReward>(parents, {
@@ -240,10 +241,10 @@ export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId):
 export function historicalRewardsFirstPage(
   ctx: LoaderContext,
   network: NetworkId,
-): DataLoader<Keyed<HistoricalRewardListArgs>, UpstreamPageLike<HistoricalReward>, string> {
+): DataLoader<Keyed<HistoricalRewardListArgs>, UpstreamPage<HistoricalReward>, string> {
   return memoLoader(ctx, `historicalRewardsFirstPage:${network}`, () => {
     const { dataApi } = upstreamOf(ctx);
-    return new DataLoader<Keyed<HistoricalRewardListArgs>, UpstreamPageLike<HistoricalReward>, string>(
+    return new DataLoader<Keyed<HistoricalRewardListArgs>, UpstreamPage<HistoricalReward>, string>(
       (keys) =>
         byArgs(keys, (args, parents, route) =>
           loadFirstPages<HistoricalReward>(parents, {

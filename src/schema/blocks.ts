@@ -11,9 +11,6 @@ import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './r
 import { loadValidator, ValidatorInterface } from './validators.ts';
 
 // The other types rooted at PrimaryBlockchain, for the modules that list every entity (federation).
-export { PrimaryBlockchainRef } from './primary-chain.ts';
-export { UtxoRef } from './utxos.ts';
-export { VertexRef } from './vertices.ts';
 
 /** A block as the upstream returns it, plus the chain it was listed on. */
 export type BlockShape = BlockOnChain;

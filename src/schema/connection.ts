@@ -7,8 +7,6 @@ import {
   argsHash, checkFirst, decodeCursor, filterArgs, inspectCursor, parentHash, type CursorCodec, type CursorState, type PageSpec,
 } from './pagination.ts';
 
-export type { FetchPage, UpstreamPage };
-
 export interface Edge<T> {
   cursor: string;
   node: T;

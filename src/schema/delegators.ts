@@ -11,7 +11,8 @@ import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
-import { loadValidator, validatorLinkCost, ValidatorInterface, type ValidatorShape } from './validators.ts';
+import { validatorLinkCost } from '../loaders/validators.ts';
+import { loadValidator, ValidatorInterface, type ValidatorShape } from './validators.ts';
 
 /** A delegation as the upstream returns it, plus the network it was read from. */
 export type DelegatorShape = DelegatorWithNetwork;

@@ -1,7 +1,10 @@
 import { builder } from '../builder.ts';
 import { chainById, chainRefetchCalls } from '../loaders/chains.ts';
 import { AddressRef } from './addresses.ts';
-import { BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef } from './blocks.ts';
+import { BlockRef } from './blocks.ts';
+import { PrimaryBlockchainRef } from './primary-chain.ts';
+import { UtxoRef } from './utxos.ts';
+import { VertexRef } from './vertices.ts';
 import { ChainRef } from './chains.ts';
 import { ActiveDelegatorRef, CompletedDelegatorRef, DelegatorInterface, PendingDelegatorRef } from './delegators.ts';
 import { ExportOperationRef } from './exports.ts';
@@ -13,7 +16,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { FieldCost } from '../lib/cost.ts';
 import { loadNode, refetchCalls } from './relay-node.ts';
 export { checkRepresentations } from './relay-node.ts';
-import { BlockchainRef, SubnetRef } from './subnets.ts';
+import { BlockchainRef, SubnetRef } from './subnet-refs.ts';
 import { TransactionRef } from './transactions.ts';
 import {
   ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef, ValidatorInterface,

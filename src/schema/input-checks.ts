@@ -3,7 +3,7 @@ import { badInput, codedError, ErrorCode } from '../errors.ts';
 import { between, fromCheck, listOf, quoteValue, type Bound } from './bounds.ts';
 
 export { quoteValue };
-import { isCb58Id, isNodeId } from '../loaders/ids.ts';
+import { isCb58Id, isNodeId } from '../lib/ids.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { PRIMARY_CHAIN_IDS } from '../shapes/index.ts';
 

@@ -7,9 +7,6 @@ import type { HealthCheckResult, HealthReport } from '../shapes/index.ts';
 import { NODE_BOUNDS } from './input-checks.ts';
 import { AvalancheNodeRef, checkNodeArg } from './node.ts';
 
-/** The poller's setting lives with the poller (src/loaders/node-health.ts); re-exported for existing imports. */
-export { nodeHealthPolling };
-
 type HealthCheckShape = HealthCheckResult & { name: string };
 
 const HealthCheckRef = builder.objectRef<HealthCheckShape>('HealthCheck').implement({

@@ -13,7 +13,8 @@ import { BOUNDS, checkNodeName, NODE_BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { argsHash, checkFirst, decodeCursor, filterArgs, parentHash } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
-import { loadValidator, validatorLinkCost, ValidatorInterface } from './validators.ts';
+import { validatorLinkCost } from '../loaders/validators.ts';
+import { loadValidator, ValidatorInterface } from './validators.ts';
 
 /**
  * The backing shape of `AvalancheNode`: only the configured name. Every field asks

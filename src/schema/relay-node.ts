@@ -2,7 +2,7 @@ import { GraphQLError, isAbstractType, isInterfaceType, isObjectType, type Graph
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
-import { isCb58Id, isNodeId } from '../loaders/ids.ts';
+import { isCb58Id, isNodeId } from '../lib/ids.ts';
 import { isDecimal, isEvmAddress, isEvmHash } from './input-checks.ts';
 
 /**

@@ -16,9 +16,9 @@ import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
 import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
-import { loadValidator, validatorLinkCost, ValidatorInterface, type ValidatorShape } from './validators.ts';
+import { validatorLinkCost } from '../loaders/validators.ts';
+import { loadValidator, ValidatorInterface, type ValidatorShape } from './validators.ts';
 
-export { AssetAmountRef, PriceRef } from './common.ts';
 
 export type HistoricalRewardShape = HistoricalRewardWithNetwork;
 export type PendingRewardShape = PendingRewardWithNetwork;

@@ -18,8 +18,6 @@ import { NetworkRef } from './network.ts';
 import { PAGES } from './pagination.ts';
 import { brandNode, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 
-export { validatorLinkCost, withNetwork };
-
 /** A validation as the upstream returns it, plus the network it was read from. */
 export type ValidatorShape = ValidatorWithNetwork;
 

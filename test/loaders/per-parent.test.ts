@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import type { UpstreamPageLike } from '../../src/loaders/types.ts';
+import type { UpstreamPage } from '../../src/lib/pages.ts';
 import { delegatorsFirstPage, pendingRewardsFirstPage, type PerValidatorKey, type PerValidatorListArgs } from '../../src/loaders/validators.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { PRIMARY_NETWORK_ID, type Delegator, type PendingReward, type SortOrder, type Validator } from '../../src/shapes/index.ts';
@@ -102,7 +102,7 @@ async function directPending(nodeId: string, pageSize: number) {
 }
 
 /** The loader's page is that parent's own first page: same items in the same order, and "more" exactly when the direct listing has a next page. */
-function expectSamePage<T>(got: UpstreamPageLike<T>, direct: { items: T[]; nextPageToken?: string | undefined }, total: number, first: number): void {
+function expectSamePage<T>(got: UpstreamPage<T>, direct: { items: T[]; nextPageToken?: string | undefined }, total: number, first: number): void {
   expect(got.items).toEqual(direct.items);
   expect(got.items).toHaveLength(Math.min(total, first));
   const more = got.hasMore === true || got.nextPageToken !== undefined;
@@ -130,7 +130,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
 
     const direct = await Promise.all(short.map((v) => directDelegators(v.nodeId, 5)));
     short.forEach((v, i) => {
-      const got = m.result[i] as UpstreamPageLike<Delegator>;
+      const got = m.result[i] as UpstreamPage<Delegator>;
       expectSamePage(got, direct[i] as { items: Delegator[] }, countOf(v), 5);
       // A packed page has no token of its own: "more" is known from the count.
       expect(got.nextPageToken).toBeUndefined();
@@ -152,7 +152,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
 
     const direct = await Promise.all(long.map((v) => directDelegators(v.nodeId, 7)));
     long.forEach((v, i) => {
-      const got = m.result[i] as UpstreamPageLike<Delegator>;
+      const got = m.result[i] as UpstreamPage<Delegator>;
       expectSamePage(got, direct[i] as { items: Delegator[] }, countOf(v), 7);
       expect(got.nextPageToken).toBeDefined();
     });
@@ -188,7 +188,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
     expect(m.rounds).toBe(1);
 
     const direct = await Promise.all(parents.map((v) => directDelegators(v.nodeId, first)));
-    parents.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPageLike<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), first));
+    parents.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPage<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), first));
   });
 
   it('sends the list arguments: ascending order packs the same way and matches the ascending listing', async () => {
@@ -198,10 +198,10 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
     expect(m.byRoute[E13]).toBe(1);
     expect(lc.paramsOf('listDelegators')[0]?.sortOrder).toBe('asc');
     const direct = await Promise.all(short.map((v) => directDelegators(v.nodeId, 3, 'asc')));
-    short.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPageLike<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), 3));
+    short.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPage<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), 3));
     // Not the default (descending) page: the order really was sent.
     const desc = await directDelegators(short[0]?.nodeId as string, 3);
-    expect((m.result[0] as UpstreamPageLike<Delegator>).items).not.toEqual(desc.items);
+    expect((m.result[0] as UpstreamPage<Delegator>).items).not.toEqual(desc.items);
   });
 
   it('falls back to one call per parent when a stale hint overflows the packed listing: a second round, still the right items', async () => {
@@ -221,7 +221,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
     expect(m.rounds).toBe(2);
 
     const direct = await Promise.all(stale.map((v) => directDelegators(v.nodeId, first)));
-    stale.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPageLike<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), first));
+    stale.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPage<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), first));
   });
 
   it('answers a hint that is too small but still fits from the packed listing (no fallback)', async () => {
@@ -230,7 +230,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
     const m = await measure(devnet, () => Promise.all(delegatorKeys(short, 4, () => 1).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))), lc);
     expect(m.byRoute[E13]).toBe(1);
     const direct = await Promise.all(short.map((v) => directDelegators(v.nodeId, 4)));
-    short.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPageLike<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), 4));
+    short.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPage<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), 4));
   });
 });
 
@@ -246,7 +246,7 @@ describe('pendingRewardsFirstPage (E12 per-parent packing)', () => {
     expect(m.requests).toBe(1);
     expect(lc.paramsOf('listPendingRewards')[0]?.pageSize).toBe(100);
     const direct = await Promise.all(short.map((v) => directPending(v.nodeId, 5)));
-    short.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPageLike<PendingReward>, direct[i] as { items: PendingReward[] }, pendingOf(v), 5));
+    short.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPage<PendingReward>, direct[i] as { items: PendingReward[] }, pendingOf(v), 5));
   });
 
   it('with the schema’s hint (delegatorCount + 1): packed groups plus the busy node alone, one round', async () => {
@@ -265,6 +265,6 @@ describe('pendingRewardsFirstPage (E12 per-parent packing)', () => {
     expect(m.byRoute[E12]).toBe(params.length);
     expect(m.rounds).toBe(1);
     const direct = await Promise.all(parents.map((v) => directPending(v.nodeId, 8)));
-    parents.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPageLike<PendingReward>, direct[i] as { items: PendingReward[] }, pendingOf(v), 8));
+    parents.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPage<PendingReward>, direct[i] as { items: PendingReward[] }, pendingOf(v), 8));
   });
 });

@@ -1,4 +1,4 @@
-import { isNodeId } from '../../src/loaders/ids.ts';
+import { isNodeId } from '../../src/lib/ids.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import type { NetworkId } from '../../src/loaders/types.ts';

@@ -2,7 +2,7 @@ import { buildSchema, getIntrospectionQuery, parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exampleQueries } from '../../src/graphiql-examples.ts';
 import { costs, EstimateTooComplex, estimateQueryCost, type EstimateOptions, type FieldCost } from '../../src/plugins/use-query-cost.ts';
-import { nodeHealthPolling } from '../../src/schema/node-health.ts';
+import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
 import { createMemoryCache } from '../../src/upstream/cache.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 import { readEvents, subscribe } from '../helpers/sse.ts';
