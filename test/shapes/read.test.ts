@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet } from '../../src/devnet/server.ts';
+import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { withDataApiCache } from '../../src/upstream/cached-clients.ts';
+import type { DataApi } from '../../src/upstream/client-types.ts';
 import {
   DELEGATION_STATUSES, readShape, SHAPES, VALIDATION_STATUSES, violationsOf, withFields, withViolations,
   type Leaf, type Violation,
@@ -195,5 +198,40 @@ describe('the tolerant reader on 100-item pages', () => {
       nativeTokenBalance: { name: 'Avalanche', symbol: 'AVAX', decimals: 18, chainId: '43114', balance: '1', price: { currencyCode: 'usd', value: 1e21 } },
     }, toError);
     expect(balance.nativeTokenBalance.price).toEqual({ currencyCode: 'usd', value: '1000000000000000000000' });
+  });
+});
+
+describe('behind the response cache', () => {
+  it('stores what was read and serves hits without reading again; never stores an answer with a broken field, whose copies throw', async () => {
+    const c = cases[0] as PageCase;
+    let calls = 0;
+    let breakNext = false;
+    const listValidators = async (): Promise<unknown> => {
+      calls += 1;
+      const raw = fresh(c);
+      if (breakNext) delete (items(raw, c.list)[2] as Json).nodeId;
+      return read(c, raw);
+    };
+    // Only E8 answers; the cache wraps every method.
+    const upstream = new Proxy({}, {
+      get: (_, name) => (name === 'listValidators' ? listValidators : () => Promise.reject(new Error(`${String(name)} not here`))),
+    }) as DataApi;
+    const api = withDataApiCache(upstream, createMemoryCache());
+
+    const first = await api.listValidators('mainnet', { pageSize: 100 });
+    const hit = await api.listValidators('mainnet', { pageSize: 100 });
+    expect(calls).toBe(1);
+    expect(hit).toEqual(first);
+    expect(hit).not.toBe(first);
+
+    breakNext = true;
+    const [a, b] = await Promise.all([api.listValidators('fuji', { pageSize: 100 }), api.listValidators('fuji', { pageSize: 100 })]);
+    expect(calls).toBe(2);
+    for (const page of [a, b]) {
+      expect(() => page.validators[2]?.nodeId).toThrow('broken validators[2].nodeId');
+      expect(page.validators[3]?.nodeId).toEqual(expect.any(String));
+    }
+    await api.listValidators('fuji', { pageSize: 100 });
+    expect(calls).toBe(3);
   });
 });
