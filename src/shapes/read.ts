@@ -63,7 +63,10 @@ const holders = new WeakSet<object>();
  */
 export function readShape<T>(schema: v.GenericSchema<unknown, T>, raw: unknown, toError: ViolationError, options: ReadOptions = {}): T {
   // Every answer of both APIs is a JSON object (valibot's objects would take an array).
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw toError(wholeViolation(`expected an object, received ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`));
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    const kind = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
+    throw toError(wholeViolation(`expected an object, received ${kind}`));
+  }
   const result = v.safeParse(schema, raw);
   if (result.success) return result.output;
   const containers = options.containers ?? [];
