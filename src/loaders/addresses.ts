@@ -3,7 +3,7 @@ import { costs, type FieldCost } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import {
   PAGES, type CurrencyCode, type Erc1155TokenBalance, type ListAddressTransactionsParams, type ListErc1155BalancesParams,
-  type ListNativeTransactionsParams, type NativeTokenBalance, type NativeTransaction, type TransactionDetails,
+  type ListNativeTransactionsParams, type NativeTokenBalance, type NativeTransaction, type TransactionDetails, withFields,
 } from '../shapes/index.ts';
 import { settle, type WithChain } from './evm.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
@@ -32,7 +32,7 @@ export function addressTransactionPages(
   const { dataApi } = upstreamOf(ctx);
   return async (pageToken, pageSize) => {
     const page = await dataApi.listAddressTransactions(chainId, address, { ...pageParams(pageToken, pageSize), ...params }, ctx.call);
-    return { items: page.transactions.map((x) => ({ ...x, chainId })), nextPageToken: page.nextPageToken };
+    return { items: page.transactions.map((x) => withFields(x, { chainId })), nextPageToken: page.nextPageToken };
   };
 }
 export const ADDRESS_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.addressTransactions);

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { CurrencyCode, FullTransaction, NftToken } from '../shapes/index.ts';
+import { withFields } from '../shapes/index.ts';
 import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 
@@ -54,7 +55,7 @@ export function transactionByHash(ctx: LoaderContext): DataLoader<TxKey, FullTra
 /** A transaction of `chainId` through the request's loader; null when it does not exist. */
 export async function transactionOf(ctx: LoaderContext, chainId: string, txHash: string): Promise<ChainTransaction | null> {
   const tx = await transactionByHash(ctx).load({ chainId, txHash });
-  return tx ? { ...tx, chainId } : null;
+  return tx ? withFields(tx, { chainId }) : null;
 }
 
 /** A link to a transaction: one lookup per parent (no batch form; the loader only dedupes). */
@@ -64,7 +65,7 @@ export const TRANSACTION_LOOKUP_COST: FieldCost = costs.perParent();
 export async function deploymentOf(ctx: LoaderContext, chainId: string, address: string, currency?: CurrencyCode): Promise<ChainTransaction | null> {
   const { dataApi } = upstreamOf(ctx);
   const tx = await nullOnNotFound(dataApi.getDeploymentTransaction(chainId, address, currency ? { currency } : {}, ctx.call));
-  return tx ? { ...tx, chainId } : null;
+  return tx ? withFields(tx, { chainId }) : null;
 }
 
 /** E6: one lookup per parent chain. */
@@ -84,7 +85,7 @@ export function nftTokenById(ctx: LoaderContext): DataLoader<NftKey, NftToken | 
 /** E19 through the request's loader (the address lowercased); null when the token does not exist. */
 export async function nftTokenOf(ctx: LoaderContext, chainId: string, address: string, tokenId: string): Promise<ChainNftToken | null> {
   const token = await nftTokenById(ctx).load({ chainId, address: address.toLowerCase(), tokenId });
-  return token ? { ...token, chainId } : null;
+  return token ? withFields(token, { chainId }) : null;
 }
 
 /** E19: one lookup per parent chain. */

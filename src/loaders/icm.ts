@@ -1,6 +1,6 @@
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
-import { PAGES, type IcmMessage } from '../shapes/index.ts';
+import { PAGES, type IcmMessage, withFields } from '../shapes/index.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
@@ -21,7 +21,7 @@ export function icmMessagePages(ctx: LoaderContext, address: string, network?: N
       { pageSize, ...(pageToken ? { pageToken } : {}), ...(network ? { network } : {}) },
       ctx.call,
     );
-    return { items: page.messages.map((m) => ({ ...m, listedAddress, listedNetwork: network })), nextPageToken: page.nextPageToken };
+    return { items: page.messages.map((m) => withFields(m, { listedAddress, listedNetwork: network })), nextPageToken: page.nextPageToken };
   };
 }
 export const ICM_MESSAGE_LISTING_COST: FieldCost = costs.listing(PAGES.icmMessages);
@@ -44,7 +44,7 @@ export async function findIcmMessage(ctx: LoaderContext, address: string, messag
       ctx.call,
     );
     const found = page.messages.find((m) => m.messageId === messageId);
-    if (found) return { ...found, listedAddress: address, listedNetwork: network };
+    if (found) return withFields(found, { listedAddress: address, listedNetwork: network });
     pageToken = page.nextPageToken;
     if (!pageToken) break;
   }

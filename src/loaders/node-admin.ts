@@ -1,5 +1,6 @@
 import type { FieldCost } from '../lib/cost.ts';
 import type { LoggerLevel, NodeRpcMethod, NodeRpcMethods } from '../shapes/index.ts';
+import { withFields } from '../shapes/index.ts';
 import { clientOf, NODE_METHOD_COST, nodeRpc, nodeRpcOrNull } from './nodes.ts';
 import type { LoaderContext } from './registry.ts';
 
@@ -13,7 +14,7 @@ import type { LoaderContext } from './registry.ts';
 export type NamedLoggerLevel = LoggerLevel & { name: string };
 
 const loggerList = (levels: Record<string, LoggerLevel> | undefined | null): NamedLoggerLevel[] =>
-  Object.entries(levels ?? {}).map(([name, level]) => ({ ...level, name })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  Object.entries(levels ?? {}).map(([name, level]) => withFields(level, { name })).sort((a, b) => (a.name < b.name ? -1 : 1));
 
 /** Aliases of a chain (admin.getChainAliases); null when the node knows no chain with that id. */
 export async function chainAliases(ctx: LoaderContext, name: string, chain: string): Promise<string[] | null> {

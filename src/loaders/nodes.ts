@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { codedError, ErrorCode, isUpstreamError } from '../errors.ts';
 import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
 import type { NodeRpcMethod, NodeRpcMethods, PageSpec, Peer } from '../shapes/index.ts';
+import { withFields } from '../shapes/index.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
 import { isNodeId } from '../lib/ids.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
@@ -178,7 +179,7 @@ export function peerByNodeId(ctx: LoaderContext, node: NodeClient): DataLoader<s
         const found = new Map<string, PeerShape>();
         if (wanted.length > 0) {
           const { peers } = await node.call('info.peers', { nodeIDs: wanted }, ctx.call);
-          for (const peer of peers) found.set(peer.nodeID, { ...peer, node: node.name });
+          for (const peer of peers) found.set(peer.nodeID, withFields(peer, { node: node.name }));
         }
         return nodeIds.map((id) => found.get(id) ?? null);
       },
@@ -214,7 +215,7 @@ export async function sortedPeers(ctx: LoaderContext, name: string, nodeIds?: re
   const params = nodeIds && nodeIds.length > 0 ? { nodeIDs: [...new Set(nodeIds)].sort() } : {};
   const { peers } = await nodeRpc(ctx, name, 'info.peers', params);
   return peers
-    .map((peer) => ({ ...peer, node: name }))
+    .map((peer) => withFields(peer, { node: name }))
     .sort((a, b) => (a.nodeID < b.nodeID ? -1 : a.nodeID > b.nodeID ? 1 : 0));
 }
 

@@ -1,7 +1,7 @@
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { UpstreamPage } from '../lib/pages.ts';
 import {
-  PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex,
+  PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex, withFields,
 } from '../shapes/index.ts';
 import type { CallOptions } from '../upstream/client-types.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
@@ -26,7 +26,8 @@ export type BlockOnChain = OnChain<Block>;
 export type VertexOnChain = OnChain<Vertex>;
 export type UtxoOnChain = OnChain<Utxo>;
 
-export const onChain = <T extends object>(chain: PrimaryChain, item: T): OnChain<T> => ({ ...item, network: chain.network, blockchainId: chain.blockchainId });
+export const onChain = <T extends object>(chain: PrimaryChain, item: T): OnChain<T> =>
+  withFields(item, { network: chain.network, blockchainId: chain.blockchainId });
 
 /** A page of a chain listing, with the `chainInfo` the upstream sent with it. */
 export type ChainPage<T> = UpstreamPage<T> & { chainInfo?: ChainInfo | undefined };

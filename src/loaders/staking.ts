@@ -3,7 +3,7 @@ import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import {
   PAGES, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type ListDelegatorsParams,
   type ListHistoricalRewardsParams, type ListRewardsParams, type ListValidatorsParams, type PendingReward, type SortOrder,
-  type Validator,
+  type Validator, withFields,
 } from '../shapes/index.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
@@ -26,7 +26,7 @@ export type DelegatorWithNetwork = WithNetwork<Delegator>;
 export type HistoricalRewardWithNetwork = WithNetwork<HistoricalReward>;
 export type PendingRewardWithNetwork = WithNetwork<PendingReward>;
 
-export const withNetwork = <T extends object>(network: NetworkId, item: T): WithNetwork<T> => ({ ...item, network });
+export const withNetwork = <T extends object>(network: NetworkId, item: T): WithNetwork<T> => withFields(item, { network });
 
 const pageParams = (pageToken: string | undefined, pageSize: number) => ({ pageSize, ...(pageToken ? { pageToken } : {}) });
 

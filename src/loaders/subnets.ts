@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
-import { PAGES, PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type SortOrder, type Subnet } from '../shapes/index.ts';
+import { PAGES, PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type SortOrder, type Subnet, withFields } from '../shapes/index.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
@@ -59,7 +59,7 @@ export type BlockchainWithNetwork = Blockchain & { network: NetworkId };
 
 /** Attaches the network to a subnet and its blockchains (the upstream objects do not say which network). */
 export function subnetWithNetwork(network: NetworkId, subnet: Subnet): SubnetWithNetwork {
-  return { ...subnet, network, blockchains: subnet.blockchains.map((b) => ({ ...b, network })) };
+  return withFields(subnet, { network, blockchains: subnet.blockchains.map((b) => withFields(b, { network })) });
 }
 
 /** Every subnet of a network and every blockchain they own, by id. */

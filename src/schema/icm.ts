@@ -5,6 +5,7 @@ import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
 import { findIcmMessage, icmMessagePages, icmRefetchCalls, ICM_MESSAGE_LISTING_COST, type ListedIcmMessage } from '../loaders/icm.ts';
 import type { IcmMessage } from '../shapes/index.ts';
+import { withFields } from '../shapes/index.ts';
 import { ChainRef } from './chains.ts';
 import { PriceRef } from './common.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
@@ -117,13 +118,13 @@ IcmMessageRef.implement({
       type: IcmSourceTransactionRef,
       nullable: true,
       description: 'The sending transaction (absent when the source chain is not indexed).',
-      resolve: (m) => (m.sourceTransaction ? { ...m.sourceTransaction, chainId: m.sourceEvmChainId } : null),
+      resolve: (m) => (m.sourceTransaction ? withFields(m.sourceTransaction, { chainId: m.sourceEvmChainId }) : null),
     }),
     destinationTransaction: t.field({
       type: IcmDestinationTransactionRef,
       nullable: true,
       description: 'The delivering transaction (delivered messages).',
-      resolve: (m) => (m.destinationTransaction ? { ...m.destinationTransaction, chainId: m.destinationEvmChainId } : null),
+      resolve: (m) => (m.destinationTransaction ? withFields(m.destinationTransaction, { chainId: m.destinationEvmChainId }) : null),
     }),
     status: t.field({ type: IcmMessageStatus.ref, description: 'Delivery status.', resolve: (m) => IcmMessageStatus.out(m.status) ?? UNKNOWN_ENUM_VALUE }),
     sourceChain: t.field({

@@ -4,6 +4,7 @@ import {
 } from '../loaders/node-health.ts';
 import { nodeName } from '../loaders/nodes.ts';
 import type { HealthCheckResult, HealthReport } from '../shapes/index.ts';
+import { withFields } from '../shapes/index.ts';
 import { NODE_BOUNDS } from './input-checks.ts';
 import { AvalancheNodeRef, checkNodeArg } from './node.ts';
 
@@ -31,7 +32,7 @@ export const HealthReportRef = builder.objectRef<HealthReport>('HealthReport').i
       type: [HealthCheckRef],
       nullable: false,
       description: 'The included checks, sorted by name.',
-      resolve: (r) => Object.entries(r.checks ?? {}).map(([name, check]) => ({ ...check, name })).sort((a, b) => (a.name < b.name ? -1 : 1)),
+      resolve: (r) => Object.entries(r.checks ?? {}).map(([name, check]) => withFields(check, { name })).sort((a, b) => (a.name < b.name ? -1 : 1)),
     }),
   }),
 });

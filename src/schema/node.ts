@@ -8,6 +8,7 @@ import {
 } from '../loaders/nodes.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { AcpPreference, TxFees, Upgrades } from '../shapes/index.ts';
+import { withFields } from '../shapes/index.ts';
 import { pageArgs, type Connection } from './connection.ts';
 import { BOUNDS, checkNodeName, NODE_BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
@@ -361,7 +362,7 @@ AvalancheNodeRef.implement({
       upstreamCost: NODE_METHOD_COST,
       resolve: async (n, _args, ctx) => {
         const { acps } = await nodeRpc(ctx, n.name, 'info.acps');
-        return Object.entries(acps ?? {}).map(([number, pref]) => ({ ...pref, acpNumber: Number(number) })).sort((a, b) => a.acpNumber - b.acpNumber);
+        return Object.entries(acps ?? {}).map(([number, pref]) => withFields(pref, { acpNumber: Number(number) })).sort((a, b) => a.acpNumber - b.acpNumber);
       },
     }),
     validator: t.field({

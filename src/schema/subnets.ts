@@ -6,7 +6,7 @@ import {
 } from '../loaders/subnets.ts';
 import { VALIDATOR_LISTING_COST } from '../loaders/staking.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData } from '../shapes/index.ts';
+import { PRIMARY_NETWORK_ID, type AllowListConfig, type GenesisConfig, type GenesisData, withFields } from '../shapes/index.ts';
 import { ChainRef } from './chains.ts';
 import { pageArgs, resolvePageConnection } from './connection.ts';
 import { SortOrderEnum } from './enums.ts';
@@ -124,7 +124,7 @@ const EvmGenesisRef = builder.objectRef<GenesisData>('EvmGenesis').implement({
       alloc: t.field({
         type: [GenesisAllocationRef],
         description: 'Accounts funded at genesis.',
-        resolve: (g) => Object.entries(g.alloc ?? {}).map(([address, account]) => ({ address, ...account })),
+        resolve: (g) => Object.entries(g.alloc ?? {}).map(([address, account]) => withFields(account, { address })),
       }),
       airdropAmount: t.field({ type: 'UInt256', nullable: true, description: 'Airdrop amount.', resolve: (g) => g.airdropAmount ?? null }),
       airdropHash: hex('airdropHash', 'Airdrop hash.'),
