@@ -95,7 +95,8 @@ export const describeStaking = perKit((k: Kit) => {
     delegationStatus: k.openEnum(DELEGATION_STATUSES),
   }), { tag: 'delegationStatus', byValue: { completed: ['grossReward', 'netReward'] } });
 
-  const HistoricalReward = v.object({
+  /** What both reward listings say of the staking tx a reward is for. */
+  const rewardBase = {
     addresses: v.array(k.string),
     txHash: k.string,
     amountStaked: k.decimal,
@@ -103,6 +104,10 @@ export const describeStaking = perKit((k: Kit) => {
     startTimestamp: k.integer,
     endTimestamp: k.integer,
     rewardType: k.string,
+  };
+
+  const HistoricalReward = v.object({
+    ...rewardBase,
     utxoId: k.string,
     outputIndex: k.integer,
     reward: v.object({ ...AssetAmount.entries, historicalPrice: v.optional(Price) }),
@@ -110,13 +115,7 @@ export const describeStaking = perKit((k: Kit) => {
   });
 
   const PendingReward = v.object({
-    addresses: v.array(k.string),
-    txHash: k.string,
-    amountStaked: k.decimal,
-    nodeId: k.string,
-    startTimestamp: k.integer,
-    endTimestamp: k.integer,
-    rewardType: k.string,
+    ...rewardBase,
     progress: k.number,
     estimatedReward: AssetAmount,
   });

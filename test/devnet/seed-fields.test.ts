@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { DELEGATION_STATUSES, VALIDATION_STATUSES } from '../../src/shapes/index.ts';
 import { Coverage, Findings, list, mismatches, q, STRICT_SHAPES as S, summarize } from '../shapes/strict.ts';
+import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 
 /**
  * Every Data API resource of the seed, fetched from the devnet over HTTP, against
@@ -30,34 +31,8 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   503: 'Service Unavailable',
 };
 
-interface Fixtures {
-  evmChainId: string;
-  address: string;
-  contractAddress: string;
-  nftContract: string;
-  nftTokenId: string;
-  txHash: string;
-  icmAddress: string;
-  operationId: string;
-  blockchainId: string;
-  erc1155Contract: string;
-  erc1155TokenId: string;
-  icmSourceTxHash?: string;
-  icmSourceEvmChainId?: string;
-  subnetEvmChainId?: string;
-  pChainAddress: string;
-  xChainAddress: string;
-  rewardAddress: string;
-  nodeId: string;
-  busyNodeId: string;
-  completedNodeId: string;
-  pendingNodeId: string;
-  removedNodeId: string;
-  subnetValidatorNodeId: string;
-  subnetId: string;
-  l1SubnetId: string;
-  pChainTxHash: string;
-}
+/** What `/__devnet/fixtures` answers, per network (the devnet's own type). */
+type Fixtures = NetworkFixtures;
 
 let devnet: Devnet;
 let fixtures: Record<Network, Fixtures>;
