@@ -3,7 +3,10 @@
  *
  * An answer is read against its description (built with the `READ` kit: unknown
  * fields ignored, unknown enum values kept raw, the spec's variant forms mapped
- * onto the seed's). Valid answers, nearly all of them, cost one valibot parse.
+ * onto the seed's). Valid answers, nearly all of them, take the compiled fast path
+ * (`fast-read.ts`); the others are parsed by valibot, which reports each broken field.
+ * The read build's transforms must be idempotent: the fast path may have applied some
+ * of them in place before it gives up.
  *
  * A field that is missing or of the wrong type does not fail the answer: the read
  * object gets, for that property, an enumerable getter that throws the error made
@@ -21,6 +24,7 @@
  * An item of a list that is not an object breaks the list it is in.
  */
 import * as v from 'valibot';
+import { fastReader, MISS } from './fast-read.ts';
 
 export type PathKey = string | number;
 
@@ -67,6 +71,9 @@ export function readShape<T>(schema: v.GenericSchema<unknown, T>, raw: unknown, 
     const kind = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
     throw toError(wholeViolation(`expected an object, received ${kind}`));
   }
+  // Nearly every answer matches: checked and transformed in place by the compiled fast path.
+  const fast = fastReader(schema)(raw);
+  if (fast !== MISS) return fast as T;
   const result = v.safeParse(schema, raw);
   if (result.success) return result.output;
   const containers = options.containers ?? [];

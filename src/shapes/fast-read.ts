@@ -1,0 +1,219 @@
+/**
+ * The fast path of the tolerant reader: a read-build description compiled (once, into
+ * JavaScript source, as ajv does) into a function that checks an answer and builds
+ * valibot's output from it, with no issue objects and no calls per field. It returns {@link MISS} at the first
+ * thing it does not handle or that does not match, and the reader then runs valibot
+ * itself, which finds and reports every broken field (`read.ts`). So valibot stays the
+ * one definition of what an answer means; this only makes the common case, an answer
+ * that matches, cheap (a 100-item validators page: about a tenth of a valibot parse).
+ *
+ * Its output is valibot's: objects hold the described fields only. Lists and records
+ * are updated in place (the clients read freshly parsed JSON that nothing else holds).
+ */
+import type * as v from 'valibot';
+
+/** Returned when the fast path cannot vouch for a value. */
+export const MISS: unique symbol = Symbol('fast-read miss');
+type Fast = (value: unknown) => unknown;
+
+/** The parts of valibot's schema and action objects the compiler reads. */
+interface Node {
+  readonly kind?: string;
+  readonly type?: string;
+  readonly pipe?: readonly Node[];
+  readonly entries?: Readonly<Record<string, Node>>;
+  readonly item?: Node;
+  readonly wrapped?: Node;
+  readonly options?: readonly (Node | string)[];
+  readonly key?: Node;
+  readonly value?: Node;
+  readonly default?: unknown;
+  readonly literal?: unknown;
+  readonly requirement?: unknown;
+  readonly operation?: (value: unknown) => unknown;
+}
+
+const compiled = new WeakMap<object, Fast>();
+
+/** The fast reader of a (read-build) description; compiled once per schema. */
+export function fastReader(schema: v.GenericSchema): Fast {
+  let fast = compiled.get(schema);
+  if (!fast) {
+    fast = compileFunction(schema, []);
+    compiled.set(schema, fast);
+  }
+  return fast;
+}
+
+/**
+ * Compiles `node` into a function of one value. Constants the code needs (regexps,
+ * transforms, defaults, the functions of union options) are passed in `constants`.
+ */
+function compileFunction(node: Node, constants: unknown[]): Fast {
+  const code = new Emitter(constants);
+  let result: string | undefined;
+  try {
+    result = code.emit(node, 'input');
+  } catch (error) {
+    if (error instanceof Unsupported) return () => MISS;
+    throw error;
+  }
+  if (result === undefined) return () => MISS;
+  const make = new Function('M', 'c', `return function read(input) {\n${code.lines.join('\n')}\nreturn ${result};\n};`) as (m: symbol, c: unknown[]) => Fast;
+  return make(MISS, constants);
+}
+
+const OBJECT = (name: string): string => `(typeof ${name} !== 'object' || ${name} === null || Array.isArray(${name}))`;
+
+class Unsupported extends Error {}
+
+class Emitter {
+  readonly lines: string[] = [];
+  #names = 0;
+  constructor(private readonly constants: unknown[]) {}
+
+  #name(prefix: string): string {
+    return `${prefix}${this.#names++}`;
+  }
+
+  #constant(value: unknown): string {
+    this.constants.push(value);
+    return `c[${this.constants.length - 1}]`;
+  }
+
+  /** Emits the checks of `node` on the value named `input`; returns the name of its output, undefined when it cannot. */
+  emit(node: Node, input: string): string | undefined {
+    let out = this.#base(node, input);
+    for (const action of node.pipe?.slice(1) ?? []) {
+      if (out === undefined) return undefined;
+      out = this.#action(action, out);
+    }
+    return out;
+  }
+
+  #action(action: Node, input: string): string | undefined {
+    if (action.kind === 'metadata') return input;
+    if (action.kind === 'schema') return this.emit(action, input);
+    const out = this.#name('t');
+    if (action.type === 'transform' && action.operation) {
+      this.lines.push(`const ${out} = ${this.#constant(action.operation)}(${input});`);
+      return out;
+    }
+    if (action.type === 'finite') {
+      this.lines.push(`if (!Number.isFinite(${input})) return M;`);
+      return input;
+    }
+    if (action.type === 'regex' && action.requirement instanceof RegExp) {
+      this.lines.push(`if (typeof ${input} !== 'string' || !${this.#constant(action.requirement)}.test(${input})) return M;`);
+      return input;
+    }
+    return undefined;
+  }
+
+  #base(node: Node, input: string): string | undefined {
+    const check = (condition: string): string => {
+      this.lines.push(`if (${condition}) return M;`);
+      return input;
+    };
+    switch (node.type) {
+      case 'string':
+      case 'boolean':
+        return check(`typeof ${input} !== '${node.type}'`);
+      case 'number':
+        return check(`typeof ${input} !== 'number' || ${input} !== ${input}`);
+      case 'null':
+        return check(`${input} !== null`);
+      case 'unknown':
+      case 'any':
+        return input;
+      case 'literal':
+        return check(`${input} !== ${this.#constant(node.literal)}`);
+      case 'picklist':
+        return check(`!${this.#constant(new Set(node.options))}.has(${input})`);
+      case 'optional':
+      case 'nullable':
+      case 'nullish':
+        return this.#wrapper(node, input);
+      case 'array':
+        return node.item ? this.#array(node.item, input) : undefined;
+      case 'record':
+        return node.value ? this.#record(node.value, input) : undefined;
+      case 'union':
+        return this.#union((node.options ?? []).filter((o): o is Node => typeof o === 'object'), input);
+      case 'object':
+      case 'loose_object':
+        return node.entries ? this.#object(node.entries, input) : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  #wrapper(node: Node, input: string): string | undefined {
+    const wrapped = node.wrapped;
+    if (!wrapped) return undefined;
+    const out = this.#name('w');
+    const fallback = node.default;
+    this.lines.push(`let ${out};`, `if (${input} === undefined) {`);
+    if (node.type === 'nullable') this.lines.push('return M;');
+    else if (fallback === undefined) this.lines.push(`${out} = undefined;`);
+    else {
+      // As valibot: the default is then read; a fresh copy, never one shared by all answers.
+      const defaultOf = typeof fallback === 'function' ? fallback
+        : () => (typeof fallback === 'object' && fallback !== null ? structuredClone(fallback) : fallback);
+      const d = this.#name('d');
+      this.lines.push(`const ${d} = ${this.#constant(defaultOf)}();`);
+      this.lines.push(`${out} = ${this.#must(this.emit(wrapped, d))};`);
+    }
+    if (node.type !== 'optional') this.lines.push(`} else if (${input} === null) {`, `${out} = null;`);
+    this.lines.push('} else {');
+    this.lines.push(`${out} = ${this.#must(this.emit(wrapped, input))};`, '}');
+    return out;
+  }
+
+  #array(item: Node, input: string): string {
+    const i = this.#name('i');
+    const x = this.#name('x');
+    this.lines.push(`if (!Array.isArray(${input})) return M;`, `for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`, `const ${x} = ${input}[${i}];`);
+    const read = this.#must(this.emit(item, x));
+    this.lines.push(`if (${read} !== ${x}) ${input}[${i}] = ${read};`, '}');
+    return input;
+  }
+
+  #record(item: Node, input: string): string {
+    const key = this.#name('k');
+    const x = this.#name('x');
+    this.lines.push(`if ${OBJECT(input)} return M;`, `for (const ${key} of Object.keys(${input})) {`, `const ${x} = ${input}[${key}];`);
+    const read = this.#must(this.emit(item, x));
+    this.lines.push(`if (${read} !== ${x}) ${input}[${key}] = ${read};`, '}');
+    return input;
+  }
+
+  #union(options: readonly Node[], input: string): string {
+    const out = this.#name('u');
+    const tries = options.map((option) => `${this.#constant(compileFunction(option, []))}(${input})`);
+    this.lines.push(`let ${out} = M;`);
+    for (const attempt of tries) this.lines.push(`if (${out} === M) ${out} = ${attempt};`);
+    this.lines.push(`if (${out} === M) return M;`);
+    return out;
+  }
+
+  // A new object of the described fields only, as valibot's: what the cache keeps is what is served.
+  #object(entries: Readonly<Record<string, Node>>, input: string): string {
+    const out = this.#name('o');
+    this.lines.push(`if ${OBJECT(input)} return M;`, `const ${out} = {};`);
+    for (const [name, node] of Object.entries(entries)) {
+      const key = JSON.stringify(name);
+      const x = this.#name('x');
+      this.lines.push(`const ${x} = ${input}[${key}];`);
+      const read = this.#must(this.emit(node, x));
+      this.lines.push(`if (${read} !== undefined) ${out}[${key}] = ${read}; else if (${key} in ${input}) ${out}[${key}] = undefined;`);
+    }
+    return out;
+  }
+
+  /** What this compiler does not handle ends the compilation: the whole reader answers MISS and valibot reads. */
+  #must(out: string | undefined): string {
+    if (out === undefined) throw new Unsupported();
+    return out;
+  }
+}
