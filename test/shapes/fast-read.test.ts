@@ -53,9 +53,12 @@ afterAll(async () => {
 
 /** Every path to a value in a JSON document, the root excluded. */
 function pathsOf(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  if (Array.isArray(value)) value.forEach((item, i) => (out.push([...prefix, i]), pathsOf(item, [...prefix, i], out)));
-  else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) (out.push([...prefix, key]), pathsOf(item, [...prefix, key], out));
+  const children: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((item, i) => [i, item])
+    : typeof value === 'object' && value !== null ? Object.entries(value) : [];
+  for (const [key, item] of children) {
+    out.push([...prefix, key]);
+    pathsOf(item, [...prefix, key], out);
   }
   return out;
 }
