@@ -42,4 +42,13 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // Below the loaders nothing knows GraphQL: the HTTP layer, the data descriptions and the helpers.
+    files: ['src/upstream/**/*.ts', 'src/shapes/**/*.ts', 'src/lib/**/*.ts', 'src/devnet/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['graphql', 'graphql/*', 'graphql-yoga', '@graphql-yoga/*', '@pothos/*', '@envelop/*'], message: 'Only the schema, the plugins and the gateway speak GraphQL.' }],
+      }],
+    },
+  },
 );
