@@ -135,7 +135,7 @@ registerNodeFamily('Delegator', {
   parts: [ID_PARTS.network, ID_PARTS.nodeId, ID_PARTS.cb58Id],
   load: async (ctx, [network, nodeId, txHash]) =>
     (network === 'mainnet' || network === 'fuji') && nodeId && txHash ? delegationById(ctx, network, { nodeId, txHash }) : null,
-  typeOf: (d) => delegatorTypeOf(d as Delegator),
+  typeOf: (d) => delegatorTypeOf(d),
   refetchCalls: (ids) => delegationRefetchCalls(ids.map(([network = '', nodeId = '']) => ({ network, nodeId }))),
 });
 

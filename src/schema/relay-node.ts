@@ -70,13 +70,13 @@ export function optional(grammar: IdPart): IdPart {
   return { ...grammar, optional: true };
 }
 
-interface NodeFamily {
+interface NodeFamily<T extends object = object> {
   /** The grammar of each local part, in order (trailing optional parts may be absent). */
   parts: readonly IdPart[];
   /** Loads the object of these local parts, or null when it does not exist. Parts have passed `parts`. */
-  load(ctx: Context, parts: string[]): Promise<object | null>;
+  load(ctx: Context, parts: string[]): Promise<T | null>;
   /** The concrete GraphQL type of a loaded object (for families modelled as interfaces). */
-  typeOf(object: object): string;
+  typeOf(object: T): string;
   /**
    * Upstream calls refetching these ids (their local parts) makes at most: the page
    * bound of the listing a family scans, what its loader batches. Default: one call per id.
@@ -88,9 +88,10 @@ const families = new Map<string, NodeFamily>();
 const brands = new WeakMap<object, string>();
 
 /** Registers how `node(id:)` refetches a family of objects, and the grammar of its ids. Called by each domain module. */
-export function registerNodeFamily(typename: string, family: NodeFamily): void {
+export function registerNodeFamily<T extends object>(typename: string, family: NodeFamily<T>): void {
   if (families.has(typename)) throw new Error(`Node family ${typename} registered twice`);
-  families.set(typename, family);
+  // Stored untyped: `typeOf` only ever sees what this family's own `load` returned.
+  families.set(typename, family as NodeFamily<object>);
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;

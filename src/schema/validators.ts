@@ -245,7 +245,7 @@ registerNodeFamily('Validator', {
   parts: [ID_PARTS.network, ID_PARTS.nodeId, ID_PARTS.cb58Id, ID_PARTS.cb58Id],
   load: async (ctx, [network, nodeId, subnetId, txHash]) =>
     (network === 'mainnet' || network === 'fuji') && nodeId && subnetId && txHash ? validationById(ctx, network, { nodeId, subnetId, txHash }) : null,
-  typeOf: (v) => validatorTypeOf(v as Validator),
+  typeOf: (v) => validatorTypeOf(v),
   refetchCalls: (ids) => validationRefetchCalls(ids.map(([network = '', nodeId = '', subnetId = '']) => ({ network, nodeId, subnetId }))),
 });
 
