@@ -163,6 +163,21 @@ export async function ownNodeId(ctx: LoaderContext, name: string, requested?: Ne
 /** What a link through {@link ownNodeId} costs: info.getNodeID on each node, then `link`. */
 export const throughOwnNodeId = (link: FieldCost): FieldCost => ({ calls: (input) => NODE_METHOD_COST.calls(input) + link.calls(input) });
 
+/** The networks a node can run that chaingraph reads validators of (a node of any other network reads MAINNET's). */
+const LINK_NETWORKS = 2;
+
+/**
+ * A validator link from objects read from the configured nodes (a node's own validation,
+ * a peer's): their parents may sit on different networks, and the link's loader batches
+ * per network, so each network beyond the first may add a listing of its own; and the
+ * network of each node is learned once per process (info.getNetworkID), which a fresh
+ * gateway may still have to ask within this request.
+ */
+export const acrossNodeNetworks = (link: FieldCost): FieldCost => ({
+  calls: (input) =>
+    input.parents <= 0 ? 0 : link.calls(input) + Math.min(input.parents, LINK_NETWORKS) - 1 + NODE_METHOD_COST.calls(input),
+});
+
 // ---------------------------------------------------------------- peers
 
 /**

@@ -4,7 +4,7 @@ import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
 import {
   configuredNodeNames, isConfiguredNode, linkNetwork, NODE_METHOD_COST, NODE_REFETCH_CALLS, nodeName, nodeRpc, nodeRpcOrNull,
-  ownNodeId, PEERS_COST, PEERS_PAGE, sortedPeers, throughOwnNodeId, VALIDATOR_PEER_COST, validatorPeer, type PeerShape,
+  acrossNodeNetworks, ownNodeId, PEERS_COST, PEERS_PAGE, sortedPeers, throughOwnNodeId, VALIDATOR_PEER_COST, validatorPeer, type PeerShape,
 } from '../loaders/nodes.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { AcpPreference, TxFees, Upgrades } from '../shapes/index.ts';
@@ -183,7 +183,7 @@ export const PeerRef = builder.objectRef<PeerShape>('Peer').implement({
       description:
         "The peer's primary-network validation (active first, else pending, else the latest completed); null when it never validated. Batched: the peers of a page cost one validators call.",
       args: { network: t.arg({ type: NetworkNameEnum, description: "Network to look in; default: the network of the node the peer was read from (MAINNET when that node's network is neither)." }) },
-      upstreamCost: validatorLinkCost,
+      upstreamCost: acrossNodeNetworks(validatorLinkCost),
       resolve: async (p, args, ctx) => loadValidator(ctx, await linkNetwork(ctx, p.node, asNetwork(args.network)), p.nodeID),
     }),
   }),
@@ -370,7 +370,7 @@ AvalancheNodeRef.implement({
       nullable: true,
       description: "The node's own primary-network validation, by its node id (active first, else pending, else the latest completed); null when it never validated.",
       args: { network: t.arg({ type: NetworkNameEnum, description: "Network to look in; default: the node's own network (MAINNET when it is neither mainnet nor fuji)." }) },
-      upstreamCost: throughOwnNodeId(validatorLinkCost),
+      upstreamCost: throughOwnNodeId(acrossNodeNetworks(validatorLinkCost)),
       resolve: async (n, args, ctx) => {
         const { nodeId, network } = await ownNodeId(ctx, n.name, asNetwork(args.network));
         return loadValidator(ctx, network, nodeId);

@@ -255,6 +255,30 @@ describe('useQueryCost on the gateway', () => {
     expect(cost.actualUpstreamCalls).toBeGreaterThan(3);
   });
 
+  // Found by the cost property: nodes of two networks make one validators listing per network, and a
+  // gateway that has not yet learned its nodes' networks asks them within the request.
+  it('charges a validator link from the nodes (own validation, peers) one listing per network and the network lookups', async () => {
+    const cold = await startStack();
+    try {
+      for (const target of [cold, stack]) {
+        for (const query of [
+          '{ avalancheNodes { validator { __typename } } }',
+          '{ avalancheNodes { peers(first: 3) { edges { node { validator { __typename } } } } } }',
+        ]) {
+          await settle(target);
+          target.devnet.resetStats();
+          const response = await target.query(query);
+          const codes = (response.errors ?? []).map((e) => e.extensions?.['code']);
+          expect(codes, query).not.toContain('QUERY_TOO_COSTLY');
+          await settle(target);
+          expect(target.devnet.stats().requests, query).toBeLessThanOrEqual(costOf(response).estimatedUpstreamCalls);
+        }
+      }
+    } finally {
+      await cold.close();
+    }
+  });
+
   it('reports actual upstream calls equal to what the devnet served', async () => {
     for (const name of ['NodeOverview', 'SubnetWithChains', 'AddressActivity']) {
       stack.devnet.resetStats();
