@@ -1,7 +1,9 @@
 import DataLoader from 'dataloader';
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
-import { PAGES, PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type SortOrder, type Subnet, withFields } from '../shapes/index.ts';
+import {
+  PAGES, PRIMARY_NETWORK_ID, primaryNetworkSubnet, type Blockchain, type SortOrder, type Subnet, withFields,
+} from '../shapes/index.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
@@ -9,48 +11,6 @@ import type { NetworkId } from './types.ts';
 const SUBNET_PAGE = 10000;
 // A misbehaving upstream that keeps sending tokens must not hold the request forever.
 const MAX_SUBNET_PAGES = 20;
-
-/** VM ids of the primary network's chains (avalanchego `constants`). */
-const PRIMARY_VM_IDS = {
-  platform: PRIMARY_NETWORK_ID,
-  avm: 'jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq',
-  evm: 'mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6',
-} as const;
-
-const C_CHAIN_EVM_IDS: Record<NetworkId, number> = { mainnet: 43114, fuji: 43113 };
-
-/**
- * The primary network as a Subnet. E7 does not list it, yet every primary-network
- * validation points at it (`subnetId` 111...LpoYY), so `Validator.subnet` and
- * `Network.subnet` answer it from this record with its three chains.
- */
-export function primaryNetworkSubnet(network: NetworkId): Subnet {
-  const ids = PRIMARY_CHAIN_IDS[network];
-  const chain = (blockchainId: string, vmId: string, blockchainName: string, evmChainId?: number): Blockchain => ({
-    createBlockTimestamp: 0,
-    createBlockNumber: '0',
-    blockchainId,
-    vmId,
-    subnetId: PRIMARY_NETWORK_ID,
-    blockchainName,
-    ...(evmChainId === undefined ? {} : { evmChainId }),
-  });
-  return {
-    createBlockTimestamp: 0,
-    createBlockIndex: '0',
-    subnetId: PRIMARY_NETWORK_ID,
-    ownerAddresses: [],
-    threshold: 0,
-    locktime: 0,
-    subnetOwnershipInfo: { locktime: 0, threshold: 0, addresses: [] },
-    isL1: false,
-    blockchains: [
-      chain(ids.p, PRIMARY_VM_IDS.platform, 'P-Chain'),
-      chain(ids.x, PRIMARY_VM_IDS.avm, 'X-Chain'),
-      chain(ids.c, PRIMARY_VM_IDS.evm, 'C-Chain', C_CHAIN_EVM_IDS[network]),
-    ],
-  };
-}
 
 /** A subnet as listed, plus the network it was read from (its blockchains carry it too). */
 export type SubnetWithNetwork = Omit<Subnet, 'blockchains'> & { network: NetworkId; blockchains: BlockchainWithNetwork[] };

@@ -5,7 +5,7 @@
  * enumeration (with its explicit nullable keys) is taken as required.
  */
 import * as v from 'valibot';
-import { pageOf, type PageParams, type SortOrder } from './common.ts';
+import { pageOf, PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type PageParams, type SortOrder } from './common.ts';
 import { perKit, type Kit } from './kit.ts';
 
 export const describeSubnets = perKit((k: Kit) => {
@@ -123,3 +123,46 @@ export type Subnet = v.InferOutput<Subnets['Subnet']>;
 export type ListSubnetsResponse = v.InferOutput<Subnets['ListSubnetsResponse']>;
 
 export type ListSubnetsParams = PageParams & { sortOrder?: SortOrder };
+
+/** VM ids of the primary network's chains, as a node lists them (`info.getVMs`: the VM's name, zero-padded, in cb58). */
+export const PRIMARY_VM_IDS = {
+  platform: 'rWhpuQPF1kb72esV2momhMuTYGkEb1oL29pt2EBXWmSy4kxnT',
+  avm: 'jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq',
+  evm: 'mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6',
+} as const;
+
+/** The EVM chain id of each network's C-Chain. */
+export const C_CHAIN_EVM_IDS = { mainnet: 43114, fuji: 43113 } as const;
+
+/**
+ * The primary network as a Subnet with its three chains. E7 does not list it, yet every
+ * primary-network validation points at it (`subnetId` 111...LpoYY): the gateway answers
+ * it from this record, and the devnet builds its own from it (`createdAt`: its genesis).
+ */
+export function primaryNetworkSubnet(network: keyof typeof PRIMARY_CHAIN_IDS, createdAt = 0): Subnet {
+  const ids = PRIMARY_CHAIN_IDS[network];
+  const chain = (blockchainId: string, vmId: string, blockchainName: string, evmChainId?: number): Blockchain => ({
+    createBlockTimestamp: createdAt,
+    createBlockNumber: '0',
+    blockchainId,
+    vmId,
+    subnetId: PRIMARY_NETWORK_ID,
+    blockchainName,
+    ...(evmChainId === undefined ? {} : { evmChainId }),
+  });
+  return {
+    createBlockTimestamp: createdAt,
+    createBlockIndex: '0',
+    subnetId: PRIMARY_NETWORK_ID,
+    ownerAddresses: [],
+    threshold: 0,
+    locktime: 0,
+    subnetOwnershipInfo: { locktime: 0, threshold: 0, addresses: [] },
+    isL1: false,
+    blockchains: [
+      chain(ids.p, PRIMARY_VM_IDS.platform, 'P-Chain'),
+      chain(ids.x, PRIMARY_VM_IDS.avm, 'X-Chain'),
+      chain(ids.c, PRIMARY_VM_IDS.evm, 'C-Chain', C_CHAIN_EVM_IDS[network]),
+    ],
+  };
+}

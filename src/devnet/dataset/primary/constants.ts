@@ -4,7 +4,7 @@
  * place tables generation picks from. Plain data, shared by every generator.
  */
 
-import type { CurrencyCode } from '../../../shapes/index.ts';
+import { C_CHAIN_EVM_IDS, PRIMARY_VM_IDS, type CurrencyCode } from '../../../shapes/index.ts';
 import type { DevnetNetwork } from '../../node-view.ts';
 
 export const AVAX_ASSET_IDS: Record<DevnetNetwork, string> = {
@@ -13,15 +13,15 @@ export const AVAX_ASSET_IDS: Record<DevnetNetwork, string> = {
 };
 
 export const VM_IDS = {
-  platformvm: 'rWhpuQPF1kb72esV2momhMuTYGkEb1oL29pt2EBXWmSy4kxnT',
-  avm: 'jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq',
-  evm: 'mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6',
+  platformvm: PRIMARY_VM_IDS.platform,
+  avm: PRIMARY_VM_IDS.avm,
+  evm: PRIMARY_VM_IDS.evm,
   subnetevm: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
   xsvm: 'v3m4wPxaHpvGr8qfMeyK6PRW3idZrPHmYcMTt7oXdK47yurVH',
 } as const;
 
 /** The C-chain's EVM chain id per network. */
-export const C_CHAIN_EVM_IDS: Record<DevnetNetwork, number> = { mainnet: 43114, fuji: 43113 };
+export { C_CHAIN_EVM_IDS };
 
 /** Every primary chain produces one block per this many seconds. */
 export const BLOCK_INTERVAL_SECONDS = 2;

@@ -4,12 +4,12 @@
  * Also hands back the subnet chains the EVM dataset and the node build on.
  */
 
-import { PRIMARY_NETWORK_ID } from '../../../shapes/index.ts';
+import { C_CHAIN_EVM_IDS, primaryNetworkSubnet } from '../../../shapes/index.ts';
 import type { AllowListConfig, Blockchain, GenesisData, Subnet } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { pickAddress, type AddressBook } from './addresses.ts';
 import { heightAt } from './chain-activity.ts';
-import { C_CHAIN_EVM_IDS, CHAIN_WORDS, DAY, EIP150_HASH, VM_IDS, ZERO_HASH } from './constants.ts';
+import { CHAIN_WORDS, DAY, EIP150_HASH, VM_IDS, ZERO_HASH } from './constants.ts';
 import type { NetworkContext } from './context.ts';
 import { hexOf, id32 } from './ids.ts';
 import { uniform } from './math.ts';
@@ -25,18 +25,10 @@ export function generateSubnets(
 ): { subnets: Subnet[]; chains: SubnetChain[] } {
   const p = ctx.profile;
   const count = Math.min(p.maxSubnets, Math.max(p.minSubnets, Math.round(total * p.subnetsPerValidator)));
-  const primaryChains = primaryBlockchains(ctx);
-  const primary: Subnet = {
-    createBlockTimestamp: p.genesis,
-    createBlockIndex: '0',
-    subnetId: PRIMARY_NETWORK_ID,
-    ownerAddresses: [],
-    threshold: 0,
-    locktime: 0,
-    subnetOwnershipInfo: { locktime: 0, threshold: 0, addresses: [] },
-    isL1: false,
-    blockchains: primaryChains,
-  };
+  const primary = primaryNetworkSubnet(ctx.network, p.genesis);
+  // The C-Chain's genesis, like every EVM chain's here.
+  const cChain = primary.blockchains.find((b) => b.evmChainId === C_CHAIN_EVM_IDS[ctx.network]);
+  if (cChain) cChain.genesisData = evmGenesis(new Rng(`${ctx.tag}:cgenesis`), C_CHAIN_EVM_IDS[ctx.network], p.genesis);
   const subnets: Subnet[] = [];
   const chains: SubnetChain[] = [];
   for (let s = 0; s < count; s++) {
@@ -98,40 +90,6 @@ export function generateSubnets(
   }
   subnets.sort((a, b) => a.createBlockTimestamp - b.createBlockTimestamp);
   return { subnets: [primary, ...subnets], chains };
-}
-
-/** The P-, X- and C-chain, created at genesis. */
-function primaryBlockchains(ctx: NetworkContext): Blockchain[] {
-  const g = ctx.profile.genesis;
-  const c: Blockchain = {
-    createBlockTimestamp: g,
-    createBlockNumber: '0',
-    blockchainId: ctx.chainIds.c,
-    vmId: VM_IDS.evm,
-    subnetId: PRIMARY_NETWORK_ID,
-    blockchainName: 'C-Chain',
-    evmChainId: C_CHAIN_EVM_IDS[ctx.network],
-  };
-  c.genesisData = evmGenesis(new Rng(`${ctx.tag}:cgenesis`), C_CHAIN_EVM_IDS[ctx.network], g);
-  return [
-    {
-      createBlockTimestamp: g,
-      createBlockNumber: '0',
-      blockchainId: ctx.chainIds.p,
-      vmId: VM_IDS.platformvm,
-      subnetId: PRIMARY_NETWORK_ID,
-      blockchainName: 'P-Chain',
-    },
-    {
-      createBlockTimestamp: g,
-      createBlockNumber: '0',
-      blockchainId: ctx.chainIds.x,
-      vmId: VM_IDS.avm,
-      subnetId: PRIMARY_NETWORK_ID,
-      blockchainName: 'X-Chain',
-    },
-    c,
-  ];
 }
 
 /** A subnet-EVM genesis (the C-chain's too): precompile allow lists, fee config, allocations. */
