@@ -16,11 +16,11 @@ const MAX_PAGE = 100;
 export const VALIDATOR_LINK = { idsPerCall: MAX_PAGE, maxPages: 10 } as const;
 
 /** Preference when a node has several primary-network validations: the current one first. */
-const STATUS_RANK: Record<string, number> = { active: 0, pending: 1, completed: 2, removed: 3 };
+const STATUS_RANK: ReadonlyMap<string, number> = new Map([['active', 0], ['pending', 1], ['completed', 2], ['removed', 3]]);
 
 function better(a: Validator, b: Validator): Validator {
-  const ra = STATUS_RANK[a.validationStatus] ?? 9;
-  const rb = STATUS_RANK[b.validationStatus] ?? 9;
+  const ra = STATUS_RANK.get(a.validationStatus) ?? 9;
+  const rb = STATUS_RANK.get(b.validationStatus) ?? 9;
   if (ra !== rb) return ra < rb ? a : b;
   return a.endTimestamp >= b.endTimestamp ? a : b;
 }

@@ -23,13 +23,14 @@ export const DelegationStatus = upstreamEnum('DelegationStatus', 'Status of a de
   COMPLETED: { value: 'completed', description: 'Its delegation period ended and rewards were paid.' },
 });
 
-const CONCRETE: Record<string, string> = {
-  active: 'ActiveDelegator',
-  pending: 'PendingDelegator',
-  completed: 'CompletedDelegator',
-};
+// A Map: an upstream status such as `__proto__` must not find anything.
+const CONCRETE: ReadonlyMap<string, string> = new Map([
+  ['active', 'ActiveDelegator'],
+  ['pending', 'PendingDelegator'],
+  ['completed', 'CompletedDelegator'],
+]);
 /** Unknown statuses still resolve, as the type without paid rewards. */
-export const delegatorTypeOf = (d: Delegator): string => CONCRETE[d.delegationStatus] ?? 'PendingDelegator';
+export const delegatorTypeOf = (d: Delegator): string => CONCRETE.get(d.delegationStatus) ?? 'PendingDelegator';
 
 const amount = (value: string | undefined): string | null => value ?? null;
 

@@ -94,11 +94,12 @@ export function checkSubnetId(argument: string, value: unknown): void {
 }
 
 type ChainLetter = 'p' | 'x' | 'c';
-const PRIMARY_ALIASES: Readonly<Record<string, ChainLetter>> = { 'p-chain': 'p', 'x-chain': 'x', 'c-chain': 'c' };
+// A Map, not an object literal: a caller's `__proto__` or `constructor` must not find anything.
+const PRIMARY_ALIASES: ReadonlyMap<string, ChainLetter> = new Map([['p-chain', 'p'], ['x-chain', 'x'], ['c-chain', 'c']]);
 
 /** Which primary chain `id` names on `network`: an alias (any case) or that network's fixed id. */
 export function primaryChainOf(network: NetworkId, id: string): ChainLetter | undefined {
-  const alias = PRIMARY_ALIASES[id.toLowerCase()];
+  const alias = PRIMARY_ALIASES.get(id.toLowerCase());
   if (alias) return alias;
   const ids = PRIMARY_CHAIN_IDS[network];
   return id === ids.p ? 'p' : id === ids.x ? 'x' : id === ids.c ? 'c' : undefined;

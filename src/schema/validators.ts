@@ -80,14 +80,15 @@ const GeolocationRef = builder.objectRef<NonNullable<Validator['geolocation']>>(
   }),
 });
 
-const CONCRETE: Record<string, string> = {
-  active: 'ActiveValidator',
-  pending: 'PendingValidator',
-  completed: 'CompletedValidator',
-  removed: 'RemovedValidator',
-};
+// A Map: an upstream status such as `__proto__` must not find anything.
+const CONCRETE: ReadonlyMap<string, string> = new Map([
+  ['active', 'ActiveValidator'],
+  ['pending', 'PendingValidator'],
+  ['completed', 'CompletedValidator'],
+  ['removed', 'RemovedValidator'],
+]);
 /** Unknown statuses still resolve, as the type with no status-specific fields. */
-export const validatorTypeOf = (v: Validator): string => CONCRETE[v.validationStatus] ?? 'PendingValidator';
+export const validatorTypeOf = (v: Validator): string => CONCRETE.get(v.validationStatus) ?? 'PendingValidator';
 
 /** Local id parts of a validation: it is one staking tx of one node on one subnet. */
 const validatorIdParts = (v: ValidatorShape): string[] => [v.network, v.nodeId, v.subnetId, v.txHash];

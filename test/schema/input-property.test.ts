@@ -243,7 +243,10 @@ function targets(): Target[] {
   return out;
 }
 
-const EVIL = ['', ' ', '.', '..', '../', '%2e%2e', '?pageSize=1000', '&x=1', '#', '\u0000', '\r\n', 'NodeID-', '0x', 'p-chain', 'avax1', 'P-', 'mainnet', 'x'.repeat(3000), '1'.repeat(90), '-1', 'null'];
+/** Names every plain object answers to: a lookup table written as an object literal would find them. */
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+
+const EVIL = [...PROTOTYPE_KEYS, '', ' ', '.', '..', '../', '%2e%2e', '?pageSize=1000', '&x=1', '#', '\u0000', '\r\n', 'NodeID-', '0x', 'p-chain', 'avax1', 'P-', 'mainnet', 'x'.repeat(3000), '1'.repeat(90), '-1', 'null'];
 
 /** Near-misses of a good value: one character changed, cut, extended, recased or prefixed. */
 function nearMiss(value: string, seed: number, op: number): string {
@@ -443,6 +446,29 @@ describe('every argument of the schema under random values', () => {
     }
     expect(missing, 'give a required-argument literal or a base input so these fields can be reached').toEqual([]);
   });
+
+  // Found by the property on CI: `blockchainId: "__proto__"` passed a check that looked aliases up in an
+  // object literal and crashed the subscription. Every text argument gets every such name, every run.
+  it('every text argument refuses or serves the names every object answers to (__proto__, constructor, ...), never crashes', async () => {
+    const tally: Tally = { runs: 0, refused: 0, accepted: 0 };
+    for (const t of targets()) {
+      const named = getNamedType(t.leaf).name;
+      if (named !== 'String' && named !== 'ID') continue;
+      const list = isListType(getNullableType(t.leaf));
+      const { baseline } = documents(t);
+      let baselineCount: number | undefined;
+      const baselineCalls = async (): Promise<number> => {
+        if (baselineCount === undefined) {
+          stack.devnet.resetStats();
+          await send(baseline, undefined);
+          baselineCount = stack.upstreamRequests();
+        }
+        return baselineCount;
+      };
+      for (const key of PROTOTYPE_KEYS) await check(t, list ? [key] : key, baselineCalls, tally);
+    }
+    expect(tally.runs).toBeGreaterThan(100);
+  }, 300_000);
 
   it('nothing crashes; refusals are coded, name the argument and reach no upstream; what passes, the upstream accepts', async () => {
     const goods = goodValues();

@@ -100,7 +100,7 @@ function parseNetwork(name: string | undefined): DevnetNetwork {
   return network;
 }
 
-const ALIASES: Record<string, PrimaryChain> = { 'p-chain': 'p', 'x-chain': 'x', 'c-chain': 'c' };
+const ALIASES: ReadonlyMap<string, PrimaryChain> = new Map([['p-chain', 'p'], ['x-chain', 'x'], ['c-chain', 'c']]);
 const ALL_CHAIN_IDS = new Set<string>([...Object.values(PRIMARY_CHAIN_IDS.mainnet), ...Object.values(PRIMARY_CHAIN_IDS.fuji)]);
 
 /**
@@ -110,7 +110,7 @@ const ALL_CHAIN_IDS = new Set<string>([...Object.values(PRIMARY_CHAIN_IDS.mainne
  */
 function parseChain(network: DevnetNetwork, id: string | undefined, allowed: readonly PrimaryChain[]): PrimaryChain {
   const ids = PRIMARY_CHAIN_IDS[network];
-  let chain: PrimaryChain | undefined = id === undefined ? undefined : ALIASES[id];
+  let chain: PrimaryChain | undefined = id === undefined ? undefined : ALIASES.get(id);
   if (!chain) chain = id === ids.p ? 'p' : id === ids.x ? 'x' : id === ids.c ? 'c' : undefined;
   if (chain && allowed.includes(chain)) return chain;
   const names = allowed.map((c) => CHAIN_NAMES[c]);
