@@ -427,6 +427,20 @@ async function check(t: Target, value: unknown, baselineCalls: () => Promise<num
   else expect(calls, shown).toBeLessThanOrEqual(await baselineCalls());
 }
 
+/** What the argument's field costs with no argument at all (measured once, on first need). */
+function baselineCallsOf(t: Target): () => Promise<number> {
+  const { baseline } = documents(t);
+  let count: number | undefined;
+  return async () => {
+    if (count === undefined) {
+      stack.devnet.resetStats();
+      await send(baseline, undefined);
+      count = stack.upstreamRequests();
+    }
+    return count;
+  };
+}
+
 describe('every argument of the schema under random values', () => {
   const total: Tally = { runs: 0, refused: 0, accepted: 0 };
   let arguments_ = 0;
@@ -455,16 +469,7 @@ describe('every argument of the schema under random values', () => {
       const named = getNamedType(t.leaf).name;
       if (named !== 'String' && named !== 'ID') continue;
       const list = isListType(getNullableType(t.leaf));
-      const { baseline } = documents(t);
-      let baselineCount: number | undefined;
-      const baselineCalls = async (): Promise<number> => {
-        if (baselineCount === undefined) {
-          stack.devnet.resetStats();
-          await send(baseline, undefined);
-          baselineCount = stack.upstreamRequests();
-        }
-        return baselineCount;
-      };
+      const baselineCalls = baselineCallsOf(t);
       for (const key of PROTOTYPE_KEYS) await check(t, list ? [key] : key, baselineCalls, tally);
     }
     expect(tally.runs).toBeGreaterThan(100);
@@ -474,16 +479,7 @@ describe('every argument of the schema under random values', () => {
     const goods = goodValues();
     for (const t of targets()) {
       arguments_ += 1;
-      const { baseline } = documents(t);
-      let baselineCount: number | undefined;
-      const baselineCalls = async (): Promise<number> => {
-        if (baselineCount === undefined) {
-          stack.devnet.resetStats();
-          await send(baseline, undefined);
-          baselineCount = stack.upstreamRequests();
-        }
-        return baselineCount;
-      };
+      const baselineCalls = baselineCallsOf(t);
       const leafName = t.path[t.path.length - 1] ?? t.arg.name;
       await fc.assert(
         fc.asyncProperty(valueArb(t, goods[leafName] ?? []), (value) => check(t, value, baselineCalls, total)),
