@@ -1,0 +1,87 @@
+/**
+ * `tsx bench/profile.ts [list|walk|address|node] [memory|off] [queries]`: the gateway's
+ * CPU per query and a CPU profile of it serving one query over and over, run as
+ * `npm start` runs it (the esbuild bundle, its node flags) with `--cpu-prof`, the devnet
+ * in another process. Writes the profile under `bench/results/profiles/` (open it in
+ * Chrome DevTools or speedscope) and prints the functions with the most self time,
+ * mapped back to the TypeScript sources through the bundle's source map.
+ */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { buildScenarios, type Fixtures } from './scenarios.ts';
+import { root } from './process.ts';
+import { cpuMs, runQueries, startDevnetProcess, startGatewayProcess } from './gateway-process.ts';
+
+const [which = 'walk', cache = 'memory', count = '300'] = process.argv.slice(2);
+const SCENARIO: Record<string, string> = { list: 'S1', walk: 'S2', address: 'S3', node: 'S4' };
+const PROFILE_DIR = `${root}bench/results/profiles/${which}-${cache}-${process.pid}`;
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time by function (source position through the bundle's map), most first. */
+function topSelf(profile: Profile, limit: number): string[] {
+  const maps = new Map<string, SourceMap | null>();
+  const mapOf = (url: string): SourceMap | null => {
+    if (!maps.has(url)) {
+      try {
+        const path = url.replace(/^file:\/\//, '');
+        maps.set(url, new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]));
+      } catch {
+        maps.set(url, null);
+      }
+    }
+    return maps.get(url) ?? null;
+  };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    total += dt;
+    const f = byId.get(id)?.callFrame;
+    if (!f) return;
+    const found = f.url ? mapOf(f.url)?.findEntry(f.lineNumber, f.columnNumber) : undefined;
+    const entry = found && 'originalSource' in found ? (found as { originalSource: string; originalLine: number }) : undefined;
+    const where = entry
+      ? `${entry.originalSource.replace(/^.*?(src|node_modules)\//, '$1/')}:${entry.originalLine + 1}`
+      : `${f.url.replace(/^.*?(node_modules|dist)\//, '$1/')}:${f.lineNumber + 1}`;
+    const key = `${f.functionName || '(anonymous)'} ${where}`;
+    self.set(key, (self.get(key) ?? 0) + dt);
+  });
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([key, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+}
+
+rmSync(PROFILE_DIR, { recursive: true, force: true });
+const devnet = await startDevnetProcess(0);
+try {
+  const fixtures = ((await (await fetch(`${devnet.url}/__devnet/fixtures`)).json()) as { mainnet: Fixtures }).mainnet;
+  const scenario = buildScenarios(fixtures).find((s) => s.id === SCENARIO[which]);
+  if (!scenario) throw new Error(`unknown query ${which}: one of ${Object.keys(SCENARIO).join(', ')}`);
+  const gateway = await startGatewayProcess(devnet.url, cache === 'off' ? 'off' : 'memory', ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`]);
+  try {
+    await runQueries(gateway.url, scenario.query, 50);
+    const before = cpuMs(gateway.pid);
+    await runQueries(gateway.url, scenario.query, Number(count));
+    const perQuery = (cpuMs(gateway.pid) - before) / Number(count);
+    console.log(`${which} cache=${cache}: ${perQuery.toFixed(2)} ms gateway CPU per query (profiler on)`);
+  } finally {
+    await gateway.stop();
+  }
+  const file = readdirSync(PROFILE_DIR).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error('the gateway wrote no profile');
+  console.log(`${PROFILE_DIR}/${file}`);
+  console.log(topSelf(JSON.parse(readFileSync(`${PROFILE_DIR}/${file}`, 'utf8')) as Profile, 45).join('\n'));
+} finally {
+  devnet.child.kill('SIGTERM');
+}
