@@ -50,6 +50,11 @@ export interface DevnetStats {
 /** One served request; times are ms on the devnet's monotonic clock. */
 export interface RequestLogEntry {
   route: string;
+  method: string;
+  /** The path and query string as requested, cut at 2048 characters (benchmarks replay the requests from it). */
+  target: string;
+  /** The request body when one was sent, up to 16 KiB, while the log's bodies stay under LOG_BODY_BUDGET characters in all. */
+  body?: string;
   start: number;
   end: number;
   /** The `x-request-id` the caller sent, if any (tests check the gateway forwards it). */
@@ -73,6 +78,11 @@ export interface Devnet {
 }
 
 const DEFAULT_VALIDATORS = 1200;
+/** Longest request target the request log keeps (2000 entries, so at most 4 MB of targets). */
+const LOG_TARGET_CHARS = 2048;
+/** Longest request body the log keeps, and the characters of all the bodies it keeps together. */
+const LOG_BODY_CHARS = 16_384;
+const LOG_BODY_BUDGET = 1_000_000;
 
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
   const now = options.now ?? Date.now;
@@ -99,6 +109,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   // The last requests with their start and end times: benchmarks count sequential rounds from it.
   const LOG_SIZE = 2000;
   let log: RequestLogEntry[] = [];
+  let logBodyChars = 0;
   // Fault injection draws from its own deterministic stream so runs are repeatable.
   let faultState = (options.seed ?? 1) * 2654435761;
   const nextRandom = (): number => {
@@ -112,6 +123,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     if (path === '/__devnet/stats/reset' && method === 'POST') {
       stats = { requests: 0, byRoute: {} };
       log = [];
+      logBodyChars = 0;
       return { status: 200, body: stats, route: '' };
     }
     if (path === '/__devnet/fixtures' && method === 'GET') return { status: 200, body: dataset.fixtures(), route: '' };
@@ -155,10 +167,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const answer = await target.handler({ method, path: target.path, query: url.searchParams, headers: req.headers, body });
     stats.requests += 1;
     stats.byRoute[answer.route] = (stats.byRoute[answer.route] ?? 0) + 1;
-    const entry: RequestLogEntry = { route: answer.route, start, end: start };
+    const entry: RequestLogEntry = { route: answer.route, method, target: (req.url ?? '/').slice(0, LOG_TARGET_CHARS), start, end: start };
     const requestId = req.headers['x-request-id'];
     if (typeof requestId === 'string') entry.requestId = requestId;
-    if (log.length >= LOG_SIZE) log.shift();
+    if (log.length >= LOG_SIZE) logBodyChars -= log.shift()?.body?.length ?? 0;
+    if (body !== '' && body.length <= LOG_BODY_CHARS && logBodyChars + body.length <= LOG_BODY_BUDGET) {
+      entry.body = body;
+      logBodyChars += body.length;
+    }
     log.push(entry);
     res.once('finish', () => {
       entry.end = performance.now();
@@ -193,6 +209,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     resetStats: () => {
       stats = { requests: 0, byRoute: {} };
       log = [];
+      logBodyChars = 0;
     },
     setChaos: (settings) => {
       chaos = { ...chaos, ...settings };
