@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createDataApiHandler } from './data-api.ts';
 import { createDataset, type Dataset } from './dataset/index.ts';
-import { errorResponse, type DevnetHandler, type DevnetResponse } from './http-types.ts';
+import { errorResponse, JSON_CONTENT_TYPE, type DevnetHandler, type DevnetResponse } from './http-types.ts';
 import { createNodeSimulator } from './node/index.ts';
 
 /** Options of the devnet; each has an environment variable in `cli.ts`. */
@@ -15,7 +15,11 @@ export interface DevnetOptions {
   seed?: number;
   /** Validators per network (`DEVNET_VALIDATORS`). Default 1200. */
   validators?: number;
-  /** Latency added to every API request, ms (`DEVNET_LATENCY_MS`). Default 0. */
+  /**
+   * Latency added to every API request, ms (`DEVNET_LATENCY_MS`): each is answered this
+   * long after it arrived, the devnet's own work on it included (so a round of parallel
+   * requests takes the latency, not the latency plus the work of the ones before). Default 0.
+   */
   latencyMs?: number;
   /** Share of API requests answered 503 (`DEVNET_FAULT_RATE`), 0-1. Default 0. */
   faultRate?: number;
@@ -153,6 +157,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   });
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The added latency counts from here, so the work of answering runs while it passes
+    // instead of after it (the answers to a round of parallel requests are not queued
+    // behind each other's work once the timers fire).
+    const arrived = performance.now();
     const url = new URL(req.url ?? '/', 'http://devnet');
     const method = req.method ?? 'GET';
     const body = await readBody(req);
@@ -181,14 +189,17 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     });
 
     const affected = !chaos.routeFilter || answer.route.includes(chaos.routeFilter);
-    if (affected && chaos.latencyMs > 0) await sleep(chaos.latencyMs);
+    // Serialised before the wait, for the same reason.
+    const payload = payloadOf(answer);
+    const wait = affected ? chaos.latencyMs - (performance.now() - arrived) : 0;
+    if (wait > 0) await sleep(wait);
     if (affected && (chaos.failNext > 0 || (chaos.faultRate > 0 && nextRandom() < chaos.faultRate))) {
       if (chaos.failNext > 0) chaos.failNext -= 1;
       const fault = errorResponse(chaos.faultStatus, 'Injected fault', answer.route);
       if (chaos.retryAfterSeconds !== undefined) fault.headers = { 'retry-after': String(chaos.retryAfterSeconds) };
       return send(res, fault, 0);
     }
-    return send(res, answer, affected ? chaos.bodyDelayMs : 0);
+    return send(res, answer, affected ? chaos.bodyDelayMs : 0, payload);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -225,11 +236,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   };
 }
 
-function send(res: ServerResponse, answer: DevnetResponse, bodyDelayMs: number): void {
-  const isJson = answer.contentType === undefined;
-  const payload = answer.body === undefined ? '' : isJson ? JSON.stringify(answer.body) : String(answer.body);
+/** The body as sent: JSON unless the answer has a content type of its own (then its text or bytes as they are). */
+function payloadOf(answer: DevnetResponse): string | Buffer {
+  if (answer.body === undefined) return '';
+  if (answer.contentType !== undefined) return Buffer.isBuffer(answer.body) ? answer.body : String(answer.body);
+  return JSON.stringify(answer.body);
+}
+
+function send(res: ServerResponse, answer: DevnetResponse, bodyDelayMs: number, payload = payloadOf(answer)): void {
   res.statusCode = answer.status;
-  res.setHeader('content-type', answer.contentType ?? 'application/json; charset=utf-8');
+  res.setHeader('content-type', answer.contentType ?? JSON_CONTENT_TYPE);
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
   if (bodyDelayMs > 0) {
     // Headers now, body later: lets tests exercise the client's body timeout.
