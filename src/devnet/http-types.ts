@@ -10,7 +10,14 @@ export interface DevnetRequest {
   body: string;
 }
 
-/** What a handler answers. `body` is sent as JSON unless `contentType` says otherwise. */
+/** The content type of JSON answers. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * What a handler answers. `body` is sent as JSON unless `contentType` says otherwise
+ * (then it is sent as text, or as is when it is a Buffer: JSON already serialised comes
+ * with {@link JSON_CONTENT_TYPE}).
+ */
 export interface DevnetResponse {
   status: number;
   body?: unknown;

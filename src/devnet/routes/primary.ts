@@ -13,8 +13,10 @@ import {
 import { devnetNetworkOf, type Dataset } from '../dataset/index.ts';
 import { CHAIN_NAMES, type Page, type PrimaryChain, type PrimaryData, type Range } from '../dataset/primary/index.ts';
 import type { DevnetNetwork } from '../node-view.ts';
+import type { DevnetRequest } from '../http-types.ts';
 import type { Route, RouteAnswer } from '../router.ts';
 import { bad, fail, guarded } from './http-error.ts';
+import { cachedPages, createPageCache, requestKey } from './page-cache.ts';
 
 /**
  * The primary-network endpoints of the Data API seed: E4 utxos, E7 subnets,
@@ -207,6 +209,13 @@ function parseCapacity(q: Query, name: string): number | undefined {
 
 export function primaryRoutes(dataset: Dataset): Route[] {
   const data = (network: DevnetNetwork): PrimaryData => dataset.primary[network];
+  // Pages of subnets, validators, delegators and rewards follow from the request alone
+  // (the dataset fixes them at generation), except what the clock moves: pending rewards'
+  // progress and the validators' time remaining, kept per second.
+  const pages = createPageCache();
+  const second = (): number => Math.floor(dataset.now() / 1000);
+  const cached = (handle: Route['handle'], byTime: (req: DevnetRequest) => boolean = () => false): Route['handle'] =>
+    cachedPages(pages, (req) => (byTime(req) ? `${requestKey(req)}|${second()}` : requestKey(req)), handle);
 
   return [
     {
@@ -247,7 +256,7 @@ export function primaryRoutes(dataset: Dataset): Route[] {
     {
       method: 'GET',
       pattern: '/v1/networks/{network}/subnets',
-      handle: guarded((params, req) => {
+      handle: cached(guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(100, 10_000);
@@ -255,12 +264,12 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['subnets', network, sortOrder];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('subnets', data(network).listSubnets(sortOrder, offset, pageSize), scope, offset);
-      }),
+      })),
     },
     {
       method: 'GET',
       pattern: '/v1/networks/{network}/validators',
-      handle: guarded((params, req) => {
+      handle: cached(guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(10, 100);
@@ -284,12 +293,12 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['validators', network, filter];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('validators', data(network).listValidators(filter, offset, pageSize), scope, offset);
-      }),
+      }), (req) => req.query.has('minTimeRemaining') || req.query.has('maxTimeRemaining')),
     },
     {
       method: 'GET',
       pattern: '/v1/networks/{network}/delegators',
-      handle: guarded((params, req) => {
+      handle: cached(guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(10, 100);
@@ -304,12 +313,12 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['delegators', network, filter];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('delegators', data(network).listDelegators(filter, offset, pageSize), scope, offset);
-      }),
+      })),
     },
     {
       method: 'GET',
       pattern: '/v1/networks/{network}/rewards',
-      handle: guarded((params, req) => {
+      handle: cached(guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(10, 100);
@@ -318,12 +327,12 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['rewards', network, filter, currency];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('historicalRewards', data(network).listHistoricalRewards(filter, currency, offset, pageSize), scope, offset);
-      }),
+      })),
     },
     {
       method: 'GET',
       pattern: '/v1/networks/{network}/rewards:listPending',
-      handle: guarded((params, req) => {
+      handle: cached(guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(10, 100);
@@ -331,7 +340,7 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['pendingRewards', network, filter];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('pendingRewards', data(network).listPendingRewards(filter, offset, pageSize), scope, offset);
-      }),
+      }), () => true),
     },
     {
       method: 'GET',
