@@ -24,3 +24,34 @@ export function countRounds(log: readonly { start: number; end: number }[]): num
   }
   return rounds;
 }
+
+/** Median of a list in any order (the mean of the middle two for an even count); 0 when empty. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * The upstream critical path of one query: the length of the union of its request
+ * intervals, i.e. the time with at least one upstream request outstanding. Whatever
+ * else the query's wall time holds is the gateway's (and the loopback's) own.
+ */
+export function busyTime(log: readonly { start: number; end: number }[]): number {
+  const sorted = [...log].sort((a, b) => a.start - b.start);
+  let total = 0;
+  let from = -Infinity;
+  let to = -Infinity;
+  for (const { start, end } of sorted) {
+    if (start > to) {
+      if (to > from) total += to - from;
+      from = start;
+      to = end;
+    } else if (end > to) {
+      to = end;
+    }
+  }
+  if (to > from) total += to - from;
+  return total;
+}
