@@ -34,10 +34,23 @@ export function goPathJoin(...parts: string[]): string {
   return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
 }
 
+/** `YYYY-MM-DDTHH:MM:SS` of the last few seconds asked for (info.peers writes two stamps a peer, all within seconds). */
+const secondStamps = new Map<number, string>();
+
+function secondStamp(second: number): string {
+  let stamp = secondStamps.get(second);
+  if (stamp === undefined) {
+    stamp = new Date(second * 1000).toISOString().slice(0, 19);
+    if (secondStamps.size >= 64) secondStamps.clear();
+    secondStamps.set(second, stamp);
+  }
+  return stamp;
+}
+
 /** RFC 3339 with nanoseconds, trailing zeros trimmed (Go's time.RFC3339Nano), in UTC. */
 export function rfc3339Nano(ms: number, extraNs = 0): string {
   const whole = Math.floor(ms);
-  const base = new Date(whole).toISOString().slice(0, 19);
+  const base = secondStamp(Math.floor(whole / 1000));
   const nanos = (((whole % 1000) + 1000) % 1000) * 1_000_000 + Math.floor(extraNs);
   const fraction = nanos === 0 ? '' : `.${String(nanos).padStart(9, '0').replace(/0+$/, '')}`;
   return `${base}${fraction}Z`;

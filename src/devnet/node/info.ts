@@ -12,7 +12,7 @@ import { mix, type NodeState } from './state.ts';
 
 export function createInfoService(node: NodeState, peers: Peers): RpcService {
   const { network, view, facts, label, now, blsPublicKey, blsProof, nodeIp, vms, nodeId, chains, lookupChain, trackedSubnetIds } = node;
-  const { connected: connectedPeers, wire: peerWire } = peers;
+  const { connected: connectedPeers, connectedById, wire: peerWire } = peers;
   return {
     Acps: method({}, () => {
       const acps = new Map<number, { supporters: string[]; objectors: string[]; support: bigint; object: bigint }>();
@@ -82,10 +82,10 @@ export function createInfoService(node: NodeState, peers: Peers): RpcService {
     Peers: method({ nodeIDs: 'nodeIDs' }, (args) => {
       const t = now();
       const wanted = args.nodeIDs as string[] | undefined;
-      let selected: PeerProfile[];
+      let selected: readonly PeerProfile[];
       if (!wanted || wanted.length === 0) selected = connectedPeers();
       else {
-        const byId = new Map(connectedPeers().map((p) => [p.nodeId, p] as const));
+        const byId = connectedById();
         // The node looks each requested id up in turn, so order and repeats follow the request.
         selected = wanted.flatMap((id) => byId.get(id) ?? []);
       }

@@ -34,7 +34,9 @@ export interface PeerProfile {
 
 export interface Peers {
   /** Validators other than the node itself that it is connected to, in the view's order. */
-  connected(): PeerProfile[];
+  connected(): readonly PeerProfile[];
+  /** The same peers by node id. */
+  connectedById(): ReadonlyMap<string, PeerProfile>;
   /** A peer as `info.peers` reports it at time `t` (ms). */
   wire(p: PeerProfile, t: number): Record<string, unknown>;
   /** Share of primary-network stake this node is connected to (itself included). */
@@ -52,16 +54,23 @@ export function createPeers(node: NodeState): Peers {
     }
     return profile;
   };
-  const connectedPeers = (): PeerProfile[] => {
+  // Rebuilt only when the view hands out a different validator list or the node's id changes.
+  let connectedCache: { list: readonly string[]; self: string; peers: readonly PeerProfile[]; byId: ReadonlyMap<string, PeerProfile> } | undefined;
+  const connectedOnce = (): NonNullable<typeof connectedCache> => {
+    const list = view.activeValidatorNodeIds(network);
     const self = nodeId();
-    const out: PeerProfile[] = [];
-    for (const id of view.activeValidatorNodeIds(network)) {
-      if (id === self) continue;
-      const profile = profileOf(id);
-      if (profile.connected) out.push(profile);
+    if (connectedCache?.list !== list || connectedCache.self !== self) {
+      const peers: PeerProfile[] = [];
+      for (const id of list) {
+        if (id === self) continue;
+        const profile = profileOf(id);
+        if (profile.connected) peers.push(profile);
+      }
+      connectedCache = { list, self, peers, byId: new Map(peers.map((p) => [p.nodeId, p] as const)) };
     }
-    return out;
+    return connectedCache;
   };
+  const upgradeTime = Math.floor(Date.parse(String(facts.upgrades.graniteTime)) / 1000);
   const peerWire = (p: PeerProfile, t: number): Record<string, unknown> => {
     const second = Math.floor(t / 1000);
     const sentAgo = mix(p.hash, second) % 2_500;
@@ -71,7 +80,7 @@ export function createPeers(node: NodeState): Peers {
       publicIP: p.publicIP,
       nodeID: p.nodeId,
       version: p.version,
-      upgradeTime: Math.floor(Date.parse(String(facts.upgrades.graniteTime)) / 1000),
+      upgradeTime,
       lastSent: rfc3339Nano(Math.floor(t) - sentAgo, mix(p.hash, second + 1) % 1_000_000),
       lastReceived: rfc3339Nano(Math.floor(t) - receivedAgo, mix(p.hash, second + 2) % 1_000_000),
       observedUptime: p.observedUptime,
@@ -99,7 +108,7 @@ export function createPeers(node: NodeState): Peers {
     return stakeCache.fraction;
   };
 
-  return { connected: connectedPeers, wire: peerWire, connectedStake };
+  return { connected: () => connectedOnce().peers, connectedById: () => connectedOnce().byId, wire: peerWire, connectedStake };
 }
 
 function makePeerProfile(nodeId: string, networkLabel: string, subnetIds: readonly string[]): PeerProfile {
