@@ -21,6 +21,12 @@ export interface Context extends LoaderContext {
   readonly requestId: string;
   /** The gateway's logger bound to `{ requestId }`: what logs anything about this request logs through it. */
   readonly log: Logger;
+  /**
+   * Until when everything this request read from the upstreams may be reused (ms since the epoch):
+   * the earliest expiry of its answers, 0 once it read anything uncached, Infinity while it read
+   * nothing. The whole-response cache keeps the response no longer (`useResponseCache`).
+   */
+  readonly freshUntil: { at: number };
 }
 
 /**
@@ -79,10 +85,14 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
   const upstreamCalls: UpstreamBudget = { count: 0, limit: Infinity, refused: 0, retries: 0 };
   const requestId = deps.requestId?.(request);
   const observer = deps.observer;
+  const freshUntil = { at: Infinity };
   const call: CallOptions = {
     signal: request.signal,
     ...(callerKey ? { apiKey: callerKey } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
+    onExpiry: (at) => {
+      if (at < freshUntil.at) freshUntil.at = at;
+    },
     // Every call that reaches the HTTP layer is admitted (counted) or refused here, before it is sent.
     observer: {
       admit: ({ attempt }) => {
@@ -108,6 +118,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     cursors: deps.cursors,
     requestId: requestId ?? '',
     log: requestId !== undefined ? deps.logger.child({ requestId }) : deps.logger,
+    freshUntil,
   };
 }
 

@@ -44,9 +44,14 @@ export interface HeapBudget {
   heapMb: number;
 }
 
-type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'limits'> & { dataApiUrl?: string | undefined; nodes: readonly unknown[] };
+type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'responseCacheMaxBytes' | 'limits'> & { dataApiUrl?: string | undefined; nodes: readonly unknown[] };
 
 /** The heap the configured limits need, term by term. */
+/** The parsed answers each replica keeps in front of Redis: a quarter of `CACHE_MAX_BYTES`. */
+export function redisLocalBytes(config: Pick<GatewayConfig, 'cacheMaxBytes'>): number {
+  return Math.floor(config.cacheMaxBytes / 4);
+}
+
 export function heapBudget(config: BudgetInputs): HeapBudget {
   const { limits } = config;
   const inProcessDevnet = !config.dataApiUrl && config.nodes.length === 0;
@@ -55,7 +60,8 @@ export function heapBudget(config: BudgetInputs): HeapBudget {
   const terms: Record<string, number> = {
     'gateway baseline': GATEWAY_BASELINE_BYTES,
     'in-process devnet': inProcessDevnet ? DEVNET_BASELINE_BYTES : 0,
-    'response cache (CACHE_MAX_BYTES)': config.cache === 'memory' ? config.cacheMaxBytes : 0,
+    'upstream answer cache (CACHE_MAX_BYTES; a quarter of it in front of Redis)': config.cache === 'memory' ? config.cacheMaxBytes : config.cache === 'redis' ? redisLocalBytes(config) : 0,
+    'whole-response cache (RESPONSE_CACHE_MAX_BYTES)': config.cache === 'off' ? 0 : config.responseCacheMaxBytes,
     'parse cache': PARSE_CACHE_DEFAULTS.maxBytes,
     // Two memos (cost, argument checks), each at most maxPerDocument results per live document.
     'document memos': 2 * PARSE_CACHE_DEFAULTS.maxEntries * DOCUMENT_MEMO_DEFAULTS.maxPerDocument * memoEntryBytes,

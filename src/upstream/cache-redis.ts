@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import type { CacheStats, ResponseCache } from './cache.ts';
+import type { CacheEntry, CacheStats, ResponseCache } from './cache.ts';
+import { createMemoryCache } from './cache-memory.ts';
 
 /** Options of {@link createRedisCache}. */
 export interface RedisCacheOptions {
@@ -19,6 +20,12 @@ export interface RedisCacheOptions {
    * further failures stay quiet until Redis answers again. Default `console.warn`.
    */
   onError?: (error: Error) => void;
+  /**
+   * Byte budget of the parsed answers each replica keeps in front of Redis (each until
+   * the expiry Redis has for it), so a hot answer is fetched and parsed once per
+   * replica and TTL, not once per read. 0 turns it off. Default 4 MiB.
+   */
+  localMaxBytes?: number;
 }
 
 export interface RedisCache extends ResponseCache {
@@ -26,13 +33,16 @@ export interface RedisCache extends ResponseCache {
   ready(timeoutMs?: number): Promise<boolean>;
 }
 
-export const REDIS_CACHE_DEFAULTS = { keyPrefix: 'chaingraph:', commandTimeoutMs: 500, connectTimeoutMs: 2_000 } as const;
+export const REDIS_CACHE_DEFAULTS = { keyPrefix: 'chaingraph:', commandTimeoutMs: 500, connectTimeoutMs: 2_000, localMaxBytes: 4 * 1024 * 1024 } as const;
 
 /**
  * A {@link ResponseCache} on Redis (`SET key value PX ttl`), for several replicas
  * sharing answers. A cache must never fail a request: while Redis is down or
  * still connecting every read is a miss and every write is dropped, without
  * waiting (no offline queue), and the outage is reported once.
+ *
+ * Redis holds `<expiry in epoch ms>:<JSON>`, so a replica that reads an answer
+ * another one stored knows how long it may keep it in its own parsed store.
  */
 export function createRedisCache(options: RedisCacheOptions): RedisCache {
   const onError = options.onError ?? ((error: Error) => console.warn(`chaingraph: Redis cache unavailable, serving without it: ${error.message}`));
@@ -65,32 +75,44 @@ export function createRedisCache(options: RedisCacheOptions): RedisCache {
   redis.connect().catch(report);
 
   const usable = (): boolean => !closed && redis.status === 'ready';
+  const localMaxBytes = options.localMaxBytes ?? REDIS_CACHE_DEFAULTS.localMaxBytes;
+  const local = localMaxBytes > 0 ? createMemoryCache({ maxBytes: localMaxBytes }) : undefined;
+
+  const fromRedis = async (key: string): Promise<CacheEntry | undefined> => {
+    if (!usable()) return undefined;
+    try {
+      const stored = await redis.get(key);
+      failing = false;
+      const entry = stored === null ? undefined : decode(stored);
+      if (entry) local?.hold(key, entry.value, entry.expiresAt);
+      return entry;
+    } catch (error) {
+      report(error);
+      return undefined;
+    }
+  };
 
   return {
-    async get(key) {
-      if (!usable()) {
-        counters.misses += 1;
-        return undefined;
-      }
-      try {
-        const value = await redis.get(key);
-        failing = false;
-        if (value === null) {
-          counters.misses += 1;
-          return undefined;
-        }
+    get(key) {
+      const held = local?.get(key);
+      if (held !== undefined && !(held instanceof Promise)) {
         counters.hits += 1;
-        return value;
-      } catch (error) {
-        report(error);
-        counters.misses += 1;
-        return undefined;
+        return held;
       }
+      return fromRedis(key).then((entry) => {
+        if (entry) counters.hits += 1;
+        else counters.misses += 1;
+        return entry;
+      });
     },
     async set(key, value, ttlMs) {
-      if (ttlMs <= 0 || !usable()) return;
+      if (!(ttlMs > 0)) return;
+      const expiresAt = Date.now() + ttlMs;
+      // Held here even while Redis is away: this replica's readers still share it.
+      local?.hold(key, value, expiresAt);
+      if (!usable()) return;
       try {
-        await redis.set(key, value, 'PX', Math.ceil(ttlMs));
+        await redis.set(key, `${expiresAt}:${JSON.stringify(value)}`, 'PX', Math.ceil(ttlMs));
         failing = false;
         counters.sets += 1;
       } catch (error) {
@@ -98,6 +120,7 @@ export function createRedisCache(options: RedisCacheOptions): RedisCache {
       }
     },
     async delete(key) {
+      await local?.delete(key);
       if (!usable()) return;
       try {
         await redis.del(key);
@@ -122,6 +145,7 @@ export function createRedisCache(options: RedisCacheOptions): RedisCache {
     async close() {
       if (closed) return;
       closed = true;
+      await local?.close();
       if (redis.status === 'ready') {
         await redis.quit().catch(() => redis.disconnect());
       } else {
@@ -129,4 +153,16 @@ export function createRedisCache(options: RedisCacheOptions): RedisCache {
       }
     },
   };
+}
+
+/** `<expiry>:<JSON>` as stored; anything else (an old format, a foreign writer) reads as a miss. */
+function decode(stored: string): CacheEntry | undefined {
+  const colon = stored.indexOf(':');
+  const expiresAt = Number(stored.slice(0, colon));
+  if (colon < 1 || !Number.isSafeInteger(expiresAt) || expiresAt <= Date.now()) return undefined;
+  try {
+    return { value: JSON.parse(stored.slice(colon + 1)) as unknown, expiresAt };
+  } catch {
+    return undefined;
+  }
 }

@@ -22,10 +22,13 @@
  * started); a cache hit or a joined call counts nothing.
  *
  * Answers are read through their shapes once, by the client, when they come from
- * the upstream; the cache holds what was read (JSON), so a hit is parsed and not
- * read again. An answer with a broken field (see `src/shapes/read.ts`) is handed to
- * the callers that share its call, each copy with the field that throws, and never
- * stored.
+ * the upstream; the cache holds what was read, parsed and frozen, and every caller
+ * shares that one value (nobody may change it: it throws). An answer with a broken
+ * field (see `src/shapes/read.ts`) is handed to the callers that share its call,
+ * each its own copy with the field that throws, and never stored.
+ *
+ * Each caller is told until when its answer may be reused (`CallOptions.onExpiry`):
+ * the whole-response cache keeps a response no longer than the earliest of these.
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../lib/canonical-json.ts';
@@ -203,11 +206,14 @@ interface CallSpec {
   operation: string;
 }
 
-/** What a shared call hands each waiter: the answer as JSON, and the fields that broke its shape. */
-interface Shared {
-  json: string;
-  violations?: readonly RecordedViolation[];
-}
+/**
+ * What a shared call hands each waiter: the answer (frozen once stored) and until when
+ * it may be reused (0: never), or, for an answer with broken fields, its JSON and the
+ * fields, so each waiter gets its own copy with the fields that throw.
+ */
+type Shared =
+  | { value: unknown; expiresAt: number; violations?: undefined }
+  | { json: string; violations: readonly RecordedViolation[]; expiresAt: 0 };
 
 interface InFlight {
   promise: Promise<Shared>;
@@ -218,9 +224,9 @@ interface InFlight {
 }
 
 // Keys stay readable when short; long argument lists (UTXO address lists) are hashed.
-const MAX_PLAIN_KEY = 256;
+const MAX_PLAIN_KEY = 1024;
 // Bumped when the stored shape changes, so a shared Redis never serves an old format.
-const KEY_VERSION = 'v2';
+const KEY_VERSION = 'v3';
 
 function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
   const ttls: Record<CacheClass, number> = { ...DEFAULT_CACHE_TTLS, ...options.ttlMs };
@@ -228,25 +234,34 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
 
   function run<T>(spec: CallSpec, opts: CallOptions | undefined, fetch: (opts: CallOptions | undefined) => Promise<T>, mayRejoin = true): Promise<T> {
     const ttl = spec.cacheClass === null ? 0 : ttls[spec.cacheClass];
+    // Never cached: the raw client reports the answer as not reusable.
     if (!(ttl > 0)) return fetch(opts);
     // The same key for the store and for in-flight sharing: one caller's answer never reaches another.
     const key = storeKey(opts?.apiKey ? `${spec.key}|key:${callerKeyDigest(opts.apiKey)}` : spec.key);
     let entry = inFlight.get(key);
     const joined = entry !== undefined;
     if (!entry) {
-      const created: InFlight = { controller: new AbortController(), waiters: 0, settled: false, promise: Promise.resolve({ json: 'null' }) };
-      const { signal: _callerSignal, ...rest } = opts ?? {};
+      // The hot path: an answer held in this process, shared as it is (frozen), without a promise chain of its own.
+      const held = cache.get(key);
+      if (held !== undefined && !(held instanceof Promise)) {
+        opts?.onExpiry?.(held.expiresAt);
+        return Promise.resolve(held.value as T);
+      }
+      const created: InFlight = { controller: new AbortController(), waiters: 0, settled: false, promise: Promise.resolve({ value: null, expiresAt: 0 }) };
+      // Neither the first caller's signal nor its expiry callback: the shared call is everyone's.
+      const { signal: _callerSignal, onExpiry: _callerExpiry, ...rest } = opts ?? {};
       const sharedOpts: CallOptions = { ...rest, signal: created.controller.signal };
-      created.promise = (async () => {
+      created.promise = (async (): Promise<Shared> => {
         // A cache is best effort: a store that throws anyway reads as a miss.
-        const hit = await cache.get(key).catch(() => undefined);
-        if (hit !== undefined) return { json: hit };
+        const hit = held ? await held.catch(() => undefined) : undefined;
+        if (hit !== undefined) return { value: hit.value, expiresAt: hit.expiresAt };
         const value = await fetch(sharedOpts);
-        const json = JSON.stringify(value);
         const violations = violationsOf(value);
-        if (violations) return { json: json ?? 'null', violations };
-        if (json !== undefined) await cache.set(key, json, ttl).catch(() => undefined);
-        return { json: json ?? 'null' };
+        if (violations) return { json: JSON.stringify(value) ?? 'null', violations, expiresAt: 0 };
+        if (value === undefined) return { value: null, expiresAt: 0 };
+        const expiresAt = Date.now() + ttl;
+        await cache.set(key, value, ttl).catch(() => undefined);
+        return { value, expiresAt };
       })();
       created.promise.then(
         () => settle(key, created),
@@ -256,8 +271,10 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
       entry = created;
     }
     return waitFor(entry, key, spec, opts?.signal).then(
-      // Our own JSON of an answer the client read through its shape: not read again.
-      ({ json, violations }) => (violations ? withViolations(JSON.parse(json) as T, violations) : (JSON.parse(json) as T)),
+      (shared) => {
+        opts?.onExpiry?.(shared.expiresAt);
+        return (shared.violations ? withViolations(JSON.parse(shared.json) as T, shared.violations) : shared.value) as T;
+      },
       (error: unknown) => {
         // The shared call ran under its first caller's budget. When that budget refused it, a caller
         // who only joined has not been refused: it makes the call itself, under its own budget.

@@ -56,6 +56,13 @@ export interface CallOptions {
    * drop one that does not.
    */
   requestId?: string;
+  /**
+   * Told, for each answer, until when it may be reused (ms since the epoch): the cache
+   * entry's expiry for a cached read, 0 for an answer that is never cached (mutations,
+   * admin and export status, a broken answer, any call when caching is off). The
+   * whole-response cache keeps a response no longer than the earliest of these.
+   */
+  onExpiry?: (expiresAt: number) => void;
 }
 
 /** One method per endpoint of the Chain Data REST API seed (E1-E19) plus the two referenced lookups. */

@@ -116,6 +116,8 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
 
   /** One call: the request, then the answer read through its shape (see `src/shapes/read.ts`). */
   async function request<T>(endpoint: Endpoint, shape: Leaf<T>, args: RequestArgs, opts: CallOptions | undefined): Promise<T> {
+    // Straight from the upstream: nothing may reuse this answer (the cache layer reports its own expiry).
+    opts?.onExpiry?.(0);
     const operation = `${endpoint.method} ${endpoint.template}`;
     const pathParams = args.path ?? {};
     const url = new URL(base.origin);

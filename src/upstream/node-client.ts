@@ -77,6 +77,8 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
     params?: NodeRpcMethods[M]['params'],
     opts?: CallOptions,
   ): Promise<NodeRpcMethods[M]['result']> {
+    // Straight from the node: nothing may reuse this answer (the cache layer reports its own expiry).
+    opts?.onExpiry?.(0);
     const id = nextId++;
     const result = await http.request({
       upstream,
@@ -111,6 +113,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
   }
 
   async function healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
+    opts?.onExpiry?.(0);
     const url = urlFor(HEALTH_PATHS[path]);
     const operation = `GET ${HEALTH_PATHS[path]}`;
     const list = tags ?? [];

@@ -193,7 +193,7 @@ describe('the response cache counts at least what it holds', () => {
     await cache.set('warm', 'x', 1000); // allocates lru-cache's fixed arrays before the measure
     await cache.delete('warm');
     const before = heapAfterGc();
-    for (let i = 0; i < 20_000; i++) await cache.set(`v1:dataApi:listValidators:${'k'.repeat(40)}${i}`, JSON.stringify({ i, s: 'x'.repeat(10) }), 60_000);
+    for (let i = 0; i < 20_000; i++) await cache.set(`v1:dataApi:listValidators:${'k'.repeat(40)}${i}`, { i, s: `x${i}`, list: [{ nodeId: `NodeID-${i}`, amount: String(i * 1e9) }] }, 60_000);
     const used = heapAfterGc() - before;
     expect(cache.stats().bytes).toBeGreaterThan(used);
   });

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { createMemoryCache, createRedisCache, entryBytes, ENTRY_OVERHEAD_BYTES, MEMORY_CACHE_DEFAULTS, type RedisCache, type ResponseCache } from '../../src/upstream/cache.ts';
+import { Redis } from 'ioredis';
+import { createMemoryCache, createRedisCache, entryBytes, freezeJson, MEMORY_CACHE_DEFAULTS, stringBytes, type RedisCache, type ResponseCache } from '../../src/upstream/cache.ts';
 import { withDataApiCache, withNodeCache, type CachedClientOptions } from '../../src/upstream/cached-clients.ts';
 import type { UpstreamObserver } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
@@ -47,8 +48,12 @@ describe.each(backends)('ResponseCache ($name)', (backend) => {
   it('stores, reads, deletes and counts', async () => {
     const cache = await backend.make();
     expect(await cache.get('a')).toBeUndefined();
-    await cache.set('a', '{"x":1}', 10_000);
-    expect(await cache.get('a')).toBe('{"x":1}');
+    const before = Date.now();
+    await cache.set('a', { x: 1 }, 10_000);
+    const entry = await cache.get('a');
+    expect(entry?.value).toEqual({ x: 1 });
+    expect(entry?.expiresAt).toBeGreaterThanOrEqual(before + 10_000);
+    expect(entry?.expiresAt).toBeLessThanOrEqual(Date.now() + 10_000);
     await cache.delete('a');
     expect(await cache.get('a')).toBeUndefined();
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 2, sets: 1 });
@@ -56,59 +61,80 @@ describe.each(backends)('ResponseCache ($name)', (backend) => {
 
   it('expires entries after their TTL', async () => {
     const cache = await backend.make();
-    await cache.set('short', '"s"', 60);
-    await cache.set('long', '"l"', 10_000);
-    expect(await cache.get('short')).toBe('"s"');
+    await cache.set('short', 's', 60);
+    await cache.set('long', 'l', 10_000);
+    expect((await cache.get('short'))?.value).toBe('s');
     await sleep(120);
     expect(await cache.get('short')).toBeUndefined();
-    expect(await cache.get('long')).toBe('"l"');
+    expect((await cache.get('long'))?.value).toBe('l');
   });
 
   it('stores nothing for a TTL of 0', async () => {
     const cache = await backend.make();
-    await cache.set('zero', '"z"', 0);
+    await cache.set('zero', 'z', 0);
     expect(await cache.get('zero')).toBeUndefined();
     expect(cache.stats().sets).toBe(0);
+  });
+
+  it('freezes what it stores, deeply: every reader shares it and nobody can change it', async () => {
+    const cache = await backend.make();
+    const value = { list: [{ id: 'a' }], nested: { n: 1 } };
+    await cache.set('v', value, 10_000);
+    const read = (await cache.get('v'))?.value as typeof value;
+    expect(read).toEqual({ list: [{ id: 'a' }], nested: { n: 1 } });
+    expect(Object.isFrozen(read) && Object.isFrozen(read.list) && Object.isFrozen(read.list[0]) && Object.isFrozen(read.nested)).toBe(true);
+    expect(() => read.list.push({ id: 'b' })).toThrow(TypeError);
+    expect(() => {
+      (read.nested as { n: number }).n = 2;
+    }).toThrow(TypeError);
   });
 });
 
 describe('createMemoryCache', () => {
+  it('answers a hit at once, not in a promise', async () => {
+    const cache = createMemoryCache();
+    await cache.set('a', 1, 10_000);
+    const read = cache.get('a');
+    expect(read).not.toBeInstanceOf(Promise);
+    expect(read).toMatchObject({ value: 1 });
+  });
+
   it('evicts the least recently used entry beyond maxEntries', async () => {
     const cache = createMemoryCache({ maxEntries: 2 });
-    await cache.set('a', '1', 10_000);
-    await cache.set('b', '2', 10_000);
-    expect(await cache.get('a')).toBe('1'); // a is now the most recently used
-    await cache.set('c', '3', 10_000);
-    expect(await cache.get('b')).toBeUndefined();
-    expect(await cache.get('a')).toBe('1');
-    expect(await cache.get('c')).toBe('3');
+    await cache.set('a', 1, 10_000);
+    await cache.set('b', 2, 10_000);
+    expect(cache.get('a')).toMatchObject({ value: 1 }); // a is now the most recently used
+    await cache.set('c', 3, 10_000);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toMatchObject({ value: 1 });
+    expect(cache.get('c')).toMatchObject({ value: 3 });
   });
 
   it('evicts by counted bytes beyond maxBytes and never stores an entry larger than maxEntryBytes', async () => {
-    const one = entryBytes('k1', 'x'.repeat(40));
+    const one = entryBytes('k1', freezeJson('x'.repeat(40)));
     const cache = createMemoryCache({ maxBytes: 2 * one + 10, maxEntryBytes: 2 * one });
     await cache.set('k1', 'x'.repeat(40), 10_000);
     await cache.set('k2', 'y'.repeat(40), 10_000);
     await cache.set('k3', 'z'.repeat(40), 10_000); // three entries do not fit: k1 goes
-    expect(await cache.get('k1')).toBeUndefined();
-    expect(await cache.get('k2')).toBeDefined();
+    expect(cache.get('k1')).toBeUndefined();
+    expect(cache.get('k2')).toBeDefined();
     await cache.set('huge', 'h'.repeat(2 * one), 10_000);
-    expect(await cache.get('huge')).toBeUndefined();
-    expect(await cache.get('k3')).toBeDefined();
+    expect(cache.get('huge')).toBeUndefined();
+    expect(cache.get('k3')).toBeDefined();
     expect(cache.stats().bytes).toBeLessThanOrEqual(2 * one + 10);
   });
 
   it('counts two bytes per character for strings V8 cannot store as Latin-1', () => {
-    expect(entryBytes('k', 'abc') - ENTRY_OVERHEAD_BYTES).toBe(4);
-    expect(entryBytes('k', 'äbc') - ENTRY_OVERHEAD_BYTES).toBe(4); // ä is Latin-1: one byte each
-    expect(entryBytes('k', 'Ωbc') - ENTRY_OVERHEAD_BYTES).toBe(1 + 6);
-    expect(entryBytes('k', '😀') - ENTRY_OVERHEAD_BYTES).toBe(1 + 4);
+    expect(stringBytes('abc') - stringBytes('')).toBe(3);
+    expect(stringBytes('äbc') - stringBytes('')).toBe(3); // ä is Latin-1: one byte each
+    expect(stringBytes('Ωbc') - stringBytes('')).toBe(6);
+    expect(stringBytes('😀') - stringBytes('')).toBe(4);
   });
 
   it('defaults to a 16 MiB budget and reports what it holds', async () => {
     const cache = createMemoryCache();
-    await cache.set('a', '"1"', 10_000);
-    expect(cache.stats()).toMatchObject({ entries: 1, bytes: entryBytes('a', '"1"'), maxBytes: MEMORY_CACHE_DEFAULTS.maxBytes });
+    await cache.set('a', '1', 10_000);
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: entryBytes('a', freezeJson('1')), maxBytes: MEMORY_CACHE_DEFAULTS.maxBytes });
     expect(MEMORY_CACHE_DEFAULTS.maxBytes).toBe(16 * 1024 * 1024);
   });
 
@@ -118,15 +144,16 @@ describe('createMemoryCache', () => {
       fc.string({ unit: 'grapheme', maxLength: 120 }),
       fc.integer({ min: 0, max: 5_000 }).map((n) => 'v'.repeat(n)),
     );
+    const json = fc.oneof(text, fc.array(fc.record({ id: text, n: fc.double({ noNaN: true, noDefaultInfinity: true }) }), { maxLength: 20 }));
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('set' as const), key: fc.string({ minLength: 1, maxLength: 8 }), value: text, ttl: fc.constantFrom(0, 60_000) }),
+      fc.record({ kind: fc.constant('set' as const), key: fc.string({ minLength: 1, maxLength: 8 }), value: json, ttl: fc.constantFrom(0, 60_000) }),
       fc.record({ kind: fc.constant('get' as const), key: fc.string({ minLength: 1, maxLength: 8 }) }),
       fc.record({ kind: fc.constant('delete' as const), key: fc.string({ minLength: 1, maxLength: 8 }) }),
     );
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 300, max: 20_000 }), fc.array(op, { maxLength: 120 }), async (maxBytes, ops) => {
         const cache = createMemoryCache({ maxBytes, maxEntries: 50 });
-        const live = new Map<string, string>();
+        const live = new Map<string, unknown>();
         for (const o of ops) {
           if (o.kind === 'set') {
             await cache.set(o.key, o.value, o.ttl);
@@ -135,7 +162,7 @@ describe('createMemoryCache', () => {
             await cache.delete(o.key);
             live.delete(o.key);
           } else {
-            await cache.get(o.key);
+            cache.get(o.key);
           }
           const stats = cache.stats();
           expect(stats.bytes).toBeLessThanOrEqual(maxBytes);
@@ -144,11 +171,12 @@ describe('createMemoryCache', () => {
         // What is still there is exactly what the counter says, each entry at most maxEntryBytes.
         let counted = 0;
         for (const [key, value] of live) {
-          const stored = await cache.get(key);
-          if (stored === undefined) continue;
-          expect(stored).toBe(value);
-          expect(entryBytes(key, value)).toBeLessThanOrEqual(Math.floor(maxBytes / 8));
-          counted += entryBytes(key, value);
+          const stored = cache.get(key);
+          if (stored === undefined || stored instanceof Promise) continue;
+          expect(stored.value).toBe(value);
+          const bytes = entryBytes(key, freezeJson(value));
+          expect(bytes).toBeLessThanOrEqual(Math.floor(maxBytes / 8));
+          counted += bytes;
         }
         expect(cache.stats().bytes).toBe(counted);
       }),
@@ -161,18 +189,47 @@ describe.skipIf(!redisAvailable)('createRedisCache', () => {
   it('keeps deployments apart by key prefix', async () => {
     const a = await redisCache({ keyPrefix: `chaingraph-test:${randomUUID()}:a:` });
     const b = await redisCache({ keyPrefix: `chaingraph-test:${randomUUID()}:b:` });
-    await a.set('k', '"a"', 10_000);
-    expect(await a.get('k')).toBe('"a"');
+    await a.set('k', 'a', 10_000);
+    expect((await a.get('k'))?.value).toBe('a');
     expect(await b.get('k')).toBeUndefined();
+  });
+
+  it('shares answers between replicas with their expiry, and each replica then holds them parsed', async () => {
+    const prefix = `chaingraph-test:${randomUUID()}:`;
+    const one = await redisCache({ keyPrefix: prefix });
+    const two = await redisCache({ keyPrefix: prefix });
+    await one.set('k', { page: [1, 2] }, 10_000);
+    const first = two.get('k');
+    expect(first).toBeInstanceOf(Promise); // from Redis
+    const entry = await first;
+    expect(entry?.value).toEqual({ page: [1, 2] });
+    expect(entry?.expiresAt).toBe((one.get('k') as { expiresAt: number }).expiresAt);
+    const again = two.get('k');
+    expect(again).not.toBeInstanceOf(Promise); // from this replica's own parsed store
+    expect((again as { value: unknown }).value).toBe(entry?.value);
+  });
+
+  it('reads a value in another format as a miss', async () => {
+    const prefix = `chaingraph-test:${randomUUID()}:`;
+    const raw = new Redis(await ensureRedis(), { keyPrefix: prefix });
+    try {
+      await raw.set('old', '{"x":1}', 'PX', 10_000);
+      await raw.set('past', `${Date.now() - 1000}:{"x":1}`, 'PX', 10_000);
+      const cache = await redisCache({ keyPrefix: prefix });
+      expect(await cache.get('old')).toBeUndefined();
+      expect(await cache.get('past')).toBeUndefined();
+    } finally {
+      raw.disconnect();
+    }
   });
 
   it('reads as a miss and reports once when Redis is unreachable', async () => {
     const errors: Error[] = [];
     const port = await freePort(); // nothing listens there
-    const cache = createRedisCache({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 200, onError: (error) => errors.push(error) });
+    const cache = createRedisCache({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 200, localMaxBytes: 0, onError: (error) => errors.push(error) });
     try {
       expect(await cache.ready(300)).toBe(false);
-      await cache.set('k', '"v"', 10_000);
+      await cache.set('k', 'v', 10_000);
       expect(await cache.get('k')).toBeUndefined();
       expect(await cache.get('k')).toBeUndefined();
       expect(cache.stats()).toMatchObject({ hits: 0, misses: 2, sets: 0 });
@@ -224,11 +281,28 @@ describe.each(backends)('cached clients ($name)', (backend) => {
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 2, sets: 2 });
   });
 
-  it('gives every caller its own copy', async () => {
+  it('shares one frozen answer between callers: nobody can change what another reads', async () => {
     const { api } = await setup();
     const first = await api.listChains();
-    first.chains.length = 0;
-    expect((await api.listChains()).chains.length).toBeGreaterThan(0);
+    expect(() => {
+      first.chains.length = 0;
+    }).toThrow(TypeError);
+    const again = await api.listChains();
+    expect(again).toBe(first);
+    expect(again.chains.length).toBeGreaterThan(0);
+  });
+
+  it('tells each caller until when its answer may be reused', async () => {
+    const { api } = await setup({ ttlMs: { chains: 5_000 } });
+    const seen: number[] = [];
+    const before = Date.now();
+    await api.listChains({}, { onExpiry: (at) => seen.push(at) });
+    await api.listChains({}, { onExpiry: (at) => seen.push(at) });
+    await api.getOperation(devnet.dataset.fixtures().mainnet.operationId, { onExpiry: (at) => seen.push(at) });
+    expect(seen).toHaveLength(3);
+    expect(seen[0]).toBeGreaterThanOrEqual(before + 5_000);
+    expect(seen[1]).toBe(seen[0]); // the same entry, the same expiry
+    expect(seen[2]).toBe(0); // never cached
   });
 
   it('refetches after the TTL of the resource class', async () => {
