@@ -1,4 +1,5 @@
 import { MEMORY_CACHE_DEFAULTS } from './upstream/cache.ts';
+import { RESPONSE_CACHE_DEFAULTS } from './plugins/use-response-cache.ts';
 import { parseCursorSecrets } from './schema/pagination.ts';
 import { parseNodeUrls } from './upstream/node-client.ts';
 import { telemetryFromEnv, type TelemetryConfig } from './telemetry.ts';
@@ -27,6 +28,12 @@ export interface GatewayConfig {
   cache: 'memory' | 'redis' | 'off';
   /** `CACHE_MAX_BYTES`: byte budget of the in-memory response cache (counted V8 bytes). Default 16 MiB. */
   cacheMaxBytes: number;
+  /**
+   * `RESPONSE_CACHE_MAX_BYTES`: byte budget of the whole-response cache (identical queries answered
+   * whole within the earliest expiry of what they read), 0 when off (`RESPONSE_CACHE=off`, or
+   * `CACHE=off`, since it holds only responses built from cached answers). Default 8 MiB.
+   */
+  responseCacheMaxBytes: number;
   /** Upper bound of estimated upstream calls a query may cost (QUERY_TOO_COSTLY above). */
   maxQueryCost: number;
   /** The HTTP edge's limits: body, response, concurrency (README, "Limits and security"). */
@@ -72,6 +79,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     ...(env['REDIS_URL'] ? { redisUrl: env['REDIS_URL'] } : {}),
     cache: cacheMode(env['CACHE'], Boolean(env['REDIS_URL'])),
     cacheMaxBytes: positiveInteger(env, 'CACHE_MAX_BYTES', MEMORY_CACHE_DEFAULTS.maxBytes, 1024),
+    responseCacheMaxBytes: responseCacheBytes(env),
     maxQueryCost,
     limits: edgeLimitsFromEnv(env),
     protection: protectionFromEnv(env),
@@ -170,6 +178,13 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
 function cursorSecretsFrom(value: string | undefined): { cursorSecrets?: string[] } {
   const secrets = parseCursorSecrets(value);
   return secrets ? { cursorSecrets: secrets } : {};
+}
+
+function responseCacheBytes(env: NodeJS.ProcessEnv): number {
+  const mode = env['RESPONSE_CACHE'] ?? '';
+  if (mode !== '' && mode !== 'on' && mode !== 'off') throw new Error(`RESPONSE_CACHE must be on or off, got "${mode}"`);
+  const bytes = positiveInteger(env, 'RESPONSE_CACHE_MAX_BYTES', RESPONSE_CACHE_DEFAULTS.maxBytes, 0);
+  return mode === 'off' || env['CACHE'] === 'off' ? 0 : bytes;
 }
 
 function cacheMode(value: string | undefined, hasRedis: boolean): GatewayConfig['cache'] {

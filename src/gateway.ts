@@ -17,6 +17,7 @@ import { createAdmissionGate, useAdmissionControl, type AdmissionGate, type Admi
 import { useIntrospectionLimit, type IntrospectionLimitOptions } from './plugins/use-introspection-limit.ts';
 import { useRequestLimits, type RequestLimitsOptions } from './plugins/use-request-limits.ts';
 import { useResponseLimit } from './plugins/use-response-limit.ts';
+import { useResponseCache, type ResponseCacheOptions } from './plugins/use-response-cache.ts';
 import { useVariableErrors } from './plugins/use-variable-errors.ts';
 import { useTracing, type TracingOptions } from './plugins/use-tracing.ts';
 import { getSchema } from './schema/index.ts';
@@ -55,6 +56,13 @@ export interface GatewayOptions {
   parseCache?: ParseCacheOptions;
   /** Body, URL, document-shape and variables limits of the HTTP edge. Defaults in `REQUEST_LIMITS_DEFAULTS` (body 1 MiB). */
   requestLimits?: RequestLimitsOptions;
+  /**
+   * The whole-response cache (`RESPONSE_CACHE`, `RESPONSE_CACHE_MAX_BYTES`): identical queries answered
+   * with the response already made, within the earliest expiry of what it read. Needs the upstream
+   * cache (a request that reads anything uncached is never held). Default off here; `server.ts` turns
+   * it on with the upstream cache.
+   */
+  responseCache?: false | Pick<ResponseCacheOptions, 'maxBytes' | 'maxEntries' | 'maxTtlMs'>;
   /** Largest serialized response (`MAX_RESPONSE_BYTES`); RESPONSE_TOO_LARGE above. Default 8 MiB. */
   maxResponseBytes?: number;
   /** `__schema`/`__type` counts and introspection list nesting per operation. Defaults in `INTROSPECTION_LIMIT_DEFAULTS`. */
@@ -181,6 +189,11 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
       // Last of the result hooks: measures the response as it will be sent.
       useResponseLimit(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      // After every plugin that refuses a request (an identical request passes them again) and after the
+      // response limit (what it holds was measured); a hit skips parsing, validation and execution.
+      ...(options.responseCache
+        ? [useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil: (context) => (context as Partial<Context>).freshUntil?.at })]
+        : []),
       // GET /health says the process is up (yoga's own); GET /ready says it can serve: the Data API
       // answers (its cheapest call, the chain list). Nodes are optional parts: a node that is down
       // fails its own fields, not the replica.

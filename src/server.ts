@@ -8,7 +8,7 @@ import { createGateway, type Gateway } from './gateway.ts';
 import { trackConnections, type DrainResult } from './drain.ts';
 import { edgeErrorBody } from './plugins/edge-response.ts';
 import { exampleQueries } from './graphiql-examples.ts';
-import { heapBudget } from './heap-budget.ts';
+import { heapBudget, redisLocalBytes } from './heap-budget.ts';
 import { createMemoryCache, createRedisCache, type ResponseCache } from './upstream/cache.ts';
 import { withDataApiCache, withNodeCache } from './upstream/cached-clients.ts';
 import { createDataApiClient } from './upstream/data-api.ts';
@@ -104,7 +104,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     config.cache === 'off'
       ? undefined
       : config.cache === 'redis' && config.redisUrl
-        ? createRedisCache({ url: config.redisUrl, onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
+        ? createRedisCache({ url: config.redisUrl, localMaxBytes: redisLocalBytes(config), onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
         : createMemoryCache({ maxBytes: config.cacheMaxBytes });
   warnIfHeapTooSmall(config, logger);
   // Before the gateway, which traces only when a provider is registered (OTEL_EXPORTER_OTLP_ENDPOINT).
@@ -124,6 +124,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),
       ...(config.cursorSecrets ? { cursorSecrets: config.cursorSecrets } : {}),
       requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
+      ...(cache && config.responseCacheMaxBytes > 0 ? { responseCache: { maxBytes: config.responseCacheMaxBytes } } : {}),
       ...(protection.rateLimitRps
         ? {
             rateLimit: {

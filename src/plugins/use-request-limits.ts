@@ -74,7 +74,7 @@ export function useRequestLimits(options: RequestLimitsOptions = {}): Plugin {
         endResponse(edgeErrorResponse(fetchAPI, 414, ErrorCode.URI_TOO_LONG, `The URL is longer than ${limits.maxUrlLength} characters: send the operation in a POST body.`));
       }
     },
-    onRequestParse({ request, requestParser, setRequestParser, fetchAPI, endResponse }) {
+    onRequestParse({ request, requestParser, setRequestParser, fetchAPI, endResponse, serverContext }) {
       const declared = request.headers.get('content-length');
       if (declared !== null) {
         if (!CONTENT_LENGTH.test(declared)) {
@@ -94,7 +94,10 @@ export function useRequestLimits(options: RequestLimitsOptions = {}): Plugin {
         );
         return;
       }
-      if (requestParser && request.body) {
+      // A declared length within the limit needs no counting when the body comes from node's HTTP parser,
+      // which reads exactly that many bytes; a body handed in any other way (gateway.fetch) is counted.
+      const fromSocket = declared !== null && typeof serverContext === 'object' && serverContext !== null && 'req' in serverContext;
+      if (requestParser && request.body && !fromSocket) {
         const parse = requestParser;
         setRequestParser((req) => parse(limitBody(req, limits.maxBodyBytes, fetchAPI)));
       }

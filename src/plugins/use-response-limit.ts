@@ -28,6 +28,8 @@ type Serializable = ExecutionResult & { stringify?: (result: ExecutionResult) =>
 export function useResponseLimit(options: ResponseLimitOptions = {}): Plugin {
   const limit = options.maxResponseBytes ?? RESPONSE_LIMIT_DEFAULTS.maxResponseBytes;
   const bound = (result: Serializable): Serializable => {
+    // Already text (a held response, measured when it was made).
+    if (result.stringify) return result;
     const text = JSON.stringify(result);
     // A UTF-16 length is at most the UTF-8 byte length's third; count bytes only when it matters.
     const bytes = text.length * 3 <= limit ? text.length : Buffer.byteLength(text);
