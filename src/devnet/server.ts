@@ -59,7 +59,9 @@ export interface RequestLogEntry {
   target: string;
   /** The request body when one was sent, up to 16 KiB, while the log's bodies stay under LOG_BODY_BUDGET characters in all. */
   body?: string;
+  /** When the request came in (its headers were read). */
   start: number;
+  /** When its answer was written. */
   end: number;
   /** The `x-request-id` the caller sent, if any (tests check the gateway forwards it). */
   requestId?: string;
@@ -171,11 +173,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const target = route(url.pathname);
     if (!target) return send(res, errorResponse(404, `Cannot ${method} ${url.pathname}`, ''), 0);
 
-    const start = performance.now();
     const answer = await target.handler({ method, path: target.path, query: url.searchParams, headers: req.headers, body });
     stats.requests += 1;
     stats.byRoute[answer.route] = (stats.byRoute[answer.route] ?? 0) + 1;
-    const entry: RequestLogEntry = { route: answer.route, method, target: (req.url ?? '/').slice(0, LOG_TARGET_CHARS), start, end: start };
+    const entry: RequestLogEntry = { route: answer.route, method, target: (req.url ?? '/').slice(0, LOG_TARGET_CHARS), start: arrived, end: arrived };
     const requestId = req.headers['x-request-id'];
     if (typeof requestId === 'string') entry.requestId = requestId;
     if (log.length >= LOG_SIZE) logBodyChars -= log.shift()?.body?.length ?? 0;
