@@ -55,9 +55,12 @@ export interface DevnetStats {
 export interface RequestLogEntry {
   route: string;
   method: string;
-  /** The path and query string as requested, cut at 2048 characters (benchmarks replay the requests from it). */
+  /**
+   * The path and query string as requested (benchmarks replay the requests from it); cut
+   * to 256 characters when longer than 16 K or when the log's text is over its budget.
+   */
   target: string;
-  /** The request body when one was sent, up to 16 KiB, while the log's bodies stay under LOG_BODY_BUDGET characters in all. */
+  /** The request body when one was sent, on the same terms as the target (left out rather than cut). */
   body?: string;
   /** When the request came in (its headers were read). */
   start: number;
@@ -84,11 +87,13 @@ export interface Devnet {
 }
 
 const DEFAULT_VALIDATORS = 1200;
-/** Longest request target the request log keeps (2000 entries, so at most 4 MB of targets). */
-const LOG_TARGET_CHARS = 2048;
-/** Longest request body the log keeps, and the characters of all the bodies it keeps together. */
-const LOG_BODY_CHARS = 16_384;
-const LOG_BODY_BUDGET = 1_000_000;
+/**
+ * The request log's text (targets and bodies): an entry's whole up to 16 K characters while
+ * the log holds at most 2 M characters in all, so the log stays within about 2.5 MB.
+ */
+const LOG_TEXT_ENTRY_CHARS = 16_384;
+const LOG_TEXT_BUDGET = 2_000_000;
+const LOG_TARGET_CUT = 256;
 
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
   const now = options.now ?? Date.now;
@@ -115,7 +120,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   // The last requests with their start and end times: benchmarks count sequential rounds from it.
   const LOG_SIZE = 2000;
   let log: RequestLogEntry[] = [];
-  let logBodyChars = 0;
+  let logTextChars = 0;
   // Fault injection draws from its own deterministic stream so runs are repeatable.
   let faultState = (options.seed ?? 1) * 2654435761;
   const nextRandom = (): number => {
@@ -129,7 +134,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     if (path === '/__devnet/stats/reset' && method === 'POST') {
       stats = { requests: 0, byRoute: {} };
       log = [];
-      logBodyChars = 0;
+      logTextChars = 0;
       return { status: 200, body: stats, route: '' };
     }
     if (path === '/__devnet/fixtures' && method === 'GET') return { status: 200, body: dataset.fixtures(), route: '' };
@@ -176,14 +181,22 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const answer = await target.handler({ method, path: target.path, query: url.searchParams, headers: req.headers, body });
     stats.requests += 1;
     stats.byRoute[answer.route] = (stats.byRoute[answer.route] ?? 0) + 1;
-    const entry: RequestLogEntry = { route: answer.route, method, target: (req.url ?? '/').slice(0, LOG_TARGET_CHARS), start: arrived, end: arrived };
+    if (log.length >= LOG_SIZE) {
+      const dropped = log.shift();
+      logTextChars -= (dropped?.target.length ?? 0) + (dropped?.body?.length ?? 0);
+    }
+    const fits = (text: string): boolean => text.length <= LOG_TEXT_ENTRY_CHARS && logTextChars + text.length <= LOG_TEXT_BUDGET;
+    const requested = req.url ?? '/';
+    // A cut is copied: a slice would keep the whole text alive.
+    const logged = fits(requested) ? requested : Buffer.from(requested.slice(0, LOG_TARGET_CUT)).toString();
+    const entry: RequestLogEntry = { route: answer.route, method, target: logged, start: arrived, end: arrived };
+    logTextChars += entry.target.length;
+    if (body !== '' && fits(body)) {
+      entry.body = body;
+      logTextChars += body.length;
+    }
     const requestId = req.headers['x-request-id'];
     if (typeof requestId === 'string') entry.requestId = requestId;
-    if (log.length >= LOG_SIZE) logBodyChars -= log.shift()?.body?.length ?? 0;
-    if (body !== '' && body.length <= LOG_BODY_CHARS && logBodyChars + body.length <= LOG_BODY_BUDGET) {
-      entry.body = body;
-      logBodyChars += body.length;
-    }
     log.push(entry);
     res.once('finish', () => {
       entry.end = performance.now();
@@ -221,7 +234,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     resetStats: () => {
       stats = { requests: 0, byRoute: {} };
       log = [];
-      logBodyChars = 0;
+      logTextChars = 0;
     },
     setChaos: (settings) => {
       chaos = { ...chaos, ...settings };
