@@ -4,7 +4,7 @@ import { badInput } from '../errors.ts';
 import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import { between } from './bounds.ts';
 import {
-  argsHash, checkFirst, decodeCursor, filterArgs, inspectCursor, parentHash, type CursorCodec, type CursorState, type PageSpec,
+  argsHash, checkFirst, decodeCursor, filterArgs, inspectCursor, parentHash, type CursorCodec, type PageSpec,
 } from './pagination.ts';
 
 export interface Edge<T> {
@@ -38,18 +38,76 @@ export interface PageConnectionOptions<T> {
   firstPage?: () => Promise<UpstreamPage<T>>;
 }
 
+/**
+ * What the cursors of one connection share: the codec, and the hashes binding them to
+ * the connection's arguments and parent, computed on the first cursor anyone selects
+ * (most queries select none, and a walk holds about a hundred nested connections).
+ */
+export class CursorBinding {
+  #hash: string | undefined;
+  #parent: string | null | undefined;
+  constructor(
+    readonly codec: CursorCodec,
+    private readonly page: PageSpec,
+    private readonly args: ConnectionArgs,
+    private readonly parentIdentity: unknown,
+  ) {}
+
+  /** Hash of the connection's name and arguments (all but `first` and `after`). */
+  get hash(): string {
+    return (this.#hash ??= argsHash(this.page, filterArgs(this.args)));
+  }
+
+  /** Hash of the parent's identity; undefined for a root connection. */
+  get parent(): string | undefined {
+    if (this.#parent === undefined) this.#parent = this.parentIdentity === undefined ? null : parentHash(this.parentIdentity);
+    return this.#parent ?? undefined;
+  }
+
+  /** The cursor of item `index` of the page read with `token` and `size`. */
+  encode(token: string | undefined, size: number, index: number): string {
+    return this.codec.encode({ t: token, s: size, i: index, h: this.hash, p: this.parent });
+  }
+}
+
 /** An edge whose cursor is encoded only if someone selects it (most queries never do). */
 class PageEdge<T> implements Edge<T> {
-  #state: CursorState;
-  #codec: CursorCodec;
   #cursor: string | undefined;
-  constructor(codec: CursorCodec, state: CursorState, readonly node: T) {
-    this.#codec = codec;
-    this.#state = state;
-  }
+  constructor(
+    private readonly binding: CursorBinding,
+    private readonly token: string | undefined,
+    private readonly size: number,
+    private readonly index: number,
+    readonly node: T,
+  ) {}
   get cursor(): string {
-    return (this.#cursor ??= this.#codec.encode(this.#state));
+    return (this.#cursor ??= this.binding.encode(this.token, this.size, this.index));
   }
+}
+
+/** An edge of `binding`'s connection whose cursor is encoded when selected (for connections not read by {@link resolvePageConnection}). */
+export function lazyEdge<T>(binding: CursorBinding, token: string | undefined, size: number, index: number, node: T): Edge<T> {
+  return new PageEdge(binding, token, size, index, node);
+}
+
+/** `pageInfo` whose cursors are those of the first and last edges, encoded only when selected. */
+class LazyPageInfo {
+  readonly hasPreviousPage = false;
+  constructor(
+    readonly hasNextPage: boolean,
+    private readonly edges: readonly Edge<unknown>[],
+  ) {}
+  get startCursor(): string | null {
+    return this.edges[0]?.cursor ?? null;
+  }
+  get endCursor(): string | null {
+    return this.edges[this.edges.length - 1]?.cursor ?? null;
+  }
+}
+
+/** A connection over `edges`, its `pageInfo` cursors read from them when selected. */
+export function lazyConnection<T>(edges: Edge<T>[], hasNextPage: boolean): Connection<T> {
+  return { edges, pageInfo: new LazyPageInfo(hasNextPage, edges) };
 }
 
 // Upstreams that answer empty pages with a token would otherwise loop forever.
@@ -63,18 +121,16 @@ const MAX_TOP_UPS = 8;
  */
 export async function resolvePageConnection<T>(options: PageConnectionOptions<T>): Promise<Connection<T>> {
   const { page, args } = options;
-  const codec = options.ctx.cursors;
+  const binding = new CursorBinding(options.ctx.cursors, page, args, options.parent);
   const first = checkFirst(args.first, page);
-  const hash = argsHash(page, filterArgs(args));
-  const parent = options.parent === undefined ? undefined : parentHash(options.parent);
 
   let token: string | undefined;
   let size = first;
   let index = 0;
   let current: UpstreamPage<T>;
   if (args.after) {
-    const cursor = decodeCursor(codec, args.after, page, hash);
-    if (cursor.p !== parent) throw badInput('after', 'this cursor belongs to another parent object');
+    const cursor = decodeCursor(binding.codec, args.after, page, binding.hash);
+    if (cursor.p !== binding.parent) throw badInput('after', 'this cursor belongs to another parent object');
     token = cursor.t;
     size = cursor.s;
     index = cursor.i + 1;
@@ -85,8 +141,9 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
 
   const edges: Edge<T>[] = [];
   for (let topUps = 0; ; topUps++) {
-    while (edges.length < first && index < current.items.length) {
-      edges.push(new PageEdge(codec, { t: token, s: size, i: index, h: hash, p: parent }, current.items[index] as T));
+    const items = current.items;
+    while (edges.length < first && index < items.length) {
+      edges.push(new PageEdge(binding, token, size, index, items[index] as T));
       index++;
     }
     if (edges.length >= first || !current.nextPageToken || topUps >= MAX_TOP_UPS) break;
@@ -96,17 +153,7 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
     current = await options.fetchPage(token, size);
   }
 
-  const last = edges[edges.length - 1];
-  const hasNextPage = index < current.items.length || Boolean(current.nextPageToken) || Boolean(current.hasMore);
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage,
-      hasPreviousPage: false,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: last?.cursor ?? null,
-    },
-  };
+  return lazyConnection(edges, index < current.items.length || Boolean(current.nextPageToken) || Boolean(current.hasMore));
 }
 
 /** A connection known to be empty without asking anyone. */

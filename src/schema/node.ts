@@ -9,10 +9,10 @@ import {
 import type { NetworkId } from '../loaders/types.ts';
 import type { AcpPreference, TxFees, Upgrades } from '../shapes/index.ts';
 import { withFields } from '../shapes/index.ts';
-import { pageArgs, type Connection } from './connection.ts';
+import { CursorBinding, lazyConnection, lazyEdge, pageArgs, type Connection } from './connection.ts';
 import { BOUNDS, checkNodeName, NODE_BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
-import { argsHash, checkFirst, decodeCursor, filterArgs, parentHash } from './pagination.ts';
+import { checkFirst, decodeCursor } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import { loadValidator, ValidatorInterface } from './validators.ts';
@@ -216,12 +216,11 @@ type PeersArgs = InputShapeFromFields<typeof peersArgs>;
 async function resolvePeers(ctx: Context, name: string, args: PeersArgs): Promise<PeerConnectionShape> {
   const first = checkFirst(args.first, PEERS_PAGE);
   const ids = args.nodeIds?.length ? [...new Set(args.nodeIds)].sort() : undefined;
-  const hash = argsHash(PEERS_PAGE, filterArgs({ nodeIds: ids }));
-  const parent = parentHash({ node: name });
+  const binding = new CursorBinding(ctx.cursors, PEERS_PAGE, { nodeIds: ids }, { node: name });
   let afterId: string | undefined;
   if (args.after) {
-    const cursor = decodeCursor(ctx.cursors, args.after, PEERS_PAGE, hash);
-    if (cursor.p !== parent || cursor.t === undefined) throw badInput('after', 'this cursor belongs to another node');
+    const cursor = decodeCursor(ctx.cursors, args.after, PEERS_PAGE, binding.hash);
+    if (cursor.p !== binding.parent || cursor.t === undefined) throw badInput('after', 'this cursor belongs to another node');
     afterId = cursor.t;
   }
   const peers = await sortedPeers(ctx, name, ids);
@@ -232,17 +231,8 @@ async function resolvePeers(ctx: Context, name: string, args: PeersArgs): Promis
     if (start === -1) start = peers.length;
   }
   const page = peers.slice(start, start + first);
-  const edges = page.map((peer, i) => ({ cursor: ctx.cursors.encode({ t: peer.nodeID, s: first, i: start + i, h: hash, p: parent }), node: peer }));
-  return {
-    edges,
-    totalCount: peers.length,
-    pageInfo: {
-      hasNextPage: start + first < peers.length,
-      hasPreviousPage: false,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
-    },
-  };
+  const edges = page.map((peer, i) => lazyEdge(binding, peer.nodeID, first, start + i, peer));
+  return { ...lazyConnection(edges, start + first < peers.length), totalCount: peers.length };
 }
 
 AvalancheNodeRef.implement({
