@@ -1,5 +1,5 @@
 /**
- * `tsx bench/profile.ts [list|walk|address|node] [memory|off] [queries]`: the gateway's
+ * `tsx bench/profile.ts [list|walk|address|node|<a query>] [off|memory|whole] [queries]`: the gateway's
  * CPU per query and a CPU profile of it serving one query over and over, run as
  * `npm start` runs it (the esbuild bundle, its node flags) with `--cpu-prof`, the devnet
  * in another process. Writes the profile under `bench/results/profiles/` (open it in
@@ -14,7 +14,7 @@ import { cpuMs, runQueries, startDevnetProcess, startGatewayProcess } from './ga
 
 const [which = 'walk', cache = 'memory', count = '300'] = process.argv.slice(2);
 const SCENARIO: Record<string, string> = { list: 'S1', walk: 'S2', address: 'S3', node: 'S4' };
-const PROFILE_DIR = `${root}bench/results/profiles/${which}-${cache}-${process.pid}`;
+const PROFILE_DIR = `${root}bench/results/profiles/${/^[a-z]+$/.test(which) ? which : 'query'}-${cache}-${process.pid}`;
 
 interface ProfileNode {
   id: number;
@@ -66,9 +66,13 @@ rmSync(PROFILE_DIR, { recursive: true, force: true });
 const devnet = await startDevnetProcess(0);
 try {
   const fixtures = ((await (await fetch(`${devnet.url}/__devnet/fixtures`)).json()) as { mainnet: Fixtures }).mainnet;
-  const scenario = buildScenarios(fixtures).find((s) => s.id === SCENARIO[which]);
-  if (!scenario) throw new Error(`unknown query ${which}: one of ${Object.keys(SCENARIO).join(', ')}`);
-  const gateway = await startGatewayProcess(devnet.url, cache === 'off' ? 'off' : 'memory', ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`]);
+  // A scenario's name, or a query of its own (`'{ __typename }'`).
+  const scenario = /^\s*[{q]/.test(which) ? { query: which } : buildScenarios(fixtures).find((s) => s.id === SCENARIO[which]);
+  if (!scenario) throw new Error(`unknown query ${which}: one of ${Object.keys(SCENARIO).join(', ')}, or a query`);
+  // `memory`: upstream answers from the cache, every query executed; `whole`: the whole-response cache on too.
+  const gateway = await startGatewayProcess(devnet.url, cache === 'off' ? 'off' : 'memory', ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`], {
+    RESPONSE_CACHE: cache === 'whole' ? 'on' : 'off',
+  });
   try {
     await runQueries(gateway.url, scenario.query, 50);
     const before = cpuMs(gateway.pid);

@@ -13,6 +13,7 @@ import { getSchema } from '../../src/schema/index.ts';
 import { configFromEnv } from '../../src/config.ts';
 import { heapBudget } from '../../src/heap-budget.ts';
 import { createMemoryCache, MEMORY_CACHE_DEFAULTS } from '../../src/upstream/cache.ts';
+import { RESPONSE_CACHE_DEFAULTS } from '../../src/plugins/use-response-cache.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 // Heap measurements need a full GC: expose it to this test process.
@@ -242,7 +243,8 @@ describe('the heap limit follows the budgets', () => {
     const config = configFromEnv({});
     const budget = heapBudget(config);
     expect(budget.totalBytes).toBe(Object.values(budget.terms).reduce((a, b) => a + b, 0));
-    expect(budget.terms['response cache (CACHE_MAX_BYTES)']).toBe(MEMORY_CACHE_DEFAULTS.maxBytes);
+    expect(budget.terms['upstream answer cache (CACHE_MAX_BYTES; a quarter of it in front of Redis)']).toBe(MEMORY_CACHE_DEFAULTS.maxBytes);
+    expect(budget.terms['whole-response cache (RESPONSE_CACHE_MAX_BYTES)']).toBe(RESPONSE_CACHE_DEFAULTS.maxBytes);
     expect(budget.terms['parse cache']).toBe(PARSE_CACHE_DEFAULTS.maxBytes);
     expect(budget.heapMb * MiB).toBeGreaterThanOrEqual(budget.totalBytes * 1.25);
     // Fewer concurrent operations, a smaller heap; no in-process devnet, no devnet term.

@@ -221,12 +221,14 @@ describe('behind the response cache', () => {
     const first = await api.listValidators('mainnet', { pageSize: 100 });
     const hit = await api.listValidators('mainnet', { pageSize: 100 });
     expect(calls).toBe(1);
-    expect(hit).toEqual(first);
-    expect(hit).not.toBe(first);
+    // The one stored value, shared and frozen.
+    expect(hit).toBe(first);
+    expect(Object.isFrozen(hit.validators[0])).toBe(true);
 
     breakNext = true;
     const [a, b] = await Promise.all([api.listValidators('fuji', { pageSize: 100 }), api.listValidators('fuji', { pageSize: 100 })]);
     expect(calls).toBe(2);
+    expect(a === b).toBe(false); // each caller its own copy with the getters that throw
     for (const page of [a, b]) {
       expect(() => page.validators[2]?.nodeId).toThrow('broken validators[2].nodeId');
       expect(page.validators[3]?.nodeId).toEqual(expect.any(String));
