@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 
 export const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
-const DIGITS = new Map([...BASE58_ALPHABET].map((c, i) => [c, BigInt(i)]));
+const DIGITS: ReadonlySet<string> = new Set(BASE58_ALPHABET);
 
 /** Five base-58 digits: one limb of {@link encodeBase58}. */
 const RADIX = 58 ** 5;
@@ -61,22 +61,50 @@ export function encodeBase58(bytes: Uint8Array): string {
   return '1'.repeat(zeros) + out;
 }
 
+/** Digit of each character code of the alphabet, -1 for every other code below 128. */
+const DIGIT_OF = (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let i = 0; i < BASE58_ALPHABET.length; i++) table[BASE58_ALPHABET.charCodeAt(i)] = i;
+  return table;
+})();
+
 /**
  * The bytes of a base58 string, or undefined when a character is outside the
- * alphabet. Quadratic in the length: callers bound the length first.
+ * alphabet. Quadratic in the length: callers bound the length first. Multiplies a
+ * little-endian array of base-2^24 limbs by 58 per character (no BigInt, no hex round trip).
  */
 export function decodeBase58(text: string): Buffer | undefined {
-  let n = 0n;
-  for (const c of text) {
-    const digit = DIGITS.get(c);
-    if (digit === undefined) return undefined;
-    n = n * 58n + digit;
-  }
-  let hex = n === 0n ? '' : n.toString(16);
-  if (hex.length % 2) hex = `0${hex}`;
   let zeros = 0;
-  while (text[zeros] === '1') zeros++;
-  return Buffer.concat([Buffer.alloc(zeros), Buffer.from(hex, 'hex')]);
+  while (zeros < text.length && text.charCodeAt(zeros) === 49 /* '1' */) zeros++;
+  const limbs: number[] = [];
+  for (let i = zeros; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const digit = code < 128 ? (DIGIT_OF[code] as number) : -1;
+    if (digit < 0) return undefined;
+    let carry = digit;
+    for (let j = 0; j < limbs.length; j++) {
+      carry += (limbs[j] as number) * 58;
+      limbs[j] = carry % 0x1000000;
+      carry = Math.floor(carry / 0x1000000);
+    }
+    while (carry > 0) {
+      limbs.push(carry % 0x1000000);
+      carry = Math.floor(carry / 0x1000000);
+    }
+  }
+  // Three bytes per limb, most significant first; the top limb without its leading zero bytes.
+  const top = limbs[limbs.length - 1] ?? 0;
+  const topBytes = top >= 0x10000 ? 3 : top >= 0x100 ? 2 : top > 0 ? 1 : 0;
+  const length = limbs.length === 0 ? 0 : (limbs.length - 1) * 3 + topBytes;
+  const out = Buffer.alloc(zeros + length);
+  let at = out.length;
+  for (let j = 0; j < limbs.length; j++) {
+    const limb = limbs[j] as number;
+    out[--at] = limb & 0xff;
+    if (at > zeros) out[--at] = (limb >>> 8) & 0xff;
+    if (at > zeros) out[--at] = limb >>> 16;
+  }
+  return out;
 }
 
 /** The cb58 checksum of `payload`: the last 4 bytes of its sha256. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE58_ALPHABET, decodeBase58, decodeCb58, encodeBase58, encodeCb58, isBase58, isCb58 } from '../../src/lib/base58.ts';
-import { formatCb58Id, formatNodeId, isCb58Id, isNodeId } from '../../src/lib/ids.ts';
+import { formatCb58Id, formatNodeId, isCb58Id, isNodeId, MAX_KNOWN_NODE_IDS } from '../../src/lib/ids.ts';
 
 /** Base58 the slow, obvious way (one BigInt, digit by digit): what the fast encoder must agree with. */
 function referenceBase58(bytes: Uint8Array): string {
@@ -33,6 +33,10 @@ describe('base58', () => {
     expect(encodeBase58(new Uint8Array([0, 0, 1]))).toBe('112');
     expect(encodeBase58(new Uint8Array())).toBe('');
     expect(decodeBase58('0OIl')).toBeUndefined();
+    expect(decodeBase58('')?.length).toBe(0);
+    expect([...(decodeBase58('11') ?? [])]).toEqual([0, 0]);
+    expect([...(decodeBase58('1z') ?? [])]).toEqual([0, 57]);
+    expect(decodeBase58('2é')).toBeUndefined();
     expect(isBase58('2NEpo7')).toBe(true);
     expect(isBase58('')).toBe(false);
     expect(isBase58('ab0')).toBe(false);
@@ -68,5 +72,15 @@ describe('ids', () => {
     expect(isNodeId(nodeId.slice(7))).toBe(false);
     expect(isCb58Id(formatCb58Id(Buffer.alloc(32, 9)))).toBe(true);
     expect(() => formatNodeId(Buffer.alloc(32))).toThrow(RangeError);
+  });
+
+  it('remembers valid node ids within its bound, never invalid ones', () => {
+    const ids = Array.from({ length: MAX_KNOWN_NODE_IDS + 10 }, (_, i) => formatNodeId(Buffer.alloc(20, i % 256).fill(i >> 8, 0, 1)));
+    for (const id of ids) expect(isNodeId(id)).toBe(true);
+    for (const id of ids) expect(isNodeId(id)).toBe(true);
+    const valid = ids[0] as string;
+    const flipped = valid.slice(0, -1) + (valid.endsWith('2') ? '3' : '2');
+    expect(isNodeId(flipped)).toBe(false);
+    expect(isNodeId(flipped)).toBe(false);
   });
 });
