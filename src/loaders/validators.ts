@@ -123,7 +123,15 @@ interface Keyed<A> {
 }
 
 const parentIdOf = (k: Keyed<unknown>): string => (k.window ? `${k.nodeId}@${k.window.start}-${k.window.end}` : k.nodeId);
-const keyOf = <A>(k: Keyed<A>): string => `${parentIdOf(k)}|${JSON.stringify(k.args)}`;
+
+/**
+ * The list arguments as a key: the fields of {@link DelegatorListArgs} and
+ * {@link HistoricalRewardListArgs} (add a field there, add it here), a template
+ * rather than canonical JSON per key.
+ */
+const argsKeyOf = (a: PerValidatorListArgs & { delegationStatus?: string | undefined; currency?: string | undefined }): string =>
+  `${a.first}|${a.sortOrder ?? ''}|${a.delegationStatus ?? ''}|${a.currency ?? ''}`;
+const keyOf = <A extends PerValidatorListArgs>(k: Keyed<A>): string => `${parentIdOf(k)}|${argsKeyOf(k.args)}`;
 
 interface StakingItem {
   nodeId: string;
@@ -138,21 +146,31 @@ interface Routing {
   parentOf(item: StakingItem): string;
 }
 
-function routing(keys: readonly Keyed<unknown>[]): Routing {
-  const byNode = new Map<string, Keyed<unknown>[]>();
+/** The parent of items that belong to none of a batch's keys (another validation of the node, or a substring match). */
+const OUTSIDE = '@outside';
+
+interface Owner {
+  parentId: string;
+  window: StakingWindow | undefined;
+}
+
+/** Routing of `keys`, whose parent ids are `parentIds` (in the same order): each item is one map lookup, no string built. */
+function routing(keys: readonly Keyed<unknown>[], parentIds: readonly string[]): Routing {
+  const byNode = new Map<string, Owner[]>();
   const nodeOfParent = new Map<string, string>();
-  for (const k of keys) {
+  keys.forEach((k, i) => {
+    const owner = { parentId: parentIds[i] as string, window: k.window };
     const list = byNode.get(k.nodeId);
-    if (list) list.push(k);
-    else byNode.set(k.nodeId, [k]);
-    nodeOfParent.set(parentIdOf(k), k.nodeId);
-  }
+    if (list) list.push(owner);
+    else byNode.set(k.nodeId, [owner]);
+    nodeOfParent.set(owner.parentId, k.nodeId);
+  });
   return {
-    nodeIdsOf: (parentIds) => [...new Set(parentIds.map((id) => nodeOfParent.get(id) ?? id))],
+    nodeIdsOf: (ids) => [...new Set(ids.map((id) => nodeOfParent.get(id) ?? id))],
     parentOf: (item) => {
-      const owner = byNode.get(item.nodeId)?.find((k) => inWindow(k.window, item));
-      // Belongs to none of the keys (another validation of the node, or a substring match).
-      return owner ? parentIdOf(owner) : `${item.nodeId}@outside`;
+      const owners = byNode.get(item.nodeId);
+      if (owners) for (const owner of owners) if (inWindow(owner.window, item)) return owner.parentId;
+      return OUTSIDE;
     },
   };
 }
@@ -164,7 +182,7 @@ async function byArgs<A extends PerValidatorListArgs, T>(
 ): Promise<UpstreamPage<T>[]> {
   const groups = new Map<string, number[]>();
   keys.forEach((k, i) => {
-    const g = JSON.stringify(k.args);
+    const g = argsKeyOf(k.args);
     const list = groups.get(g);
     if (list) list.push(i);
     else groups.set(g, [i]);
@@ -173,11 +191,12 @@ async function byArgs<A extends PerValidatorListArgs, T>(
   await Promise.all(
     [...groups.values()].map(async (indexes) => {
       const members = indexes.map((i) => keys[i] as Keyed<A>);
+      const parentIds = members.map(parentIdOf);
       const first = members[0] as Keyed<A>;
       const pages = await load(
         first.args,
-        members.map((k) => ({ parentId: parentIdOf(k), first: k.args.first, expected: k.expected })),
-        routing(members),
+        members.map((k, j) => ({ parentId: parentIds[j] as string, first: k.args.first, expected: k.expected })),
+        routing(members, parentIds),
       );
       indexes.forEach((i, j) => (out[i] = pages[j] as UpstreamPage<T>));
     }),
