@@ -146,7 +146,20 @@ export async function linkNetwork(ctx: LoaderContext, name: string, requested?: 
  * configuration order) that runs that network, else the first node. A node that
  * cannot tell its network is skipped. Each node's network is learned once per process.
  */
-export async function nodeForNetwork(ctx: LoaderContext, network: NetworkId): Promise<NodeClient | undefined> {
+export function nodeForNetwork(ctx: LoaderContext, network: NetworkId): Promise<NodeClient | undefined> {
+  // Once per request and network: every validator of a list asks it for its peer.
+  const key = NODE_FOR_NETWORK_KEY[network];
+  let chosen = ctx.loaders.get(key) as Promise<NodeClient | undefined> | undefined;
+  if (!chosen) {
+    chosen = chooseNode(ctx, network);
+    ctx.loaders.set(key, chosen);
+  }
+  return chosen;
+}
+
+const NODE_FOR_NETWORK_KEY: Readonly<Record<NetworkId, string>> = { mainnet: 'nodeForNetwork:mainnet', fuji: 'nodeForNetwork:fuji' };
+
+async function chooseNode(ctx: LoaderContext, network: NetworkId): Promise<NodeClient | undefined> {
   const { list } = upstreamOf(ctx).nodes;
   // Ask every node at once: one round, however many nodes are configured.
   const networks = await Promise.all(list.map((node) => networkOf(ctx, node).catch(() => undefined)));

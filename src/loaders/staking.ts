@@ -117,7 +117,6 @@ export interface ValidationDelegatorsOptions {
 export function validationDelegatorPages(ctx: LoaderContext, v: ValidatorWithNetwork, args: ValidationDelegatorsOptions): ValidationPages<DelegatorWithNetwork> {
   const { first, sortOrder, delegationStatus } = args;
   const options = { ...(sortOrder ? { sortOrder } : {}), ...(delegationStatus ? { delegationStatus } : {}) };
-  const pages = delegatorPages(ctx, v.network, { nodeIds: [v.nodeId], ...options });
   return {
     firstPage: async () =>
       ownItems(
@@ -130,7 +129,8 @@ export function validationDelegatorPages(ctx: LoaderContext, v: ValidatorWithNet
           expected: delegationStatus ? undefined : (v.delegatorCount ?? undefined),
         }),
       ),
-    fetchPage: async (pageToken, pageSize) => ownItems(v, await pages(pageToken, pageSize)),
+    // Made only when a cursor asks for a later page: most lists are read from their first page alone.
+    fetchPage: async (pageToken, pageSize) => ownItems(v, await delegatorPages(ctx, v.network, { nodeIds: [v.nodeId], ...options })(pageToken, pageSize)),
   };
 }
 
@@ -181,14 +181,13 @@ export function validationHistoricalRewardPages(
 ): ValidationPages<HistoricalRewardWithNetwork> {
   const { first, sortOrder, currency } = args;
   const options = { ...(sortOrder ? { sortOrder } : {}), ...(currency ? { currency } : {}) };
-  const pages = historicalRewardPages(ctx, v.network, { nodeIds: [v.nodeId], ...options });
   return {
     firstPage: async () =>
       ownItems(
         v,
         await historicalRewardsFirstPage(ctx, v.network).load({ nodeId: v.nodeId, window: windowOf(v), args: { first, ...options }, expected: historicalRewardsHint(v) }),
       ),
-    fetchPage: async (pageToken, pageSize) => ownItems(v, await pages(pageToken, pageSize)),
+    fetchPage: async (pageToken, pageSize) => ownItems(v, await historicalRewardPages(ctx, v.network, { nodeIds: [v.nodeId], ...options })(pageToken, pageSize)),
   };
 }
 
@@ -196,14 +195,13 @@ export function validationHistoricalRewardPages(
 export function validationPendingRewardPages(ctx: LoaderContext, v: ValidatorWithNetwork, args: ValidationRewardsOptions): ValidationPages<PendingRewardWithNetwork> {
   const { first, sortOrder } = args;
   const options = sortOrder ? { sortOrder } : {};
-  const pages = pendingRewardPages(ctx, v.network, { nodeIds: [v.nodeId], ...options });
   return {
     firstPage: async () =>
       ownItems(
         v,
         await pendingRewardsFirstPage(ctx, v.network).load({ nodeId: v.nodeId, window: windowOf(v), args: { first, ...options }, expected: pendingRewardsHint(v) }),
       ),
-    fetchPage: async (pageToken, pageSize) => ownItems(v, await pages(pageToken, pageSize)),
+    fetchPage: async (pageToken, pageSize) => ownItems(v, await pendingRewardPages(ctx, v.network, { nodeIds: [v.nodeId], ...options })(pageToken, pageSize)),
   };
 }
 

@@ -2,6 +2,8 @@ import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 const MAX_UINT256 = (1n << 256n) - 1n;
+/** Decimal digits of 2^256 - 1. */
+const UINT256_DIGITS = MAX_UINT256.toString().length;
 
 function toDecimal(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
@@ -9,6 +11,8 @@ function toDecimal(value: unknown): string {
   // 2^256 has 78 decimal digits (64 hex): anything longer is refused before BigInt parses it,
   // which takes time quadratic in the length (a 1 MB string blocks the event loop for ~200 ms).
   if (typeof value === 'string' && value.length <= 100) {
+    // The common case, a plain decimal: below 78 digits it is below 2^256 without parsing it.
+    if (value.length < UINT256_DIGITS && DECIMAL.test(value)) return value;
     const trimmed = value.trim();
     if (DECIMAL.test(trimmed) && BigInt(trimmed) <= MAX_UINT256) return trimmed;
     // Some upstreams send hex quantities (0x...): accept them too.
