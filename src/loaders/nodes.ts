@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { codedError, ErrorCode, isUpstreamError } from '../errors.ts';
 import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
 import type { NodeRpcMethod, NodeRpcMethods, PageSpec, Peer } from '../shapes/index.ts';
-import { withFields } from '../shapes/index.ts';
+import { withFields, withSharedFields } from '../shapes/index.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
 import { isNodeId } from '../lib/ids.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
@@ -199,6 +199,9 @@ export const acrossNodeNetworks = (link: FieldCost): FieldCost => ({
  * (the node omits ids it is not connected to); malformed ids are answered null
  * without a call.
  */
+/** Peers of shared (cached) answers with their node's name, made once per peer (see `withSharedFields`). */
+const peerCopies = new WeakMap<object, PeerShape>();
+
 export function peerByNodeId(ctx: LoaderContext, node: NodeClient): DataLoader<string, PeerShape | null> {
   return memoLoader(ctx, `peerByNodeId:${node.name}`, () =>
     new DataLoader<string, PeerShape | null>(
@@ -207,7 +210,7 @@ export function peerByNodeId(ctx: LoaderContext, node: NodeClient): DataLoader<s
         const found = new Map<string, PeerShape>();
         if (wanted.length > 0) {
           const { peers } = await node.call('info.peers', { nodeIDs: wanted }, ctx.call);
-          for (const peer of peers) found.set(peer.nodeID, withFields(peer, { node: node.name }));
+          for (const peer of peers) found.set(peer.nodeID, withSharedFields(peer, { node: node.name }, peerCopies));
         }
         return nodeIds.map((id) => found.get(id) ?? null);
       },

@@ -1,5 +1,6 @@
 import type DataLoader from 'dataloader';
 import type { CallOptions, DataApi, NodeClient } from '../upstream/client-types.ts';
+import type { NetworkId } from './types.ts';
 
 /** The configured nodes, by name, in configuration order. */
 export interface NodeDirectory {
@@ -60,6 +61,16 @@ export function memoLoader<K, V, C = K>(ctx: LoaderContext, key: string, create:
     ctx.loaders.set(key, loader);
   }
   return loader;
+}
+
+/**
+ * Loader keys of `name` per network, made once: a request asks for a per-network loader
+ * once per parent, and a constant key saves building and hashing a new string each time.
+ */
+export function networkKeys(name: string): (network: NetworkId) => string {
+  const mainnet = `${name}:mainnet`;
+  const fuji = `${name}:fuji`;
+  return (network) => (network === 'mainnet' ? mainnet : network === 'fuji' ? fuji : `${name}:${String(network)}`);
 }
 
 export function createNodeDirectory(clients: readonly NodeClient[]): NodeDirectory {

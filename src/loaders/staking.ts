@@ -3,7 +3,7 @@ import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import {
   PAGES, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type ListDelegatorsParams,
   type ListHistoricalRewardsParams, type ListRewardsParams, type ListValidatorsParams, type PendingReward, type SortOrder,
-  type Validator, withFields,
+  type Validator, withSharedFields,
 } from '../shapes/index.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
@@ -26,7 +26,11 @@ export type DelegatorWithNetwork = WithNetwork<Delegator>;
 export type HistoricalRewardWithNetwork = WithNetwork<HistoricalReward>;
 export type PendingRewardWithNetwork = WithNetwork<PendingReward>;
 
-export const withNetwork = <T extends object>(network: NetworkId, item: T): WithNetwork<T> => withFields(item, { network });
+/** Copies of shared (cached, frozen) items with their network, made once per item (see `withSharedFields`). */
+const networkCopies = new WeakMap<object, WithNetwork<object>>();
+
+export const withNetwork = <T extends object>(network: NetworkId, item: T): WithNetwork<T> =>
+  withSharedFields(item, { network }, networkCopies as WeakMap<object, WithNetwork<T>>);
 
 const pageParams = (pageToken: string | undefined, pageSize: number) => ({ pageSize, ...(pageToken ? { pageToken } : {}) });
 

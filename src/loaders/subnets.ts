@@ -4,8 +4,12 @@ import type { FetchPage } from '../lib/pages.ts';
 import {
   PAGES, PRIMARY_NETWORK_ID, primaryNetworkSubnet, type Blockchain, type SortOrder, type Subnet, withFields,
 } from '../shapes/index.ts';
-import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
+import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
+
+/** Loader keys per network (see `networkKeys`). */
+const SUBNET_BY_ID_KEYS = networkKeys('subnetById');
+const BLOCKCHAIN_BY_ID_KEYS = networkKeys('blockchainById');
 
 /** E7's largest page: the whole subnet list usually fits in one call. */
 const SUBNET_PAGE = 10000;
@@ -19,6 +23,20 @@ export type BlockchainWithNetwork = Blockchain & { network: NetworkId };
 
 /** Attaches the network to a subnet and its blockchains (the upstream objects do not say which network). */
 export function subnetWithNetwork(network: NetworkId, subnet: Subnet): SubnetWithNetwork {
+  if (!Object.isFrozen(subnet)) return copySubnet(network, subnet);
+  // A shared (cached, frozen) subnet: copied once, frozen, and handed out again while it lives.
+  const known = subnetCopies.get(subnet);
+  if (known?.network === network) return known;
+  const copy = copySubnet(network, subnet);
+  for (const chain of copy.blockchains) Object.freeze(chain);
+  Object.freeze(copy.blockchains);
+  subnetCopies.set(subnet, Object.freeze(copy));
+  return copy;
+}
+
+const subnetCopies = new WeakMap<object, SubnetWithNetwork>();
+
+function copySubnet(network: NetworkId, subnet: Subnet): SubnetWithNetwork {
   return withFields(subnet, { network, blockchains: subnet.blockchains.map((b) => withFields(b, { network })) });
 }
 
@@ -81,7 +99,7 @@ export const SUBNET_LISTING_COST: FieldCost = costs.listing(PAGES.subnets);
 
 /** A subnet by id (null when the network has none such), from the request's one subnet list. */
 export function subnetById(ctx: LoaderContext, network: NetworkId): DataLoader<string, SubnetWithNetwork | null> {
-  return memoLoader(ctx, `subnetById:${network}`, () =>
+  return memoLoader(ctx, SUBNET_BY_ID_KEYS(network), () =>
     new DataLoader<string, SubnetWithNetwork | null>(async (ids) => {
       const index = await subnetIndex(ctx).load(network);
       return ids.map((id) => index.subnets.get(id) ?? null);
@@ -91,7 +109,7 @@ export function subnetById(ctx: LoaderContext, network: NetworkId): DataLoader<s
 
 /** A blockchain by id (null when no subnet of the network owns it), from the request's one subnet list. */
 export function blockchainById(ctx: LoaderContext, network: NetworkId): DataLoader<string, BlockchainWithNetwork | null> {
-  return memoLoader(ctx, `blockchainById:${network}`, () =>
+  return memoLoader(ctx, BLOCKCHAIN_BY_ID_KEYS(network), () =>
     new DataLoader<string, BlockchainWithNetwork | null>(async (ids) => {
       const index = await subnetIndex(ctx).load(network);
       return ids.map((id) => index.blockchains.get(id) ?? null);

@@ -6,9 +6,17 @@ import {
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
 import { isNodeId } from '../lib/ids.ts';
 import type { FieldCost } from '../lib/cost.ts';
-import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
+import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
 import type { UpstreamPage } from '../lib/pages.ts';
 import type { NetworkId } from './types.ts';
+
+/** Loader keys per network (see `networkKeys`). */
+const VALIDATOR_BY_NODE_ID_KEYS = networkKeys('validatorByNodeId');
+const DELEGATORS_FIRST_PAGE_KEYS = networkKeys('delegatorsFirstPage');
+const PENDING_REWARDS_FIRST_PAGE_KEYS = networkKeys('pendingRewardsFirstPage');
+const HISTORICAL_REWARDS_FIRST_PAGE_KEYS = networkKeys('historicalRewardsFirstPage');
+const VALIDATION_BY_KEY_KEYS = networkKeys('validationByKey');
+const DELEGATION_BY_KEY_KEYS = networkKeys('delegationByKey');
 
 const MAX_PAGE = 100;
 
@@ -32,7 +40,7 @@ function better(a: Validator, b: Validator): Validator {
  * so results are matched back exactly.
  */
 export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataLoader<string, Validator | null> {
-  return memoLoader(ctx, `validatorByNodeId:${network}`, () => {
+  return memoLoader(ctx, VALIDATOR_BY_NODE_ID_KEYS(network), () => {
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<string, Validator | null>(
       async (nodeIds) => {
@@ -206,7 +214,7 @@ async function byArgs<A extends PerValidatorListArgs, T>(
 
 /** First page of `Validator.delegators` for many validators (E13 with `nodeIds`, packed by `delegatorCount`). */
 export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<DelegatorListArgs>, UpstreamPage<Delegator>, string> {
-  return memoLoader(ctx, `delegatorsFirstPage:${network}`, () => {
+  return memoLoader(ctx, DELEGATORS_FIRST_PAGE_KEYS(network), () => {
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<Keyed<DelegatorListArgs>, UpstreamPage<Delegator>, string>(
       (keys) =>
@@ -236,7 +244,7 @@ export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): Dat
 
 /** First page of `Validator.pendingRewards` for many validators (E12 with `nodeIds`). */
 export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId): DataLoader<Keyed<PerValidatorListArgs>, UpstreamPage<PendingReward>, string> {
-  return memoLoader(ctx, `pendingRewardsFirstPage:${network}`, () => {
+  return memoLoader(ctx, PENDING_REWARDS_FIRST_PAGE_KEYS(network), () => {
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<Keyed<PerValidatorListArgs>, UpstreamPage<PendingReward>, string>(
       (keys) =>
@@ -261,7 +269,7 @@ export function historicalRewardsFirstPage(
   ctx: LoaderContext,
   network: NetworkId,
 ): DataLoader<Keyed<HistoricalRewardListArgs>, UpstreamPage<HistoricalReward>, string> {
-  return memoLoader(ctx, `historicalRewardsFirstPage:${network}`, () => {
+  return memoLoader(ctx, HISTORICAL_REWARDS_FIRST_PAGE_KEYS(network), () => {
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<Keyed<HistoricalRewardListArgs>, UpstreamPage<HistoricalReward>, string>(
       (keys) =>
@@ -309,7 +317,7 @@ export const STAKING_PAGE = MAX_PAGE;
  * validation matched exactly (node id and staking tx) in the listing.
  */
 export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoader<ValidationKey, Validator | null, string> {
-  return memoLoader(ctx, `validationByKey:${network}`, () => {
+  return memoLoader(ctx, VALIDATION_BY_KEY_KEYS(network), () => {
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<ValidationKey, Validator | null, string>(
       async (keys) => {
@@ -379,7 +387,7 @@ export function validationRefetchCalls(keys: readonly ValidationScope[]): number
  */
 export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string> {
   const keyOf = (k: { nodeId: string; txHash: string }) => `${k.nodeId}|${k.txHash}`;
-  return memoLoader(ctx, `delegationByKey:${network}`, () => {
+  return memoLoader(ctx, DELEGATION_BY_KEY_KEYS(network), () => {
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string>(
       async (keys) => {

@@ -128,6 +128,32 @@ export function withFields<T extends object, F extends object>(item: T, fields: 
   return copy as T & F;
 }
 
+/**
+ * {@link withFields} for items of shared, frozen answers (the upstream cache hands every
+ * request the same deep-frozen value): the copy is made once per item and these field
+ * values, frozen, and handed out again while the item lives (`memo` is a WeakMap keyed by
+ * the item, so it holds nothing the cache has let go; at most one copy per item, of its
+ * top-level slots: the values inside are the item's own). An item that is not frozen (read
+ * for this request alone) is copied as by {@link withFields}. `fields` holds primitives only.
+ */
+export function withSharedFields<T extends object, F extends Record<string, string | number | boolean>>(
+  item: T,
+  fields: F,
+  memo: WeakMap<object, T & F>,
+): T & F {
+  if (!Object.isFrozen(item)) return withFields(item, fields);
+  const known = memo.get(item);
+  if (known && sameFields(known, fields)) return known;
+  const copy = Object.freeze(withFields(item, fields));
+  memo.set(item, copy);
+  return copy;
+}
+
+function sameFields(copy: object, fields: Record<string, unknown>): boolean {
+  for (const key in fields) if ((copy as Record<string, unknown>)[key] !== fields[key]) return false;
+  return true;
+}
+
 function wholeViolation(reason: string): Violation {
   return { keys: [], path: '(answer)', reason, whole: true };
 }
