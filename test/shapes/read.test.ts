@@ -5,7 +5,7 @@ import { createMemoryCache } from '../../src/upstream/cache.ts';
 import { withDataApiCache } from '../../src/upstream/cached-clients.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import {
-  DELEGATION_STATUSES, readShape, SHAPES, VALIDATION_STATUSES, violationsOf, withFields, withViolations,
+  DELEGATION_STATUSES, readShape, SHAPES, VALIDATION_STATUSES, violationsOf, withFields, withSharedFields, withViolations,
   type Leaf, type Violation,
 } from '../../src/shapes/index.ts';
 
@@ -168,6 +168,29 @@ describe('the tolerant reader on 100-item pages', () => {
     expect(extended.txHash).toBe(item.txHash);
     expect(() => extended.nodeId).toThrow('broken validators[3].nodeId');
     expect(withFields(items(page, c.list)[0] as Json, { network: 'fuji' })).toEqual({ ...(items(page, c.list)[0] as Json), network: 'fuji' });
+  });
+
+  it('withSharedFields copies a frozen (shared) item once, keeps its broken fields, and copies items read for one request each time', () => {
+    const c = cases[0] as PageCase;
+    const raw = fresh(c);
+    delete (items(raw, c.list)[3] as Json).nodeId;
+    const page = read(c, raw);
+    const memo = new WeakMap<object, Json & { network: string }>();
+    const own = items(page, c.list)[0] as Json;
+    expect(withSharedFields(own, { network: 'mainnet' }, memo)).not.toBe(withSharedFields(own, { network: 'mainnet' }, memo));
+
+    const shared = Object.freeze(items(page, c.list)[0] as Json);
+    const copy = withSharedFields(shared, { network: 'mainnet' }, memo);
+    expect(copy).toEqual({ ...shared, network: 'mainnet' });
+    expect(Object.isFrozen(copy)).toBe(true);
+    expect(withSharedFields(shared, { network: 'mainnet' }, memo)).toBe(copy);
+    expect(withSharedFields(shared, { network: 'fuji' }, memo).network).toBe('fuji');
+
+    const broken = Object.freeze(items(page, c.list)[3] as Json);
+    const brokenCopy = withSharedFields(broken, { network: 'mainnet' }, memo);
+    expect(brokenCopy.txHash).toBe(broken.txHash);
+    expect(() => brokenCopy.nodeId).toThrow('broken validators[3].nodeId');
+    expect(withSharedFields(broken, { network: 'mainnet' }, memo)).toBe(brokenCopy);
   });
 
   it('an answer that is not the right container fails as a whole', () => {
