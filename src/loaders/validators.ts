@@ -391,18 +391,27 @@ export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<{ nodeId: string; txHash: string }, Delegator | null, string>(
       async (keys) => {
-        const valid = keys.filter((k) => isNodeId(k.nodeId));
-        const wanted = new Set(valid.map(keyOf));
+        // The wanted keys of each node, so what is still missing is found without scanning every key.
+        const wantedByNode = new Map<string, Set<string>>();
+        for (const k of keys) {
+          if (!isNodeId(k.nodeId)) continue;
+          const wanted = wantedByNode.get(k.nodeId);
+          if (wanted) wanted.add(keyOf(k));
+          else wantedByNode.set(k.nodeId, new Set([keyOf(k)]));
+        }
         const found = new Map<string, Delegator>();
         const take = (items: Delegator[]) => {
-          for (const d of items) if (wanted.has(keyOf(d))) found.set(keyOf(d), d);
+          for (const d of items) {
+            const key = keyOf(d);
+            if (wantedByNode.get(d.nodeId)?.has(key)) found.set(key, d);
+          }
         };
-        const missingOf = (nodeIds: Iterable<string>) => {
-          const ids = new Set(nodeIds);
-          return valid.filter((k) => ids.has(k.nodeId) && !found.has(keyOf(k)));
+        const missing = (nodeId: string): boolean => {
+          for (const key of wantedByNode.get(nodeId) ?? []) if (!found.has(key)) return true;
+          return false;
         };
 
-        const all = [...new Set(valid.map((k) => k.nodeId))];
+        const all = [...wantedByNode.keys()];
         const chunks: string[][] = [];
         for (let i = 0; i < all.length; i += MAX_PAGE) chunks.push(all.slice(i, i + MAX_PAGE));
         await Promise.all(
@@ -411,13 +420,13 @@ export function delegationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
             take(page.delegators);
             if (!page.nextPageToken) return;
             // The combined list goes on: look for what is left node by node.
-            const leftNodes = [...new Set(missingOf(chunk).map((k) => k.nodeId))];
+            const leftNodes = chunk.filter(missing);
             // A chunk of one node already is that node's own list: go on from its token.
             const continueFrom = chunk.length === 1 ? page.nextPageToken : undefined;
             await Promise.all(
               leftNodes.map(async (nodeId) => {
                 let pageToken: string | undefined = continueFrom;
-                for (let pages = continueFrom ? 1 : 0; pages < MAX_REFETCH_PAGES && missingOf([nodeId]).length > 0; pages++) {
+                for (let pages = continueFrom ? 1 : 0; pages < MAX_REFETCH_PAGES && missing(nodeId); pages++) {
                   const own = await dataApi.listDelegators(network, { nodeIds: [nodeId], pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
                   take(own.delegators);
                   pageToken = own.nextPageToken;
