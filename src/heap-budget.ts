@@ -47,6 +47,9 @@ export interface HeapBudget {
 type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'responseCacheMaxBytes' | 'limits'> & { dataApiUrl?: string | undefined; nodes: readonly unknown[] };
 
 /** The heap the configured limits need, term by term. */
+/** Loaders keep one copy of some cached items with a field added (src/shapes/read.ts withSharedFields): measured 15-25% of the entries' bytes. */
+const SHARED_COPIES_FACTOR = 1.25;
+
 /** The parsed answers each replica keeps in front of Redis: a quarter of `CACHE_MAX_BYTES`. */
 export function redisLocalBytes(config: Pick<GatewayConfig, 'cacheMaxBytes'>): number {
   return Math.floor(config.cacheMaxBytes / 4);
@@ -60,7 +63,9 @@ export function heapBudget(config: BudgetInputs): HeapBudget {
   const terms: Record<string, number> = {
     'gateway baseline': GATEWAY_BASELINE_BYTES,
     'in-process devnet': inProcessDevnet ? DEVNET_BASELINE_BYTES : 0,
-    'upstream answer cache (CACHE_MAX_BYTES; a quarter of it in front of Redis)': config.cache === 'memory' ? config.cacheMaxBytes : config.cache === 'redis' ? redisLocalBytes(config) : 0,
+    // Plus the per-item copies loaders share while an item is cached (withSharedFields: its network or node added), at most a quarter more.
+    'upstream answer cache (CACHE_MAX_BYTES, or a quarter of it in front of Redis; x1.25 for shared item copies)':
+      SHARED_COPIES_FACTOR * (config.cache === 'memory' ? config.cacheMaxBytes : config.cache === 'redis' ? redisLocalBytes(config) : 0),
     'whole-response cache (RESPONSE_CACHE_MAX_BYTES)': config.cache === 'off' ? 0 : config.responseCacheMaxBytes,
     'parse cache': PARSE_CACHE_DEFAULTS.maxBytes,
     // Two memos (cost, argument checks), each at most maxPerDocument results per live document.
