@@ -34,6 +34,8 @@ export interface GatewayConfig {
    * `CACHE=off`, since it holds only responses built from cached answers). Default 8 MiB.
    */
   responseCacheMaxBytes: number;
+  /** `COMPILED_EXECUTION` (`on`/`off`): query operations run as compiled code (graphql-jit) rather than interpreted. Default on. */
+  compiledExecution: boolean;
   /** Upper bound of estimated upstream calls a query may cost (QUERY_TOO_COSTLY above). */
   maxQueryCost: number;
   /** The HTTP edge's limits: body, response, concurrency (README, "Limits and security"). */
@@ -80,6 +82,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     cache: cacheMode(env['CACHE'], Boolean(env['REDIS_URL'])),
     cacheMaxBytes: positiveInteger(env, 'CACHE_MAX_BYTES', MEMORY_CACHE_DEFAULTS.maxBytes, 1024),
     responseCacheMaxBytes: responseCacheBytes(env),
+    compiledExecution: onOff(env, 'COMPILED_EXECUTION', true),
     maxQueryCost,
     limits: edgeLimitsFromEnv(env),
     protection: protectionFromEnv(env),
@@ -185,6 +188,13 @@ function responseCacheBytes(env: NodeJS.ProcessEnv): number {
   if (mode !== '' && mode !== 'on' && mode !== 'off') throw new Error(`RESPONSE_CACHE must be on or off, got "${mode}"`);
   const bytes = positiveInteger(env, 'RESPONSE_CACHE_MAX_BYTES', RESPONSE_CACHE_DEFAULTS.maxBytes, 0);
   return mode === 'off' || env['CACHE'] === 'off' ? 0 : bytes;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name] ?? '';
+  if (value === '') return fallback;
+  if (value !== 'on' && value !== 'off') throw new Error(`${name} must be on or off, got "${value}"`);
+  return value === 'on';
 }
 
 function cacheMode(value: string | undefined, hasRedis: boolean): GatewayConfig['cache'] {

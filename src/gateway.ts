@@ -9,6 +9,7 @@ import { createMetrics, type GatewayMetrics, type MetricsOptions, type MetricsSo
 import { useMetrics, type MetricsEndpointOptions } from './plugins/use-metrics.ts';
 import { createRequestIds, useRequestId } from './plugins/use-request-id.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
+import { useCompiledExecution, type CompiledExecutionOptions } from './plugins/use-compiled-execution.ts';
 import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
 import { opaqueInputChecks } from './plugins/opaque-inputs.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
@@ -63,6 +64,12 @@ export interface GatewayOptions {
    * it on with the upstream cache.
    */
   responseCache?: false | Pick<ResponseCacheOptions, 'maxBytes' | 'maxEntries' | 'maxTtlMs'>;
+  /**
+   * Query operations run as code compiled for them (graphql-jit, `useCompiledExecution`; its compiled-query
+   * cache is byte-budgeted), or `false` for graphql-js's interpreter (`COMPILED_EXECUTION=off`).
+   * Default on, with `COMPILED_EXECUTION_DEFAULTS`.
+   */
+  compiledExecution?: false | CompiledExecutionOptions;
   /** Largest serialized response (`MAX_RESPONSE_BYTES`); RESPONSE_TOO_LARGE above. Default 8 MiB. */
   maxResponseBytes?: number;
   /** `__schema`/`__type` counts and introspection list nesting per operation. Defaults in `INTROSPECTION_LIMIT_DEFAULTS`. */
@@ -175,6 +182,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useOperationLimits(options.operationLimits),
       // After the armor limits, whose token-limited parser it caches.
       useParseCache(options.parseCache),
+      // Before the cost plugin, whose refusal replaces the execute function this sets (tracing, later, wraps it).
+      ...(options.compiledExecution === false ? [] : [useCompiledExecution(options.compiledExecution)]),
       useQueryCost({
         ...(options.maxQueryCost !== undefined ? { maxCost: options.maxQueryCost } : {}),
         ...(options.maxQueryNodes !== undefined ? { maxNodes: options.maxQueryNodes } : {}),

@@ -136,6 +136,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
           }
         : {}),
       maxResponseBytes: config.limits.maxResponseBytes,
+      ...(config.compiledExecution ? {} : { compiledExecution: false }),
       ...(telemetry ? { tracing: true } : {}),
       shutdownSignal: shutdown.signal,
       admission: {
