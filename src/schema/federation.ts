@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { withFields } from '../shapes/index.ts';
 import { chainById, chainRefetchCalls } from '../loaders/chains.ts';
 import { AddressRef } from './addresses.ts';
 import { BlockRef } from './blocks.ts';
@@ -37,7 +38,18 @@ import {
  * here, errors naming `representations`.
  */
 const byId = builder.selection<{ id: string }>('id');
-const resolveById = (ref: { id: string }, ctx: Parameters<typeof loadNode>[0]) => loadNode(ctx, ref.id, 'representations');
+
+/**
+ * An entity as `_entities` may use it: @apollo/subgraph defines `__typename` on what a
+ * reference resolves to, and cached answers are frozen and shared, so it gets a copy
+ * of its own (which keeps a broken field's getter: `withFields`).
+ */
+async function ownEntity<T>(value: Promise<T> | T): Promise<T> {
+  const entity = await value;
+  return typeof entity === 'object' && entity !== null && !Object.isExtensible(entity) ? (withFields(entity, {}) as T) : entity;
+}
+
+const resolveById = (ref: { id: string }, ctx: Parameters<typeof loadNode>[0]) => ownEntity(loadNode(ctx, ref.id, 'representations'));
 
 const entities = [
   NetworkRef, AddressRef, BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef, ExportOperationRef, IcmMessageRef,
@@ -75,5 +87,5 @@ export function declareEntitiesCost(schema: GraphQLSchema): GraphQLSchema {
 
 builder.asEntity(ChainRef, {
   key: [byId, builder.selection<{ chainId: string }>('chainId')],
-  resolveReference: (ref, ctx) => ('chainId' in ref && ref.chainId ? chainById(ctx).load(ref.chainId) : loadNode(ctx, (ref as { id: string }).id, 'representations')) as never,
+  resolveReference: (ref, ctx) => ownEntity('chainId' in ref && ref.chainId ? chainById(ctx).load(ref.chainId) : loadNode(ctx, (ref as { id: string }).id, 'representations')) as never,
 });

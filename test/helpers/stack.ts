@@ -4,6 +4,7 @@ import type { ResponseCache } from '../../src/upstream/cache.ts';
 import { withDataApiCache, withNodeCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
+import { frozenDataApi, frozenNode } from './frozen.ts';
 
 export interface GraphQLResponse<D = Record<string, unknown>> {
   data?: D | null;
@@ -34,8 +35,9 @@ export async function startStack(
   const rawDataApi = createDataApiClient({ baseUrl: devnet.url, apiKey: 'test-server-key' });
   const rawNodes = Object.entries(devnet.nodeUrls).map(([name, url]) => createNodeClient({ name, url }));
   const cache = options.cache || undefined;
-  const dataApi = cache ? withDataApiCache(rawDataApi, cache) : rawDataApi;
-  const nodes = cache ? rawNodes.map((node) => withNodeCache(node, cache)) : rawNodes;
+  // Without a cache, answers are still frozen as the cache hands them out (see frozen.ts).
+  const dataApi = cache ? withDataApiCache(rawDataApi, cache) : frozenDataApi(rawDataApi);
+  const nodes = cache ? rawNodes.map((node) => withNodeCache(node, cache)) : rawNodes.map(frozenNode);
   const gateway = createGateway({ graphiql: false, ...options.gateway }, { dataApi, nodes });
   return {
     devnet,
