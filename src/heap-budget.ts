@@ -8,6 +8,7 @@
 import type { GatewayConfig } from './config.ts';
 import { DOCUMENT_MEMO_DEFAULTS } from './plugins/document-memo.ts';
 import { PARSE_CACHE_DEFAULTS } from './plugins/use-parse-cache.ts';
+import { COMPILED_EXECUTION_DEFAULTS } from './plugins/use-compiled-execution.ts';
 
 const MiB = 1024 * 1024;
 
@@ -44,7 +45,7 @@ export interface HeapBudget {
   heapMb: number;
 }
 
-type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'responseCacheMaxBytes' | 'limits'> & { dataApiUrl?: string | undefined; nodes: readonly unknown[] };
+type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'responseCacheMaxBytes' | 'compiledExecution' | 'limits'> & { dataApiUrl?: string | undefined; nodes: readonly unknown[] };
 
 /** The heap the configured limits need, term by term. */
 /** Loaders keep one copy of some cached items with a field added (src/shapes/read.ts withSharedFields): measured 15-25% of the entries' bytes. */
@@ -68,6 +69,7 @@ export function heapBudget(config: BudgetInputs): HeapBudget {
       SHARED_COPIES_FACTOR * (config.cache === 'memory' ? config.cacheMaxBytes : config.cache === 'redis' ? redisLocalBytes(config) : 0),
     'whole-response cache (RESPONSE_CACHE_MAX_BYTES)': config.cache === 'off' ? 0 : config.responseCacheMaxBytes,
     'parse cache': PARSE_CACHE_DEFAULTS.maxBytes,
+    'compiled queries (COMPILED_EXECUTION)': config.compiledExecution ? COMPILED_EXECUTION_DEFAULTS.maxBytes : 0,
     // Two memos (cost, argument checks), each at most maxPerDocument results per live document.
     'document memos': 2 * PARSE_CACHE_DEFAULTS.maxEntries * DOCUMENT_MEMO_DEFAULTS.maxPerDocument * memoEntryBytes,
     // Body (raw and as a string), document, response tree and text, upstream answers.
