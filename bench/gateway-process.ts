@@ -53,6 +53,8 @@ export async function startGatewayProcess(devnetUrl: string, cache: 'off' | 'mem
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/graphql`;
   const proc = start([...GATEWAY_NODE_FLAGS, ...nodeFlags, 'dist/cli.mjs'], {
+    // As the start script sets it (graphql's production instanceOf and the like).
+    NODE_ENV: process.env['NODE_ENV'] ?? 'production',
     PORT: String(port),
     DATA_API_URL: devnetUrl,
     NODE_URLS: `mainnet=${devnetUrl},fuji=${devnetUrl}/nodes/fuji`,
