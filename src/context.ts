@@ -86,6 +86,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
   const requestId = deps.requestId?.(request);
   const observer = deps.observer;
   const freshUntil = { at: Infinity };
+  let log: Logger | undefined;
   const call: CallOptions = {
     signal: request.signal,
     ...(callerKey ? { apiKey: callerKey } : {}),
@@ -117,7 +118,10 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     upstreamCalls,
     cursors: deps.cursors,
     requestId: requestId ?? '',
-    log: requestId !== undefined ? deps.logger.child({ requestId }) : deps.logger,
+    // Made on first use: most requests log nothing, and a child logger costs a few microseconds.
+    get log(): Logger {
+      return (log ??= requestId !== undefined ? deps.logger.child({ requestId }) : deps.logger);
+    },
     freshUntil,
   };
 }

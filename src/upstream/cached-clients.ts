@@ -32,6 +32,7 @@
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { whenAborted } from '../lib/abort.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client-types.ts';
 import type { ResponseCache } from './cache.ts';
@@ -319,28 +320,6 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
   }
 
   return { run };
-}
-
-/**
- * One abort listener per signal, whatever the number of waiting calls: a request
- * waits on dozens of cached reads at once, and Node warns past 10 listeners.
- */
-const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
-
-function whenAborted(signal: AbortSignal, callback: () => void): () => void {
-  let waiters = abortWaiters.get(signal);
-  if (!waiters) {
-    const set = new Set<() => void>();
-    abortWaiters.set(signal, set);
-    signal.addEventListener('abort', () => {
-      abortWaiters.delete(signal);
-      for (const waiter of set) waiter();
-    }, { once: true });
-    waiters = set;
-  }
-  waiters.add(callback);
-  const registered = waiters;
-  return () => void registered.delete(callback);
 }
 
 function abortedError(spec: CallSpec, signal: AbortSignal): UpstreamError {

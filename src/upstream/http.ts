@@ -22,6 +22,7 @@ import { throttledError, type UpstreamRate } from './upstream-rate.ts';
 import { errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamName } from './errors.ts';
 import { normalizeErrorBody, statusText } from './normalize.ts';
 import type { ErrorBody } from '../shapes/index.ts';
+import { whenAborted } from '../lib/abort.ts';
 
 export type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
 
@@ -233,9 +234,12 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
   async function request(call: HttpCall): Promise<HttpResult> {
     const timeoutMs = call.timeoutMs ?? settings.timeoutMs;
     const started = performance.now();
+    // One signal for the call: our deadline, or the caller's abort passed on (cheaper than AbortSignal.any per call).
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DeadlineExceeded(timeoutMs)), timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, deadline.signal]) : deadline.signal;
+    const caller = call.signal;
+    const unfollow = caller ? follow(caller, deadline) : undefined;
+    const signal = deadline.signal;
     const maxAttempts = call.idempotent ? settings.retries + 1 : 1;
     let attempt = 0;
     let previous: UpstreamError | undefined;
@@ -278,6 +282,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
       }
     } finally {
       clearTimeout(timer);
+      unfollow?.();
     }
   }
 
@@ -360,6 +365,15 @@ class DeadlineExceeded extends Error {
     super(`deadline of ${timeoutMs} ms exceeded`);
     this.name = 'DeadlineExceeded';
   }
+}
+
+/** Aborts `controller` with the caller's reason when the caller aborts; returns the way to stop listening. */
+function follow(caller: AbortSignal, controller: AbortController): () => void {
+  if (caller.aborted) {
+    controller.abort(caller.reason);
+    return () => {};
+  }
+  return whenAborted(caller, () => controller.abort(caller.reason));
 }
 
 function abortError(call: HttpCall, signal: AbortSignal, attempts: number): UpstreamError {
