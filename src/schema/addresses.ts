@@ -79,7 +79,7 @@ const Erc1155BalanceConnection = builder.connectionObject(
 
 const AddressTransactionRef = builder.objectRef<AddressTransactionShape>('AddressTransaction').implement({
   description:
-    'A transaction as seen from one address (E3): the transfer and internal-transaction lists hold only entries where that address is the sender or the receiver. `transaction` is the complete view.',
+    'A transaction as seen from one address: the transfer and internal-transaction lists hold only entries where that address is the sender or the receiver. `transaction` is the complete view.',
   fields: (t) => ({
     nativeTransaction: t.field({ type: NativeTransactionRef, description: 'The transaction itself.', resolve: (x) => x.nativeTransaction }),
     ...transferFields(t, 'from or to the address'),
@@ -126,7 +126,7 @@ AddressRef.implement({
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
       description:
-        'Transactions involving the address (E3), with the ERC-20/721/1155 transfers and internal transactions it took part in.',
+        'Transactions involving the address, with the ERC-20/721/1155 transfers and internal transactions it took part in.',
       args: {
         ...pageArgs(t.arg, PAGES.addressTransactions),
         startBlock: t.arg.int({ description: 'First block, inclusive (alone: up to the latest block).', bound: BLOCK_NUMBER }),
@@ -155,7 +155,7 @@ AddressRef.implement({
       type: NativeTransactionConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
-      description: 'Transactions the address sent or received (E9), without logs.',
+      description: 'Transactions the address sent or received, without logs.',
       args: {
         ...pageArgs(t.arg, PAGES.nativeTransactions),
         startBlock: t.arg.int({ description: 'First block, inclusive.', bound: BLOCK_NUMBER }),
@@ -182,7 +182,7 @@ AddressRef.implement({
       type: NativeTokenBalanceRef,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
-      description: "The address's native token balance (E14).",
+      description: "The address's native token balance.",
       args: {
         blockNumber: t.arg.string({ description: 'At this block (default: the latest).', bound: BOUNDS.decimal }),
         currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of the price and value (default USD).' }),
@@ -200,7 +200,7 @@ AddressRef.implement({
       type: Erc1155BalanceConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
-      description: 'ERC-1155 tokens the address holds (E10), with its native balance at the same block.',
+      description: 'ERC-1155 tokens the address holds, with its native balance at the same block.',
       args: {
         ...pageArgs(t.arg, PAGES.erc1155Balances),
         blockNumber: t.arg.string({ description: 'At this block (default: the latest).', bound: BOUNDS.decimal }),
@@ -222,7 +222,7 @@ AddressRef.implement({
       type: IcmMessageConnection,
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
-      description: 'ICM messages the address sent or received on any chain (E16), newest first.',
+      description: 'ICM messages the address sent or received on any chain, newest first.',
       args: icmListArgs,
       checkArgs: (args) => checkAfter(args, PAGES.icmMessages),
       upstreamCost: ICM_MESSAGE_LISTING_COST,

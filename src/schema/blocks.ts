@@ -85,7 +85,7 @@ export const BlockConnection = builder.connectionObject(
 builder.objectFields(PrimaryBlockchainRef, (t) => ({
   blocks: t.field({
     type: BlockConnection,
-    description: 'Latest blocks, newest first (E15).',
+    description: 'Latest blocks, newest first.',
     args: {
       ...pageArgs(t.arg, PAGES.blocks),
       startTimestamp: t.arg.int({ description: 'Only blocks at or after this time.', bound: BOUNDS.unixSeconds }),

@@ -118,7 +118,7 @@ builder.queryFields((t) => ({
   chains: t.field({
     type: [ChainRef],
     description:
-      'The EVM chains the Data API indexes (E17), of one network or all. `feature` keeps the chains that have it enabled (filtered from the one chain list of the request).',
+      'The EVM chains the Data API indexes, of one network or all. `feature` keeps the chains that have it enabled (filtered from the one chain list of the request).',
     args: {
       network: t.arg({ type: NetworkNameEnum, description: 'Only this network (all when omitted).' }),
       feature: t.arg({ type: ChainFeature.ref, description: 'Only chains with this feature enabled.', bound: ChainFeature.bound }),

@@ -143,7 +143,7 @@ registerNodeFamily('Delegator', {
 builder.objectFields(NetworkRef, (t) => ({
   delegators: t.field({
     type: DelegatorConnection,
-    description: 'Delegations on this network (E13).',
+    description: 'Delegations on this network.',
     args: {
       ...pageArgs(t.arg, PAGES.delegators),
       filter: t.arg({ type: DelegatorFilter, description: 'Filters.' }),
@@ -176,7 +176,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     // An upstream failure here fails this field only, not the whole list it sits in.
     nullable: true,
     description:
-      'Delegations to this validation: to its node, within its period (E13 `nodeIds`, batched across validators: a list of validators costs a few upstream calls, not one each).',
+      'Delegations to this validation: to its node, within its period (batched across validators: a list of validators costs a few upstream calls, not one each).',
     args: {
       ...pageArgs(t.arg, PAGES.delegators),
       delegationStatus: t.arg({ type: DelegationStatus.ref, description: 'Only this status.', bound: DelegationStatus.bound }),

@@ -174,7 +174,7 @@ function toBody(input: ExportInput): CreateExportBody {
 builder.mutationField('createTransactionExport', (t) =>
   t.field({
     type: CreateTransactionExportPayload,
-    description: 'Starts a transaction export (E5). It runs in the background: poll `exportOperation(operationId:)` until it is no longer RUNNING.',
+    description: 'Starts a transaction export. It runs in the background: poll `exportOperation(operationId:)` until it is no longer RUNNING.',
     args: { input: t.arg({ type: CreateTransactionExportInput, required: true, description: 'What to export.' }) },
     checkArgs: (args) => checkExportInput(args.input),
     upstreamCost: TRANSACTION_EXPORT_COST,

@@ -183,7 +183,7 @@ registerNodeFamily('IcmMessage', {
 builder.queryFields((t) => ({
   icmMessages: t.field({
     type: IcmMessageConnection,
-    description: 'ICM messages an address sent or received (E16), newest first.',
+    description: 'ICM messages an address sent or received, newest first.',
     args: {
       address: t.arg.string({ required: true, description: 'The sender or recipient.', bound: BOUNDS.evmAddress }),
       ...icmListArgs,

@@ -40,7 +40,7 @@ builder.objectFields(ChainRef, (t) => ({
   nftToken: t.field({
     type: NftTokenRef,
     nullable: true,
-    description: 'One NFT of a collection on this chain (E19); null when the collection or token does not exist.',
+    description: 'One NFT of a collection on this chain; null when the collection or token does not exist.',
     args: {
       address: t.arg.string({ required: true, description: 'Collection contract address.', bound: BOUNDS.evmAddress }),
       tokenId: t.arg.string({ required: true, description: 'Token id.', bound: BOUNDS.decimal }),

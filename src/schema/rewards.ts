@@ -71,7 +71,7 @@ function commonRewardFields<S extends (HistoricalReward | PendingReward) & { net
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
 export const HistoricalRewardRef = builder.objectRef<HistoricalRewardShape>('HistoricalReward').implement({
-  description: 'A staking reward that was paid (E11).',
+  description: 'A staking reward that was paid.',
   fields: (t) => ({
     ...commonRewardFields(t),
     utxoId: t.exposeString('utxoId', { description: 'The UTXO that paid the reward.' }),
@@ -82,7 +82,7 @@ export const HistoricalRewardRef = builder.objectRef<HistoricalRewardShape>('His
 });
 
 export const PendingRewardRef = builder.objectRef<PendingRewardShape>('PendingReward').implement({
-  description: 'A staking reward still accruing (E12): paid when the staking period ends.',
+  description: 'A staking reward still accruing: paid when the staking period ends.',
   fields: (t) => ({
     ...commonRewardFields(t),
     progress: t.exposeFloat('progress', { description: 'How far the staking period has run, as the upstream reports it.' }),
@@ -141,7 +141,7 @@ const currencyArg = (t: ArgBuilder<Types>) =>
 builder.objectFields(NetworkRef, (t) => ({
   historicalRewards: t.field({
     type: HistoricalRewardConnection,
-    description: 'Paid staking rewards of some addresses and/or nodes (E11); at least one of `addresses` / `nodeIds` is required.',
+    description: 'Paid staking rewards of some addresses and/or nodes; at least one of `addresses` / `nodeIds` is required.',
     args: {
       ...rewardOwnerArgs,
       ...rewardPageArgs(t.arg, PAGES.historicalRewards),
@@ -162,7 +162,7 @@ builder.objectFields(NetworkRef, (t) => ({
   }),
   pendingRewards: t.field({
     type: PendingRewardConnection,
-    description: 'Accruing staking rewards of some addresses and/or nodes (E12); at least one of `addresses` / `nodeIds` is required.',
+    description: 'Accruing staking rewards of some addresses and/or nodes; at least one of `addresses` / `nodeIds` is required.',
     args: {
       ...rewardOwnerArgs,
       ...rewardPageArgs(t.arg, PAGES.pendingRewards),
@@ -185,7 +185,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     type: HistoricalRewardConnection,
     // An upstream failure here fails this field only, not the whole list it sits in.
     nullable: true,
-    description: "Paid rewards of this validation and its delegations (E11 `nodeIds`, within the validation's period; batched across validators).",
+    description: "Paid rewards of this validation and its delegations (within the validation's period; batched across validators).",
     args: {
       ...rewardPageArgs(t.arg, PAGES.historicalRewards),
       currency: currencyArg(t.arg),
@@ -211,7 +211,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
     type: PendingRewardConnection,
     // An upstream failure here fails this field only, not the whole list it sits in.
     nullable: true,
-    description: "Accruing rewards of this validation and its delegations (E12 `nodeIds`, within the validation's period; batched across validators).",
+    description: "Accruing rewards of this validation and its delegations (within the validation's period; batched across validators).",
     args: rewardPageArgs(t.arg, PAGES.pendingRewards),
     upstreamCost: VALIDATION_PENDING_REWARDS_COST,
     resolve: (v: ValidatorShape, args, ctx) => {

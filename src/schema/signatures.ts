@@ -21,7 +21,7 @@ builder.objectFields(NetworkRef, (t) => ({
     type: SignedMessageRef,
     nullable: true,
     description:
-      'The aggregated signatures of the Warp message of an L1-related P-chain or X-chain transaction (E2); null when the transaction is unknown.',
+      'The aggregated signatures of the Warp message of an L1-related P-chain or X-chain transaction; null when the transaction is unknown.',
     args: {
       txHash: t.arg.string({
         required: true,
@@ -47,7 +47,7 @@ const PERCENT = between(0, 100);
 const P_CHAIN_HEIGHT = fromCheck('A P-chain height, 0 or more.', (argument, value) => checkNonNegativeInt(argument, value, 'a P-chain height'));
 
 const AggregateSignaturesInput = builder.inputType('AggregateSignaturesInput', {
-  description: 'What to sign (E1): exactly one of `message` or `justification`, plus quorum settings.',
+  description: 'What to sign: exactly one of `message` or `justification`, plus quorum settings.',
   fields: (t) => ({
     network: t.field({ type: NetworkNameEnum, required: true, description: 'Network whose validators sign.' }),
     message: t.string({ description: 'Unsigned Warp message. Give this or `justification`.', bound: WARP_HEX }),
@@ -99,7 +99,7 @@ const AggregateSignaturesPayload = builder.objectRef<SignedMessage & { network: 
 builder.mutationField('aggregateSignatures', (t) =>
   t.field({
     type: AggregateSignaturesPayload,
-    description: "Collects BLS signatures of a subnet's validators for a Warp message until the quorum is met (E1).",
+    description: "Collects BLS signatures of a subnet's validators for a Warp message until the quorum is met.",
     args: { input: t.arg({ type: AggregateSignaturesInput, required: true, description: 'The message and the quorum settings.' }) },
     checkArgs: (args) => checkAggregateInput(args.input),
     upstreamCost: AGGREGATE_SIGNATURES_COST,

@@ -265,7 +265,7 @@ SubnetRef.implement({
       // An upstream failure here fails this field only, not the whole list it sits in.
       nullable: true,
       description:
-        "This subnet's validations (E8 with `subnetId`). `filter.subnetId`, when given, must be this subnet; DELEGATION_FEE sorts only the primary network on MAINNET.",
+        "This subnet's validations. `filter.subnetId`, when given, must be this subnet; DELEGATION_FEE sorts only the primary network on MAINNET.",
       args: validatorListArgs,
       checkArgs: checkSubnetValidatorArgs,
       // One listing per subnet: no loader packs several subnets' validators into one call.
@@ -295,7 +295,7 @@ export const SubnetConnection = builder.connectionObject(
 builder.objectFields(NetworkRef, (t) => ({
   subnets: t.field({
     type: SubnetConnection,
-    description: 'Subnets and L1s created on this network (E7; the primary network itself is not listed, see `subnet`).',
+    description: 'Subnets and L1s created on this network (the primary network itself is not listed, see `subnet`).',
     args: {
       ...pageArgs(t.arg, PAGES.subnets),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction (by creation).' }),

@@ -339,7 +339,7 @@ builder.objectFields(ChainRef, (t) => ({
   contractDeployment: t.field({
     type: TransactionRef,
     nullable: true,
-    description: 'The transaction that deployed a contract (E6); null when the address is not a contract deployed on this chain.',
+    description: 'The transaction that deployed a contract; null when the address is not a contract deployed on this chain.',
     args: {
       address: t.arg.string({ required: true, description: 'Contract address.', bound: BOUNDS.evmAddress }),
       currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of the native token prices (default USD).' }),

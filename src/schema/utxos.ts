@@ -73,7 +73,7 @@ export const UtxoConnection = builder.connectionObject(
 builder.objectFields(PrimaryBlockchainRef, (t) => ({
   utxos: t.field({
     type: UtxoConnection,
-    description: 'UTXOs owned by some addresses on this chain (E4).',
+    description: 'UTXOs owned by some addresses on this chain.',
     args: {
       addresses: t.arg.stringList({ required: true, description: 'The owners.', bound: BOUNDS.utxoAddresses }),
       ...pageArgs(t.arg, PAGES.utxos),

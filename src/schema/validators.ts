@@ -259,7 +259,7 @@ export async function loadValidator(ctx: Context, network: NetworkId, nodeId: st
 builder.objectFields(NetworkRef, (t) => ({
   validators: t.field({
     type: ValidatorConnection,
-    description: 'Validations on this network (E8), newest first by default.',
+    description: 'Validations on this network, newest first by default.',
     args: validatorListArgs,
     checkArgs: (args) => checkValidatorArgs(args),
     upstreamCost: VALIDATOR_LISTING_COST,

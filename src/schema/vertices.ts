@@ -48,7 +48,7 @@ export const VertexConnection = builder.connectionObject(
 builder.objectFields(PrimaryBlockchainRef, (t) => ({
   vertices: t.field({
     type: VertexConnection,
-    description: 'Latest vertices, newest first (E18). X-chain only.',
+    description: 'Latest vertices, newest first. X-chain only.',
     args: pageArgs(t.arg, PAGES.vertices),
     upstreamCost: VERTEX_LISTING_COST,
     resolve: (b, args, ctx) => {
