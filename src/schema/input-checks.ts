@@ -34,8 +34,8 @@ export const INPUT_LIMITS = {
   includeChains: 16,
   /** Health check tags in one argument. */
   healthTags: 16,
-  /** Bytes of a node alias (`admin.alias`, `admin.aliasChain`): the node's own limit, 512 itself allowed. */
-  aliasBytes: 512,
+  /** Characters (code points) of a node alias (`admin.alias`, `admin.aliasChain`): the seed's limit, 512 itself allowed. */
+  aliasChars: 512,
   /** Characters of a name: logger names, health tags, API endpoints, node names. */
   nameLength: 128,
   /** Bytes of a hex payload (a Warp message or justification): 256 KiB. */
@@ -279,13 +279,22 @@ export function isOperationId(value: string): boolean {
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
 
 /**
- * A chain alias as the node takes and sets it (`X`, `bc/X`, `myalias`): 1 to 512 bytes
- * (the node's own limit), no whitespace or control characters.
+ * A chain alias as the node takes and sets it (`X`, `bc/X`, `myalias`): 1 to 512 characters
+ * (the seed's limit, counted in code points), no whitespace or control characters.
  */
 export function checkAlias(argument: string, value: unknown): void {
   if (typeof value !== 'string' || value === '') throw badInput(argument, 'must not be empty');
-  if (Buffer.byteLength(value, 'utf8') > INPUT_LIMITS.aliasBytes) throw badInput(argument, `must be at most ${INPUT_LIMITS.aliasBytes} bytes (the node's limit)`);
+  if (value.length > INPUT_LIMITS.aliasChars && codePoints(value) > INPUT_LIMITS.aliasChars) {
+    throw badInput(argument, `must be at most ${INPUT_LIMITS.aliasChars} characters (the node's limit)`);
+  }
   if (CONTROL_OR_SPACE.test(value)) throw badInput(argument, 'must not contain whitespace or control characters');
+}
+
+/** Characters as a reader counts them: code points, so an emoji is one, not two UTF-16 units. */
+function codePoints(value: string): number {
+  let count = 0;
+  for (const _ of value) count += 1;
+  return count;
 }
 
 /**
@@ -337,9 +346,9 @@ export function checkNodeName(argument: string, value: unknown, configured: read
 
 /** The node API's argument grammars as bounds (see {@link BOUNDS}): chain aliases, API paths, logger names, health tags, peers. */
 export const NODE_BOUNDS = {
-  alias: fromCheck(`1 to ${INPUT_LIMITS.aliasBytes} bytes, no whitespace or control characters.`, (argument, value) => checkAlias(argument, value)),
+  alias: fromCheck(`1 to ${INPUT_LIMITS.aliasChars} characters, no whitespace or control characters.`, (argument, value) => checkAlias(argument, value)),
   apiPath: fromCheck(
-    `1 to ${INPUT_LIMITS.aliasBytes} bytes, no whitespace or control characters, no empty, \`.\` or \`..\` segment.`,
+    `1 to ${INPUT_LIMITS.aliasChars} characters, no whitespace or control characters, no empty, \`.\` or \`..\` segment.`,
     (argument, value) => checkApiPath(argument, value),
   ),
   blockchainId: fromCheck('Cb58 of 32 bytes, with its checksum.', (argument, value) => checkCb58Id(argument, value, 'a blockchain id (cb58 of 32 bytes)')),

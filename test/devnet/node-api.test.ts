@@ -425,6 +425,9 @@ describe('admin', () => {
     expect(await rpcError(base, '/ext/admin', 'admin.alias', { endpoint: 'info', alias: 'health' })).toBe('failed to create endpoint as /ext/health already exists');
     expect(await rpcError(base, '/ext/admin', 'admin.alias', { endpoint: 'info', alias: 'x'.repeat(513) })).toBe('alias length is too long');
     expect(await result(base, '/ext/admin', 'admin.alias', { endpoint: 'info', alias: 'y'.repeat(512) })).toEqual({});
+    // The seed counts characters, not bytes: 512 two-byte characters pass, 513 do not.
+    expect(await result(base, '/ext/admin', 'admin.alias', { endpoint: 'info', alias: 'é'.repeat(512) })).toEqual({});
+    expect(await rpcError(base, '/ext/admin', 'admin.alias', { endpoint: 'info', alias: 'é'.repeat(513) })).toBe('alias length is too long');
 
     // Aliasing health brings its sub-endpoints along.
     expect(await result(base, '/ext/admin', 'admin.alias', { endpoint: 'health', alias: 'status' })).toEqual({});

@@ -348,13 +348,13 @@ const TABLES: ArgTable[] = [
     argument: 'chain',
     query: 'query($v: String!) { avalancheNode { isBootstrapped(chain: $v) } }',
     good: () => ['X', 'P', PRIMARY_CHAIN_IDS.mainnet.x, 'no-such-alias'],
-    bad: () => ['', ' X', 'X\n', 'a b', 'x'.repeat(INPUT_LIMITS.aliasBytes + 1)],
+    bad: () => ['', ' X', 'X\n', 'a b', 'x'.repeat(INPUT_LIMITS.aliasChars + 1)],
   },
   {
     argument: 'alias',
     query: 'query($v: String!) { avalancheNode { blockchainId(alias: $v) } }',
     good: () => ['X', 'bc/X'],
-    bad: () => ['', '\t', 'x'.repeat(INPUT_LIMITS.aliasBytes + 1)],
+    bad: () => ['', '\t', 'x'.repeat(INPUT_LIMITS.aliasChars + 1)],
   },
   {
     argument: 'chain',
@@ -395,14 +395,15 @@ const TABLES: ArgTable[] = [
   {
     argument: 'input.alias',
     query: 'mutation($v: String!) { adminAlias(input: { endpoint: "info", alias: $v }) { path } }',
-    good: () => ['info-alias-1', 'h'.repeat(INPUT_LIMITS.aliasBytes)],
-    bad: () => ['', '..', 'a/../b', 'with space', 'é'.repeat(257), 'x'.repeat(INPUT_LIMITS.aliasBytes + 1)],
+    // The seed counts characters: 512 of them pass whatever their bytes (é is 2 bytes, 😀 two UTF-16 units and 4 bytes).
+    good: () => ['info-alias-1', 'h'.repeat(INPUT_LIMITS.aliasChars), 'é'.repeat(INPUT_LIMITS.aliasChars), '😀'.repeat(INPUT_LIMITS.aliasChars)],
+    bad: () => ['', '..', 'a/../b', 'with space', 'é'.repeat(INPUT_LIMITS.aliasChars + 1), '😀'.repeat(INPUT_LIMITS.aliasChars + 1), 'x'.repeat(INPUT_LIMITS.aliasChars + 1)],
   },
   {
     argument: 'input.chain',
     query: 'mutation($v: String!) { adminAliasChain(input: { chain: $v, alias: "chain-alias-1" }) { alias } }',
     good: () => ['X'],
-    bad: () => ['', 'a\u0000b', 'x'.repeat(INPUT_LIMITS.aliasBytes + 1)],
+    bad: () => ['', 'a\u0000b', 'x'.repeat(INPUT_LIMITS.aliasChars + 1)],
   },
   {
     argument: 'input.loggerName',

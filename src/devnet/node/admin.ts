@@ -9,11 +9,13 @@ import { decodeHex, idFromName, idFromString } from './ids.ts';
 import { method, RpcError, str, type LogLevel, type RpcService } from './rpc.ts';
 import type { NodeState } from './state.ts';
 
+/** The seed's limit: 512 characters (code points). */
 const MAX_ALIAS_LENGTH = 512;
+const tooLong = (alias: string): boolean => alias.length > MAX_ALIAS_LENGTH && [...alias].length > MAX_ALIAS_LENGTH;
 /**
  * Aliases (HTTP and chain) one simulated node accepts over its lifetime. The real node
  * has no such cap; the devnet runs inside the gateway's process on `npm start`, so its
- * caller-grown state is budgeted: 1,000 aliases of at most 512 bytes, each a few route
+ * caller-grown state is budgeted: 1,000 aliases of at most 512 characters, each a few route
  * entries, stay under 4 MB.
  */
 export const MAX_ALIASES = 1_000;
@@ -50,7 +52,7 @@ export function createAdmin(node: NodeState): Admin {
   const service: RpcService = {
     Alias: method({ endpoint: 'string', alias: 'string' }, (args) => {
       const alias = str(args.alias);
-      if (Buffer.byteLength(alias) > MAX_ALIAS_LENGTH) throw new RpcError('alias length is too long');
+      if (tooLong(alias)) throw new RpcError('alias length is too long');
       chains();
       countAlias();
       const error = routes.addAlias(`/ext/${str(args.endpoint)}`, `/ext/${alias}`);
@@ -59,7 +61,7 @@ export function createAdmin(node: NodeState): Admin {
     }),
     AliasChain: method({ chain: 'string', alias: 'string' }, (args) => {
       const alias = str(args.alias);
-      if (Buffer.byteLength(alias) > MAX_ALIAS_LENGTH) throw new RpcError('alias length is too long');
+      if (tooLong(alias)) throw new RpcError('alias length is too long');
       const chain = lookupChain(str(args.chain));
       if (!chain) throw new RpcError(`there is no ID with alias: ${str(args.chain)}`);
       if (dealias.has(alias)) throw new RpcError(`alias already mapped to an ID: ${alias}`);
