@@ -47,11 +47,11 @@ const PERCENT = between(0, 100);
 const P_CHAIN_HEIGHT = fromCheck('A P-chain height, 0 or more.', (argument, value) => checkNonNegativeInt(argument, value, 'a P-chain height'));
 
 const AggregateSignaturesInput = builder.inputType('AggregateSignaturesInput', {
-  description: 'What to sign: exactly one of `message` or `justification`, plus quorum settings.',
+  description: 'What to sign: `message`, `justification` or both (at least one), plus quorum settings.',
   fields: (t) => ({
     network: t.field({ type: NetworkNameEnum, required: true, description: 'Network whose validators sign.' }),
-    message: t.string({ description: 'Unsigned Warp message. Give this or `justification`.', bound: WARP_HEX }),
-    justification: t.string({ description: 'Justification for an L1 validator message. Give this or `message`.', bound: WARP_HEX }),
+    message: t.string({ description: 'Unsigned Warp message. Give this, `justification`, or both.', bound: WARP_HEX }),
+    justification: t.string({ description: 'Justification for an L1 validator message. Give this, `message`, or both.', bound: WARP_HEX }),
     signingSubnetId: t.string({ description: 'Subnet whose validators sign (default: the subnet of the source blockchain).', bound: SIGNING_SUBNET }),
     quorumPercentage: t.int({ description: 'Share of the signing subnet\'s weight that must sign, percent (default 67).', bound: PERCENT }),
     quorumPercentageBuffer: t.int({
@@ -69,7 +69,8 @@ const DEFAULT_QUORUM = 67;
 
 /** E1's body rules between fields, before any upstream call (each field's own grammar is its bound). */
 function checkAggregateInput(input: AggregateInput): void {
-  if ((input.message != null) === (input.justification != null)) throw badInput('input.message', 'give exactly one of message or justification');
+  // The seed needs one of them; both together are allowed (the justification backs the message).
+  if (input.message == null && input.justification == null) throw badInput('input.message', 'give message or justification (or both)');
   if ((input.quorumPercentage ?? DEFAULT_QUORUM) + (input.quorumPercentageBuffer ?? 0) > 100) {
     throw badInput('input.quorumPercentageBuffer', `quorumPercentage (default ${DEFAULT_QUORUM}) + quorumPercentageBuffer must be at most 100`);
   }

@@ -236,13 +236,17 @@ describe('signature aggregation (E1, E2)', () => {
     expect(other.signedMessage).not.toBe(a.signedMessage);
     const j = await ok<{ signedMessage: string }>('POST', '/v1/signatureAggregator/testnet/aggregateSignatures', { justification: '0a0b0c' });
     expect(j.signedMessage).toMatch(/^[0-9a-f]+$/);
+    // The seed needs one of message / justification; with both, the message is what is signed.
+    const both = await ok<{ signedMessage: string }>('POST', path, { message, justification: 'abcd' });
+    expect(both.signedMessage).toBe(b.signedMessage);
   });
 
   it('rejects bodies outside the seed rules', async () => {
     const bad: unknown[] = [
       'nope',
       {},
-      { message, justification: 'abcd' },
+      { message, justification: 'abc' },
+      { justification: '' },
       { message: '' },
       { message: '0x' },
       { message: 'abc' },

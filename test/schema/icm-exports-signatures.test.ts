@@ -215,6 +215,9 @@ describe('signature aggregation', () => {
     expect(data.aggregateSignatures).toEqual({ signedMessage: wire.signedMessage, network: { name: 'FUJI' } });
     const justified = await ok(m, { input: { network: 'MAINNET', justification: 'beef', pChainHeight: 12, signingSubnetId: f.subnetId } });
     expect(justified.aggregateSignatures.signedMessage).toMatch(/^[0-9a-f]+$/);
+    // The seed needs one of them, not exactly one: with both, the message is signed and the justification backs it.
+    const both = await ok(m, { input: { network: 'TESTNET', ...body, justification: 'beef' } });
+    expect(both.aggregateSignatures.signedMessage).toBe(wire.signedMessage);
   });
 });
 
@@ -241,7 +244,7 @@ describe('bad input', () => {
     ['primary export bad chain', EXPORT, exportInput({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK', options: { addresses: [], includeChains: ['43114'] } })],
     ['primary export bad address', EXPORT, exportInput({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK', options: { addresses: ['0x12'], includeChains: ['p-chain'] } })],
     ['aggregate neither message nor justification', AGG, { input: { network: 'MAINNET' } }],
-    ['aggregate both message and justification', AGG, agg({ justification: '0x00' })],
+    ['aggregate bad justification beside a message', AGG, agg({ justification: '0x0' })],
     ['aggregate odd-length hex', AGG, agg({ message: '0xabc' })],
     ['aggregate empty hex', AGG, agg({ message: '0x' })],
     ['aggregate non-hex', AGG, agg({ message: 'zz' })],

@@ -38,10 +38,10 @@ describe('signature aggregation (E1, E2)', () => {
   });
 
   it('E1 maps a 400 with the seed error body', async () => {
-    const error = await failure(api.aggregateSignatures('mainnet', { message: '0x00', justification: '0x00' }));
+    const error = await failure(api.aggregateSignatures('mainnet', {}));
     expect(error).toMatchObject({ kind: 'http', status: 400, attempts: 1, operation: 'POST /v1/signatureAggregator/{network}/aggregateSignatures' });
     expect(error.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
-    expect(error.message).toContain('Exactly one of message or justification');
+    expect(error.message).toContain('One of message or justification must be provided');
   });
 
   it('E2 returns the signed message of a P-chain transaction', async () => {

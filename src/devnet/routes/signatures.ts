@@ -92,11 +92,13 @@ export function signatureRoutes(dataset: EvmRoutesDataset): Route[] {
       const body = parseJsonBody(req.body);
       const hasMessage = body.message !== undefined && body.message !== null;
       const hasJustification = body.justification !== undefined && body.justification !== null;
-      if (hasMessage === hasJustification) fail(400, 'Exactly one of message or justification must be provided');
-      const field = hasMessage ? 'message' : 'justification';
-      const value = body[field];
-      if (typeof value !== 'string' || !HEX.test(value)) fail(400, `${field} must be a non-empty hex string of even length, optionally prefixed with 0x`);
-      const hex = (value as string).replace(/^0x/, '').toLowerCase();
+      if (!hasMessage && !hasJustification) fail(400, 'One of message or justification must be provided');
+      for (const [field, present] of [['message', hasMessage], ['justification', hasJustification]] as const) {
+        const value = body[field];
+        if (present && (typeof value !== 'string' || !HEX.test(value))) fail(400, `${field} must be a non-empty hex string of even length, optionally prefixed with 0x`);
+      }
+      // With both, the message is what is signed; the justification only backs it.
+      const hex = (body[hasMessage ? 'message' : 'justification'] as string).replace(/^0x/, '').toLowerCase();
 
       const quorum = body.quorumPercentage ?? 67;
       const buffer = body.quorumPercentageBuffer ?? 0;
