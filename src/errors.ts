@@ -86,6 +86,8 @@ export function upstreamToGraphQLError(error: UpstreamError): GraphQLError {
     });
   }
   if (error.status !== undefined) extensions['upstreamStatus'] = error.status;
+  // The Data API's error body names its status in words (`error`: "Bad Request", "Too Many Requests").
+  if (error.body?.error) extensions['upstreamError'] = error.body.error;
   if (error.retryAfter !== undefined) extensions['retryAfter'] = error.retryAfter;
   if (error.rpcError) extensions['rpcCode'] = error.rpcError.code;
   const where = isNode ? `Node "${error.upstream.slice(5)}"` : 'The Data API';

@@ -67,7 +67,9 @@ describe('upstream failures as coded errors on the failed field', () => {
   it('UPSTREAM_UNAUTHORIZED for a 401, not retried', async () => {
     devnet.setChaos({ faultRate: 1, faultStatus: 401, routeFilter: 'validators' });
     devnet.resetStats();
-    expectFieldError(await run(), 'UPSTREAM_UNAUTHORIZED');
+    const error = expectFieldError(await run(), 'UPSTREAM_UNAUTHORIZED');
+    // The seed's error body: its status text is kept beside the status.
+    expect(error?.extensions).toMatchObject({ upstreamStatus: 401, upstreamError: 'Unauthorized' });
     expect(devnet.stats().byRoute['GET /v1/networks/{network}/validators']).toBe(1);
   });
 
