@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { TokenKind, type DocumentNode, type GraphQLSchema, type Token, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { stringBytes, textDigest } from '../lib/text.ts';
 
 /** Options of {@link useParseCache}. */
 export interface ParseCacheOptions {
@@ -71,7 +71,7 @@ export function useParseCache(options: ParseCacheOptions = {}): ParseCachePlugin
   return {
     onParse({ params, setParsedDocument }) {
       const text = typeof params.source === 'string' ? params.source : params.source.body;
-      const key = textKey(text);
+      const key = textDigest(text);
       const hit = cache.get(key);
       if (hit && 'document' in hit) {
         setParsedDocument(hit.document);
@@ -107,20 +107,6 @@ export function useParseCache(options: ParseCacheOptions = {}): ParseCachePlugin
     },
     parseCacheStats: () => ({ entries: cache.size, bytes: cache.calculatedSize, maxBytes }),
   };
-}
-
-/** The cache key of a query text: its SHA-256, so a key never holds the text itself. */
-function textKey(text: string): string {
-  return createHash('sha256').update(text).digest('base64url');
-}
-
-/**
- * Bytes V8 spends on a string's characters: one per character when every one fits
- * Latin-1, two otherwise (plus a small header, left to the entry overhead).
- */
-export function stringBytes(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u00ff]/.test(text) ? text.length * 2 : text.length;
 }
 
 type MutableToken = { -readonly [K in 'prev' | 'next']: Token | null } & Pick<Token, 'kind'>;

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { freezeJson, stringBytes } from '../lib/frozen-json.ts';
+import { freezeJson } from '../lib/frozen-json.ts';
+import { stringBytes, textDigest } from '../lib/text.ts';
 
 /** Options of {@link useResponseCache}. */
 export interface ResponseCacheOptions {
@@ -74,8 +75,9 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
       const variables = variablesText(params.variables);
       // Variables JSON cannot encode (too deep: refused by the request limits, whose hook ran first) are never held.
       if (variables === undefined) return;
+      // The query's own digest is the parse cache's key too (src/lib/text.ts remembers it): the text is hashed once.
       const key = createHash('sha256')
-        .update(params.query)
+        .update(textDigest(params.query))
         .update('\0')
         .update(params.operationName ?? '')
         .update('\0')
