@@ -12,6 +12,7 @@ import SchemaBuilder, {
 } from '@pothos/core';
 import type { FieldCost } from '../lib/cost.ts';
 import type { Bound } from './bounds.ts';
+import { demandControlDirectives } from './cost-directives.ts';
 
 /**
  * Declarations beside the field, read before execution:
@@ -23,7 +24,7 @@ import type { Bound } from './bounds.ts';
  * - `checkArgs` on a field: the rules between arguments (min <= max, a sort key that
  *   needs a filter), typed by the field's own `args`; run after the bounds pass.
  * - `upstreamCost` on a field: what it spends upstream (`src/lib/cost.ts`), read by the
- *   query-cost estimator.
+ *   query-cost estimator, and published as `@cost`/`@listSize` (`./cost-directives.ts`).
  *
  * All three end up as GraphQL extensions (`checkValue`, `validateArgs`, `cost`), which is
  * what the plugins read: they never import the schema.
@@ -81,16 +82,29 @@ export class PothosChecksPlugin<Types extends SchemaTypes> extends BasePlugin<Ty
       upstreamCost?: FieldCost;
     };
     if (!checkArgs && !cost) return fieldConfig;
+    // The published `@cost`/`@listSize` come from the same declaration (after the directives plugin normalised its list).
+    const published = cost ? demandControlDirectives(cost, {
+      args: argDefaults(fieldConfig.args),
+      list: fieldConfig.type.kind === 'List',
+      // The parent's kind: an interface's fields keep kind 'Interface' on the objects that implement it.
+      onInterface: this.buildCache.getTypeConfig(fieldConfig.parentType).kind === 'Interface',
+    }) : [];
+    const directives: unknown = fieldConfig.extensions?.['directives'];
     return {
       ...fieldConfig,
       extensions: {
         ...fieldConfig.extensions,
         ...(checkArgs ? { validateArgs: checkArgs } : {}),
         ...(cost ? { cost } : {}),
+        ...(published.length ? { directives: [...(Array.isArray(directives) ? directives : []), ...published] } : {}),
       },
     };
   }
 }
+
+/** A field's arguments with their default values. */
+const argDefaults = (args: Record<string, { defaultValue?: unknown }>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(args).map(([name, arg]) => [name, arg.defaultValue]));
 
 SchemaBuilder.registerPlugin(pluginName, PothosChecksPlugin);
 

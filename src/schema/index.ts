@@ -21,6 +21,7 @@ import './signatures.ts';
 import './node.ts';
 import './node-health.ts';
 import './node-admin.ts';
+import { COST_DIRECTIVE_NAMES } from './cost-directives.ts';
 import { declareEntitiesCost } from './federation.ts';
 
 let schema: GraphQLSchema | undefined;
@@ -30,8 +31,9 @@ export function getSchema(): GraphQLSchema {
   schema ??= declareEntitiesCost(
     lexicographicSortSchema(
       builder.toSubGraphSchema({
-        linkUrl: 'https://specs.apollo.dev/federation/v2.6',
-        federationDirectives: ['@key', '@shareable', '@external', '@requires', '@provides', '@tag', '@inaccessible'],
+        // 2.9: the first federation version with the demand-control directives (`@cost`, `@listSize`).
+        linkUrl: 'https://specs.apollo.dev/federation/v2.9',
+        federationDirectives: ['@key', '@shareable', '@external', '@requires', '@provides', '@tag', '@inaccessible', ...COST_DIRECTIVE_NAMES],
       }),
     ),
   );

@@ -12,7 +12,7 @@ describe('federation v2 subgraph', () => {
   it('publishes its SDL with @key on every identifiable type', async () => {
     const res = await stack.query<{ _service: { sdl: string } }>('{ _service { sdl } }');
     const sdl = res.data?._service.sdl ?? '';
-    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.6"');
+    expect(sdl).toMatch(/@link\(url: "https:\/\/specs.apollo.dev\/federation\/v2.9", import: \[[^\]]*"@cost", "@listSize"\]/);
     for (const type of ['ActiveValidator', 'Subnet', 'Blockchain', 'Transaction', 'AvalancheNode', 'ExportOperation']) {
       expect(sdl).toMatch(new RegExp(`type ${type} implements[^{]*@key\\(fields: "id"\\)`));
     }
@@ -67,3 +67,56 @@ describe('federation v2 subgraph', () => {
     expect(stack.devnet.stats().byRoute['GET /v1/networks/{network}/delegators'] ?? 0).toBeLessThanOrEqual(4);
   });
 });
+
+/** `@cost`/`@listSize` in the SDL are the estimator's own declarations (`extensions.cost`), field by field. */
+describe('demand-control directives', () => {
+  it('publishes @cost and @listSize from extensions.cost on every costed field', async () => {
+    const { getSchema } = await import('../../src/schema/index.ts');
+    const { demandControlDirectives } = await import('../../src/schema/cost-directives.ts');
+    const { buildASTSchema, parse, getDirectiveValues, isInterfaceType, isListType, isObjectType, getNullableType } = await import('graphql');
+    const { printSubgraphSchema } = await import('@apollo/subgraph');
+    const schema = getSchema();
+    // The printed SDL, read back: what a router receives from `_service { sdl }`.
+    const sdl = printSubgraphSchema(schema);
+    const printed = buildASTSchema(parse(`${sdl}\ndirective @cost(weight: Int!) on FIELD_DEFINITION\ndirective @listSize(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!], requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION\n${FEDERATION_STUBS}`), { assumeValidSDL: true });
+    const costDirective = printed.getDirective('cost')!;
+    const listSizeDirective = printed.getDirective('listSize')!;
+    let costed = 0;
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!(isObjectType(type) || isInterfaceType(type)) || type.name.startsWith('_')) continue;
+      const printedType = printed.getType(type.name);
+      if (!printedType || !(isObjectType(printedType) || isInterfaceType(printedType))) continue;
+      for (const field of Object.values(type.getFields())) {
+        const cost = field.extensions.cost;
+        const node = printedType.getFields()[field.name]?.astNode;
+        if (!cost || !node) continue;
+        costed += 1;
+        const expected = demandControlDirectives(cost, {
+          args: Object.fromEntries(field.args.map((a) => [a.name, a.defaultValue])),
+          list: isListType(getNullableType(field.type)),
+          onInterface: isInterfaceType(type),
+        });
+        const weight = getDirectiveValues(costDirective, node)?.['weight'];
+        const listSize = getDirectiveValues(listSizeDirective, node);
+        expect(weight, `${type.name}.${field.name}`).toEqual(expected.find((d) => d.name === 'cost')?.args.weight);
+        const want = expected.find((d) => d.name === 'listSize')?.args;
+        expect(listSize, `${type.name}.${field.name}`).toEqual(want ? { requireOneSlicingArgument: true, ...want } : undefined);
+      }
+    }
+    expect(costed).toBeGreaterThan(50);
+    // The connection model in concrete terms: a page of `first`, else the default page.
+    expect(sdl).toMatch(/\): ValidatorConnection!? @cost\(weight: 1\) @listSize\(assumedSize: 10, slicingArguments: \["first"\], requireOneSlicingArgument: false, sizedFields: \["edges"\]\)/);
+    expect(sdl).toMatch(/\): \[Chain!\]!? @cost\(weight: 1\) @listSize\(assumedSize: \d+\)/);
+  });
+});
+
+const FEDERATION_STUBS = `
+directive @link(url: String, import: [String]) repeatable on SCHEMA
+directive @key(fields: String!, resolvable: Boolean = true) repeatable on OBJECT | INTERFACE
+directive @shareable on FIELD_DEFINITION | OBJECT
+directive @inaccessible on FIELD_DEFINITION | OBJECT
+directive @tag(name: String!) repeatable on FIELD_DEFINITION | OBJECT
+directive @external on FIELD_DEFINITION | OBJECT
+directive @requires(fields: String!) on FIELD_DEFINITION
+directive @provides(fields: String!) on FIELD_DEFINITION
+`;
