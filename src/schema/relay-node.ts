@@ -2,26 +2,47 @@ import { GraphQLError, isAbstractType, isInterfaceType, isObjectType, type Graph
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
+import { CompactIdError, decodeCompactId, encodeCompactId, isCompactIdText } from '../lib/global-id.ts';
 import { isCb58Id, isNodeId } from '../lib/ids.ts';
 import { isDecimal, isEvmAddress, isEvmHash } from './input-checks.ts';
 
 /**
- * Relay object identification. A global id is base64url of the JSON array
- * `[typename, ...localParts]`; `typename` is the stable family name (`Validator`,
- * not `ActiveValidator`), so an id survives a status change.
+ * Relay object identification. A global id holds `[family, ...localParts]`;
+ * the family is the stable name (`Validator`, not `ActiveValidator`), so an id
+ * survives a status change. Ids are written in the compact binary form of
+ * `lib/global-id.ts` (a family code and each part in its smallest encoding); ids in
+ * the older form, base64url of the JSON array, are still accepted.
  *
  * A global id comes back from clients, so it is parsed against a grammar before
  * any of its parts reaches a loader, a URL or a cache key: at most
- * {@link MAX_GLOBAL_ID_LENGTH} characters of canonical base64url, a JSON array of
- * strings and numbers, a registered family, and every part matching the grammar
- * its family declares ({@link ID_PARTS}). Anything else is BAD_USER_INPUT naming the
- * argument (`id`, `ids`, `representations`) before any upstream call.
+ * {@link MAX_GLOBAL_ID_LENGTH} characters of canonical base64url, a registered
+ * family, and every part matching the grammar its family declares ({@link ID_PARTS}).
+ * Anything else is BAD_USER_INPUT naming the argument (`id`, `ids`,
+ * `representations`) before any upstream call.
  */
 export function encodeGlobalId(typename: string, parts: readonly (string | number)[]): string {
+  const code = FAMILY_CODES.get(typename);
+  if (code === undefined) throw new Error(`${typename} has no global id family code`);
+  return encodeCompactId(code, parts);
+}
+
+/** The older form, still accepted: base64url of the JSON array `[typename, ...parts]`. */
+export function encodeLegacyGlobalId(typename: string, parts: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify([typename, ...parts])).toString('base64url');
 }
 
-/** Longest global id accepted, characters (the longest real one, a Block id, is about 150). */
+/**
+ * The one-byte code of each family in compact ids. Ids are kept by clients, so a
+ * code is never reused or changed: new families are appended.
+ */
+const FAMILY_CODE_LIST = [
+  'Network', 'Validator', 'Delegator', 'Subnet', 'Blockchain', 'PrimaryBlockchain', 'Block', 'Vertex',
+  'Utxo', 'Chain', 'Address', 'Transaction', 'NftToken', 'IcmMessage', 'ExportOperation', 'AvalancheNode',
+] as const;
+const FAMILY_CODES = new Map<string, number>(FAMILY_CODE_LIST.map((name, index) => [name, index + 1]));
+const FAMILY_NAMES = new Map<number, string>(FAMILY_CODE_LIST.map((name, index) => [index + 1, name]));
+
+/** Longest global id accepted, characters (the longest real ones, Block ids, are about 150 in the older JSON form). */
 export const MAX_GLOBAL_ID_LENGTH = 512;
 /** Most ids in one `nodes(ids:)`. */
 export const MAX_NODE_IDS = 100;
@@ -90,6 +111,7 @@ const brands = new WeakMap<object, string>();
 /** Registers how `node(id:)` refetches a family of objects, and the grammar of its ids. Called by each domain module. */
 export function registerNodeFamily<T extends object>(typename: string, family: NodeFamily<T>): void {
   if (families.has(typename)) throw new Error(`Node family ${typename} registered twice`);
+  if (!FAMILY_CODES.has(typename)) throw new Error(`Node family ${typename} needs a code in FAMILY_CODE_LIST`);
   // Stored untyped: `typeOf` only ever sees what this family's own `load` returned.
   families.set(typename, family as NodeFamily<object>);
 }
@@ -106,6 +128,30 @@ export function decodeGlobalId(id: unknown, argument = 'id'): { typename: string
   if (typeof id !== 'string' || id.length === 0) throw bad('empty');
   if (id.length > MAX_GLOBAL_ID_LENGTH) throw bad(`longer than ${MAX_GLOBAL_ID_LENGTH} characters`);
   if (!BASE64URL.test(id)) throw bad('not base64url');
+  const { typename, parts } = isCompactIdText(id) ? compactParts(id, bad) : legacyParts(id, bad);
+  const family = families.get(typename);
+  if (!family) throw bad('unknown object type');
+  const required = family.parts.filter((p) => !p.optional).length;
+  if (parts.length < required || parts.length > family.parts.length) throw bad(`a ${typename} id has ${family.parts.length} parts`);
+  parts.forEach((value, index) => {
+    const grammar = family.parts[index] as IdPart;
+    if (grammar.optional && value === '') return;
+    if (!grammar.test(value)) throw bad(`part ${index + 1} of a ${typename} id must be ${grammar.what}`);
+  });
+  return { typename, parts };
+}
+
+function compactParts(id: string, bad: (why: string) => Error): { typename: string; parts: string[] } {
+  try {
+    const { code, parts } = decodeCompactId(id);
+    return { typename: FAMILY_NAMES.get(code) ?? '', parts };
+  } catch (error) {
+    if (error instanceof CompactIdError) throw bad(error.message);
+    throw error;
+  }
+}
+
+function legacyParts(id: string, bad: (why: string) => Error): { typename: string; parts: string[] } {
   const json = Buffer.from(id, 'base64url').toString('utf8');
   if (Buffer.from(json, 'utf8').toString('base64url') !== id) throw bad('not canonical');
   let decoded: unknown;
@@ -119,17 +165,7 @@ export function decodeGlobalId(id: unknown, argument = 'id'): { typename: string
   }
   if (JSON.stringify(decoded) !== json) throw bad('not canonical');
   const [typename, ...raw] = decoded as [string, ...(string | number)[]];
-  const family = families.get(typename);
-  if (!family) throw bad('unknown object type');
-  const required = family.parts.filter((p) => !p.optional).length;
-  if (raw.length < required || raw.length > family.parts.length) throw bad(`a ${typename} id has ${family.parts.length} parts`);
-  const parts = raw.map(String);
-  parts.forEach((value, index) => {
-    const grammar = family.parts[index] as IdPart;
-    if (grammar.optional && value === '') return;
-    if (!grammar.test(value)) throw bad(`part ${index + 1} of a ${typename} id must be ${grammar.what}`);
-  });
-  return { typename, parts };
+  return { typename, parts: raw.map(String) };
 }
 
 /** Marks an object with its concrete GraphQL type, for fields typed as `Node`. */

@@ -5,7 +5,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { upstreamToGraphQLError } from '../../src/errors.ts';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
 import { createCursorCodec, parseCursorSecrets } from '../../src/schema/pagination.ts';
-import { decodeGlobalId, encodeGlobalId, MAX_GLOBAL_ID_LENGTH } from '../../src/schema/relay-node.ts';
+import { decodeGlobalId, encodeGlobalId, encodeLegacyGlobalId, MAX_GLOBAL_ID_LENGTH } from '../../src/schema/relay-node.ts';
 import { createMemoryCache } from '../../src/upstream/cache.ts';
 import { withDataApiCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
@@ -243,6 +243,7 @@ describe('global ids are parsed against their family grammar', () => {
 
   const NODE_ID = 'NodeID-3JLNNYoUpctwErj5QfYVz4aKwo77nKWSa';
   const CB58 = '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5';
+  const compact = (...bytes: number[]) => Buffer.from(bytes).toString('base64url');
   const BAD_IDS: [string, string][] = [
     ['dot-dot operation id', encodeGlobalId('ExportOperation', ['..'])],
     ['dot operation id', encodeGlobalId('ExportOperation', ['.'])],
@@ -260,7 +261,18 @@ describe('global ids are parsed against their family grammar', () => {
     ['too many parts', encodeGlobalId('Network', ['mainnet', 'extra'])],
     ['number where a hash is', encodeGlobalId('Block', ['mainnet', 'p-chain', 1, 1, 1])],
     ['huge number', forge('["Block","mainnet","p-chain","1",1e400,"' + CB58 + '"]')],
-    ['unknown family', encodeGlobalId('Secret', ['x'])],
+    ['unknown family', encodeLegacyGlobalId('Secret', ['x'])],
+    ['unknown compact family', compact(40, 0, 1, 0x78)],
+    ['compact id cut short', encodeGlobalId('Validator', ['mainnet', NODE_ID, CB58, CB58]).slice(0, -8)],
+    ['compact id with trailing bytes', compact(...Buffer.from(encodeGlobalId('Network', ['mainnet']), 'base64url'), 0x07)],
+    ['compact number with a redundant byte', compact(7, 5, 4, 0x81, 0x00)],
+    ['compact text that could be shorter', compact(1, 0, 7, ...Buffer.from('mainnet'))],
+    ['compact text that is not UTF-8', compact(15, 0, 2, 0xc3, 0x28)],
+    ['compact length past the end', compact(15, 0, 0x7f, 0x61)],
+    ['compact varint without end', compact(15, 4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)],
+    ['legacy dot-dot operation id', encodeLegacyGlobalId('ExportOperation', ['..'])],
+    ['legacy bad node id', encodeLegacyGlobalId('Validator', ['mainnet', 'NodeID-x', CB58, CB58])],
+    ['legacy too many parts', encodeLegacyGlobalId('Network', ['mainnet', 'extra'])],
     ['object instead of list', forge('{"typename":"Network"}')],
     ['nested list', forge('["Network",["mainnet"]]')],
     ['not JSON', forge('Network:mainnet')],
