@@ -8,7 +8,7 @@ import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import type { Context } from './context.ts';
 import { codedError, ErrorCode } from './errors.ts';
 import ChecksPlugin from './schema/checks-plugin.ts';
-import { UInt256Scalar } from './schema/scalars.ts';
+import { DateTimeScalar, EvmAddressScalar, HashScalar, HexScalar, IPScalar, UInt256Scalar, UInt64Scalar, URLScalar } from './schema/scalars.ts';
 
 /**
  * The one schema builder. Types live in `src/schema/*`, one module per domain;
@@ -18,6 +18,13 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   Scalars: {
     UInt256: { Input: string; Output: string | number | bigint };
+    UInt64: { Input: string; Output: string | number | bigint };
+    DateTime: { Input: Date; Output: Date };
+    EvmAddress: { Input: string; Output: string };
+    Hash: { Input: string; Output: string };
+    Hex: { Input: string; Output: string };
+    URL: { Input: string; Output: string };
+    IP: { Input: string; Output: string };
     JSON: { Input: unknown; Output: unknown };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
   };
@@ -59,6 +66,13 @@ export const builder = new SchemaBuilder<{
 });
 
 builder.addScalarType('UInt256', UInt256Scalar);
+builder.addScalarType('UInt64', UInt64Scalar);
+builder.addScalarType('DateTime', DateTimeScalar);
+builder.addScalarType('EvmAddress', EvmAddressScalar);
+builder.addScalarType('Hash', HashScalar);
+builder.addScalarType('Hex', HexScalar);
+builder.addScalarType('URL', URLScalar);
+builder.addScalarType('IP', IPScalar);
 builder.addScalarType('JSON', JSONResolver);
 builder.addScalarType('JSONObject', JSONObjectResolver);
 

@@ -8,13 +8,12 @@ import { chainById, chainRefetchCalls, CHAIN_LOOKUP_COST } from '../loaders/chai
 import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
 import { ICM_MESSAGE_LISTING_COST } from '../loaders/icm.ts';
 import type { Erc1155TokenBalance, NativeTokenBalance } from '../shapes/index.ts';
-import { fromCheck } from './bounds.ts';
 import { ChainRef } from './chains.ts';
 import { currencyOf, PriceRef } from './common.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
 import { CurrencyCodeEnum, SortOrderEnum, UNKNOWN_ENUM_VALUE } from './enums.ts';
 import { IcmMessageConnection, icmListArgs, resolveIcmMessages } from './icm.ts';
-import { BOUNDS, checkNonNegativeInt, isEvmAddress } from './input-checks.ts';
+import { BOUNDS, exactUInt64, isEvmAddress } from './input-checks.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import {
@@ -100,12 +99,15 @@ const AddressTransactionConnection = builder.connectionObject(
 
 // ---------------------------------------------------------------- block ranges
 
-/** `startBlock` and `endBlock`: block numbers, 0 or more. */
-const BLOCK_NUMBER = fromCheck('A block number, 0 or more.', (argument, value) => checkNonNegativeInt(argument, value, 'a block number'));
+/** `startBlock` and `endBlock`: block numbers (`UInt64`), sent as query numbers the upstream reads exactly. */
+const BLOCK_NUMBER = exactUInt64('A block number', 'a block number');
+
+/** A bounded block number argument as the number the upstream takes (exact: at most 2^53 - 1). */
+const blockNumber = (value: string | null | undefined): number | undefined => (value == null ? undefined : Number(value));
 
 /** Both ends given: `startBlock` (inclusive) must be below `endBlock` (exclusive). */
-function checkBlockOrder(args: { startBlock?: number | null; endBlock?: number | null }): void {
-  if (args.startBlock != null && args.endBlock != null && args.startBlock >= args.endBlock) {
+function checkBlockOrder(args: { startBlock?: string | null; endBlock?: string | null }): void {
+  if (args.startBlock != null && args.endBlock != null && Number(args.startBlock) >= Number(args.endBlock)) {
     throw badInput('startBlock', 'must be less than endBlock (startBlock is inclusive, endBlock exclusive)');
   }
 }
@@ -129,8 +131,8 @@ AddressRef.implement({
         'Transactions involving the address, with the ERC-20/721/1155 transfers and internal transactions it took part in.',
       args: {
         ...pageArgs(t.arg, PAGES.addressTransactions),
-        startBlock: t.arg.int({ description: 'First block, inclusive (alone: up to the latest block).', bound: BLOCK_NUMBER }),
-        endBlock: t.arg.int({ description: 'Last block, exclusive (alone: from genesis).', bound: BLOCK_NUMBER }),
+        startBlock: t.arg({ type: 'UInt64', description: 'First block, inclusive (alone: up to the latest block).', bound: BLOCK_NUMBER }),
+        endBlock: t.arg({ type: 'UInt64', description: 'Last block, exclusive (alone: from genesis).', bound: BLOCK_NUMBER }),
         sortOrder: t.arg({ type: SortOrderEnum, description: 'By timestamp; the upstream default is descending.' }),
       },
       checkArgs: (args) => {
@@ -145,8 +147,8 @@ AddressRef.implement({
           args,
           parent: a,
           fetchPage: addressTransactionPages(ctx, a.chainId, a.address, {
-            startBlock: args.startBlock ?? undefined,
-            endBlock: args.endBlock ?? undefined,
+            startBlock: blockNumber(args.startBlock),
+            endBlock: blockNumber(args.endBlock),
             sortOrder: args.sortOrder ?? undefined,
           }),
         }),
@@ -158,8 +160,8 @@ AddressRef.implement({
       description: 'Transactions the address sent or received, without logs.',
       args: {
         ...pageArgs(t.arg, PAGES.nativeTransactions),
-        startBlock: t.arg.int({ description: 'First block, inclusive.', bound: BLOCK_NUMBER }),
-        endBlock: t.arg.int({ description: 'Last block, exclusive.', bound: BLOCK_NUMBER }),
+        startBlock: t.arg({ type: 'UInt64', description: 'First block, inclusive.', bound: BLOCK_NUMBER }),
+        endBlock: t.arg({ type: 'UInt64', description: 'Last block, exclusive.', bound: BLOCK_NUMBER }),
       },
       checkArgs: (args) => {
         checkAfter(args, PAGES.nativeTransactions);
@@ -173,8 +175,8 @@ AddressRef.implement({
           args,
           parent: a,
           fetchPage: nativeTransactionPages(ctx, a.chainId, a.address, {
-            startBlock: args.startBlock ?? undefined,
-            endBlock: args.endBlock ?? undefined,
+            startBlock: blockNumber(args.startBlock),
+            endBlock: blockNumber(args.endBlock),
           }),
         }),
     }),

@@ -9,6 +9,7 @@ import { PAGES } from './pagination.ts';
 import { chainInfoField, isNetwork, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { loadValidator, ValidatorInterface } from './validators.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 // The other types rooted at PrimaryBlockchain, for the modules that list every entity (federation).
 
@@ -21,8 +22,9 @@ const ProposerDetailsRef = builder.objectRef<ProposerDetails>('ProposerDetails')
     proposerId: t.exposeString('proposerId', { nullable: true, description: 'Id of the proposer block wrapping this block.' }),
     proposerParentId: t.exposeString('proposerParentId', { nullable: true, description: 'Id of the parent proposer block.' }),
     proposerNodeId: t.exposeString('proposerNodeId', { nullable: true, description: 'The proposing node, `NodeID-...`.' }),
-    proposerPChainHeight: t.exposeInt('proposerPChainHeight', { nullable: true, description: 'P-chain height the proposer referenced.' }),
-    proposerTimestamp: t.exposeInt('proposerTimestamp', { nullable: true, description: 'Proposer timestamp, unix seconds.' }),
+    proposerPChainHeight: t.expose('proposerPChainHeight', { type: 'UInt64', nullable: true, description: 'P-chain height the proposer referenced.' }),
+    proposerTimestamp: t.expose('proposerTimestamp', { type: 'UInt64', nullable: true, description: 'Proposer timestamp, unix seconds.' }),
+    proposerTime: t.field({ type: 'DateTime', nullable: true, description: 'Proposer timestamp: `proposerTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.proposerTimestamp) }),
   }),
 });
 
@@ -40,7 +42,8 @@ export const BlockRef = builder.objectRef<BlockShape>('Block').implement({
     blockHash: t.exposeString('blockHash', { description: 'Block hash (id).' }),
     parentHash: t.exposeString('parentHash', { description: "Parent block's hash." }),
     blockType: t.exposeString('blockType', { description: 'Block type as the upstream names it (e.g. a P-chain block kind).' }),
-    blockTimestamp: t.exposeInt('blockTimestamp', { description: 'When the block was accepted, unix seconds.' }),
+    blockTimestamp: t.expose('blockTimestamp', { type: 'UInt64', description: 'When the block was accepted, unix seconds.' }),
+    blockTime: t.field({ type: 'DateTime', nullable: true, description: 'When the block was accepted: `blockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.blockTimestamp) }),
     txCount: t.exposeInt('txCount', { description: 'Number of transactions.' }),
     transactions: t.exposeStringList('transactions', { description: 'Transaction ids.' }),
     blockSizeBytes: t.exposeInt('blockSizeBytes', { description: 'Size, bytes.' }),
@@ -88,11 +91,11 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
     description: 'Latest blocks, newest first.',
     args: {
       ...pageArgs(t.arg, PAGES.blocks),
-      startTimestamp: t.arg.int({ description: 'Only blocks at or after this time.', bound: BOUNDS.unixSeconds }),
-      endTimestamp: t.arg.int({ description: 'Only blocks at or before this time.', bound: BOUNDS.unixSeconds }),
+      startTimestamp: t.arg({ type: 'UInt64', description: 'Only blocks at or after this time.', bound: BOUNDS.unixSeconds }),
+      endTimestamp: t.arg({ type: 'UInt64', description: 'Only blocks at or before this time.', bound: BOUNDS.unixSeconds }),
     },
     checkArgs: ({ startTimestamp, endTimestamp }) => {
-      if (startTimestamp != null && endTimestamp != null && startTimestamp > endTimestamp) throw badInput('startTimestamp', 'must not be after endTimestamp');
+      if (startTimestamp != null && endTimestamp != null && Number(startTimestamp) > Number(endTimestamp)) throw badInput('startTimestamp', 'must not be after endTimestamp');
     },
     upstreamCost: BLOCK_LISTING_COST,
     resolve: (b, args, ctx) =>
@@ -102,8 +105,9 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
         args,
         parent: { network: b.network, blockchainId: b.blockchainId },
         fetchPage: blockPages(ctx, b, {
-          ...(args.startTimestamp != null ? { startTimestamp: args.startTimestamp } : {}),
-          ...(args.endTimestamp != null ? { endTimestamp: args.endTimestamp } : {}),
+          // Within 2^53 - 1 (the bound), so the numbers are exact.
+          ...(args.startTimestamp != null ? { startTimestamp: Number(args.startTimestamp) } : {}),
+          ...(args.endTimestamp != null ? { endTimestamp: Number(args.endTimestamp) } : {}),
         }),
       }),
   }),

@@ -13,6 +13,7 @@ import { PAGES, checkFirst } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import { loadValidator, ValidatorInterface, type ValidatorShape } from './validators.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 /** A delegation as the upstream returns it, plus the network it was read from. */
 export type DelegatorShape = DelegatorWithNetwork;
@@ -29,8 +30,8 @@ const CONCRETE: ReadonlyMap<string, string> = new Map([
   ['pending', 'PendingDelegator'],
   ['completed', 'CompletedDelegator'],
 ]);
-/** Unknown statuses still resolve, as the type without paid rewards. */
-export const delegatorTypeOf = (d: Delegator): string => CONCRETE.get(d.delegationStatus) ?? 'PendingDelegator';
+/** Unknown or missing statuses still resolve, as the type without paid rewards (`delegationStatus` tells which). */
+export const delegatorTypeOf = (d: Delegator): string => CONCRETE.get(d.delegationStatus ?? '') ?? 'PendingDelegator';
 
 const amount = (value: string | undefined): string | null => value ?? null;
 
@@ -59,8 +60,10 @@ export const DelegatorInterface = builder.interfaceRef<DelegatorShape>('Delegato
       description: 'Reward after the fee, nano-AVAX: paid for completed delegations, estimated for active and pending ones.',
       resolve: (d) => amount(d.netReward ?? d.estimatedNetReward),
     }),
-    startTimestamp: t.exposeInt('startTimestamp', { description: 'Start of the delegation period, unix seconds.' }),
-    endTimestamp: t.exposeInt('endTimestamp', { description: 'End of the delegation period, unix seconds.' }),
+    startTimestamp: t.expose('startTimestamp', { type: 'UInt64', description: 'Start of the delegation period, unix seconds.' }),
+    startTime: t.field({ type: 'DateTime', nullable: true, description: 'Start of the delegation period: `startTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.startTimestamp) }),
+    endTimestamp: t.expose('endTimestamp', { type: 'UInt64', description: 'End of the delegation period, unix seconds.' }),
+    endTime: t.field({ type: 'DateTime', nullable: true, description: 'End of the delegation period: `endTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.endTimestamp) }),
     delegationStatus: t.field({ type: DelegationStatus.ref, description: 'Status; also told by the concrete type.', resolve: (d) => DelegationStatus.out(d.delegationStatus) ?? 'pending' }),
     delegationStatusRaw: t.string({ description: 'The status exactly as the upstream sent it (useful when `delegationStatus` is UNKNOWN).', resolve: (d) => String(d.delegationStatus) }),
     validator: t.field({

@@ -6,6 +6,7 @@ import { listOf } from './bounds.ts';
 import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
 import { BOUNDS, checkChainId, checkEvmAddresses, checkList, checkPrimaryAddresses, INPUT_LIMITS, isOperationId } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 export const OperationType = upstreamEnum('OperationType', 'Kind of an asynchronous operation.', {
   TRANSACTION_EXPORT_EVM: { value: 'TRANSACTION_EXPORT_EVM', description: 'Export of EVM transactions.' },
@@ -46,8 +47,10 @@ export const ExportOperationRef = builder.objectRef<ExportOperation>('ExportOper
     operationStatus: t.field({ type: OperationStatus.ref, description: 'Current state.', resolve: (o) => OperationStatus.out(o.operationStatus) ?? UNKNOWN_ENUM_VALUE }),
     message: t.exposeString('message', { nullable: true, description: 'Human-readable status.' }),
     metadata: t.field({ type: ExportOperationMetadataRef, nullable: true, description: 'Result details.', resolve: (o) => o.metadata ?? null }),
-    createdAtTimestamp: t.exposeInt('createdAtTimestamp', { description: 'When it was created, unix seconds.' }),
-    updatedAtTimestamp: t.exposeInt('updatedAtTimestamp', { description: 'When its state last changed, unix seconds.' }),
+    createdAtTimestamp: t.expose('createdAtTimestamp', { type: 'UInt64', description: 'When it was created, unix seconds.' }),
+    createdAtTime: t.field({ type: 'DateTime', nullable: true, description: 'When it was created: `createdAtTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.createdAtTimestamp) }),
+    updatedAtTimestamp: t.expose('updatedAtTimestamp', { type: 'UInt64', description: 'When its state last changed, unix seconds.' }),
+    updatedAtTime: t.field({ type: 'DateTime', nullable: true, description: 'When its state last changed: `updatedAtTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.updatedAtTimestamp) }),
   }),
 });
 

@@ -15,6 +15,7 @@ import { NetworkNameEnum, networkId } from './network.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
 import { ErcType, TransactionRef } from './transactions.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 /** An ICM message plus the address (and network) it was listed for: its global id names them (see `ListedIcmMessage`). */
 export type IcmMessageShape = ListedIcmMessage;
@@ -56,7 +57,8 @@ const IcmSourceTransactionRef = builder.objectRef<IcmTxShape<NonNullable<IcmMess
   description: 'The transaction that sent a message, on the source chain.',
   fields: (t) => ({
     txHash: t.exposeString('txHash', { description: 'Transaction hash.' }),
-    timestamp: t.exposeInt('timestamp', { description: 'Block timestamp, unix seconds.' }),
+    timestamp: t.expose('timestamp', { type: 'UInt64', description: 'Block timestamp, unix seconds.' }),
+    time: t.field({ type: 'DateTime', nullable: true, description: 'Block timestamp: `timestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.timestamp) }),
     gasSpent: t.field({ type: 'UInt256', description: 'Gas used.', resolve: (x) => x.gasSpent }),
     transaction: t.field({
       type: TransactionRef,
@@ -74,7 +76,8 @@ const IcmDestinationTransactionRef = builder
     description: 'The transaction that delivered a message, on the destination chain.',
     fields: (t) => ({
       txHash: t.exposeString('txHash', { description: 'Transaction hash.' }),
-      timestamp: t.exposeInt('timestamp', { description: 'Block timestamp, unix seconds.' }),
+      timestamp: t.expose('timestamp', { type: 'UInt64', description: 'Block timestamp, unix seconds.' }),
+      time: t.field({ type: 'DateTime', nullable: true, description: 'Block timestamp: `timestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.timestamp) }),
       gasSpent: t.field({ type: 'UInt256', description: 'Gas used.', resolve: (x) => x.gasSpent }),
       rewardRedeemer: t.exposeString('rewardRedeemer', { description: 'Address that can redeem the relayer reward.' }),
       delivererAddress: t.exposeString('delivererAddress', { description: 'The relayer that delivered the message.' }),

@@ -225,6 +225,22 @@ export function checkNonNegativeInt(argument: string, value: unknown, unit: stri
 }
 
 /**
+ * A `UInt64` argument (a decimal string once coerced) that the upstream reads as a JSON
+ * number: 0 to 2^53 - 1 (`Number.MAX_SAFE_INTEGER`), so it arrives exact. The scalar has already refused anything that is
+ * not an unsigned 64-bit integer.
+ */
+export function checkExactUInt64(argument: string, value: unknown, unit: string): void {
+  if (value == null) return;
+  const exact = (typeof value === 'string' && /^[0-9]{1,16}$/.test(value)) || (typeof value === 'number' && Number.isSafeInteger(value));
+  if (!exact || Number(value) < 0 || Number(value) > Number.MAX_SAFE_INTEGER) throw badInput(argument, `must be from 0 to ${Number.MAX_SAFE_INTEGER} (${unit})`);
+}
+
+/** A bound of {@link checkExactUInt64}: `what` starts the description ("Unix seconds"). */
+export function exactUInt64(what: string, unit: string): Bound {
+  return fromCheck(`${what}, 0 to ${Number.MAX_SAFE_INTEGER} (2^53 - 1, the largest the upstream reads exactly).`, (argument, value) => checkExactUInt64(argument, value, unit));
+}
+
+/**
  * A finite number in [min, max], sent upstream as a plain decimal: a value JavaScript would
  * write with an exponent (non-zero and below 1e-6 in magnitude) is refused, since the upstream
  * reads decimals.
@@ -400,5 +416,5 @@ export const BOUNDS = {
     (argument, value) => checkPrimaryAddresses(argument, value, ['P', 'X', 'C'], true),
   ),
   assetId: fromCheck('An asset id (cb58 of 32 bytes, with its checksum).', (argument, value) => checkCb58Id(argument, value, 'an asset id (cb58 of 32 bytes)')),
-  unixSeconds: fromCheck('Unix seconds, 0 or more.', (argument, value) => checkNonNegativeInt(argument, value, 'unix seconds')),
+  unixSeconds: exactUInt64('Unix seconds', 'unix seconds'),
 } as const satisfies Record<string, Bound>;

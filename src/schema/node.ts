@@ -16,6 +16,7 @@ import { checkFirst, decodeCursor } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import { loadValidator, ValidatorInterface } from './validators.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 /**
  * The backing shape of `AvalancheNode`: only the configured name. Every field asks
@@ -163,7 +164,8 @@ export const PeerRef = builder.objectRef<PeerShape>('Peer').implement({
     ip: t.exposeString('ip', { nullable: false, description: 'Remote address of the connection (`host:port`).' }),
     publicIP: t.exposeString('publicIP', { nullable: false, description: 'Public address the peer announces (`host:port`, empty when unknown).' }),
     version: t.exposeString('version', { nullable: false, description: 'Software version the peer runs, e.g. `avalanchego/1.14.2`.' }),
-    upgradeTime: t.int({ nullable: true, description: 'Upgrade time the peer announced, unix seconds (nodes from v1.14.1).', resolve: (p) => p.upgradeTime ?? null }),
+    upgradeTime: t.field({ type: 'UInt64', nullable: true, description: 'Upgrade time the peer announced, unix seconds (nodes from v1.14.1).', resolve: (p) => p.upgradeTime ?? null }),
+    upgradeAt: t.field({ type: 'DateTime', nullable: true, description: 'Upgrade time the peer announced: `upgradeTime` as a DateTime.', resolve: (p) => unixSecondsToDate(p.upgradeTime) }),
     lastSent: t.exposeString('lastSent', { nullable: false, description: 'When a message was last sent to the peer (RFC 3339).' }),
     lastReceived: t.exposeString('lastReceived', { nullable: false, description: 'When a message was last received from the peer (RFC 3339).' }),
     observedUptime: t.exposeFloat('observedUptime', { nullable: false, description: "The configured node's primary-network uptime as this peer observes it, percent." }),

@@ -18,6 +18,7 @@ import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import { loadValidator, ValidatorInterface, type ValidatorShape } from './validators.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 
 export type HistoricalRewardShape = HistoricalRewardWithNetwork;
@@ -54,8 +55,10 @@ function commonRewardFields<S extends (HistoricalReward | PendingReward) & { net
     txHash: t.string({ description: 'The staking transaction (validation or delegation) that earns the reward.', resolve: (r) => r.txHash }),
     amountStaked: t.field({ type: 'UInt256', description: 'Stake of that transaction, nano-AVAX.', resolve: (r) => r.amountStaked }),
     nodeId: t.string({ description: 'The validating node, `NodeID-...`.', resolve: (r) => r.nodeId }),
-    startTimestamp: t.int({ description: 'Start of the staking period, unix seconds.', resolve: (r) => r.startTimestamp }),
-    endTimestamp: t.int({ description: 'End of the staking period, unix seconds.', resolve: (r) => r.endTimestamp }),
+    startTimestamp: t.field({ type: 'UInt64', description: 'Start of the staking period, unix seconds.', resolve: (r) => r.startTimestamp }),
+    startTime: t.field({ type: 'DateTime', nullable: true, description: 'Start of the staking period: `startTimestamp` as a DateTime.', resolve: (r) => unixSecondsToDate(r.startTimestamp) }),
+    endTimestamp: t.field({ type: 'UInt64', description: 'End of the staking period, unix seconds.', resolve: (r) => r.endTimestamp }),
+    endTime: t.field({ type: 'DateTime', nullable: true, description: 'End of the staking period: `endTimestamp` as a DateTime.', resolve: (r) => unixSecondsToDate(r.endTimestamp) }),
     rewardType: t.field({ type: RewardType.ref, description: 'What the reward pays for.', resolve: (r) => RewardType.out(r.rewardType) ?? 'VALIDATOR' }),
     rewardTypeRaw: t.string({ description: 'The reward type exactly as the upstream sent it (useful when `rewardType` is UNKNOWN).', resolve: (r) => String(r.rewardType) }),
     validator: t.field({

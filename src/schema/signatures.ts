@@ -6,7 +6,7 @@ import {
 import type { NetworkId } from '../loaders/types.ts';
 import type { AggregateSignaturesBody, SignedMessage } from '../shapes/index.ts';
 import { between, fromCheck } from './bounds.ts';
-import { checkCb58Id, checkHex, checkNonNegativeInt, INPUT_LIMITS } from './input-checks.ts';
+import { checkCb58Id, checkHex, exactUInt64, INPUT_LIMITS } from './input-checks.ts';
 import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';
 
 const SignedMessageRef = builder.objectRef<SignedMessage>('SignedMessage').implement({
@@ -44,7 +44,7 @@ const SIGNING_SUBNET = fromCheck('Its id in cb58, or its 32 bytes in hex (option
   if (typeof value !== 'string' || !SUBNET_HEX.test(value)) checkCb58Id(argument, value, 'a subnet id: cb58, or 32 bytes in hex');
 });
 const PERCENT = between(0, 100);
-const P_CHAIN_HEIGHT = fromCheck('A P-chain height, 0 or more.', (argument, value) => checkNonNegativeInt(argument, value, 'a P-chain height'));
+const P_CHAIN_HEIGHT = exactUInt64('A P-chain height', 'a P-chain height');
 
 const AggregateSignaturesInput = builder.inputType('AggregateSignaturesInput', {
   description: 'What to sign: `message`, `justification` or both (at least one), plus quorum settings.',
@@ -58,7 +58,7 @@ const AggregateSignaturesInput = builder.inputType('AggregateSignaturesInput', {
       description: 'Extra weight to collect beyond the quorum, percent (default 0); quorumPercentage + quorumPercentageBuffer <= 100.',
       bound: PERCENT,
     }),
-    pChainHeight: t.int({ description: 'Use the validator set at this P-chain height; 0 (default) means the proposed height.', bound: P_CHAIN_HEIGHT }),
+    pChainHeight: t.field({ type: 'UInt64', description: 'Use the validator set at this P-chain height; 0 (default) means the proposed height.', bound: P_CHAIN_HEIGHT }),
   }),
 });
 
@@ -82,10 +82,12 @@ function toBody(input: AggregateInput): AggregateSignaturesBody {
     const v = input[key];
     if (v != null) body[key] = v;
   }
-  for (const key of ['quorumPercentage', 'quorumPercentageBuffer', 'pChainHeight'] as const) {
+  for (const key of ['quorumPercentage', 'quorumPercentageBuffer'] as const) {
     const v = input[key];
     if (v != null) body[key] = v;
   }
+  // Sent as a JSON number, as the seed has it: within 2^53 - 1 (its bound), so exact.
+  if (input.pChainHeight != null) body.pChainHeight = Number(input.pChainHeight);
   return body;
 }
 

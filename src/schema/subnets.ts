@@ -16,6 +16,7 @@ import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { BlockchainRef, SubnetRef, type BlockchainShape, type SubnetShape } from './subnet-refs.ts';
 import { checkValidatorArgs, resolveValidators, ValidatorConnection, ValidatorInterface, validatorListArgs, type ValidatorListArgs } from './validators.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 export { BlockchainRef, SubnetRef, type BlockchainShape, type SubnetShape };
 
@@ -26,7 +27,8 @@ const isNetwork = (value: string | undefined): value is NetworkId => value === '
 const AllowListConfigRef = builder.objectRef<AllowListConfig>('GenesisAllowListConfig').implement({
   description: 'A precompile configured at genesis: when it activates and who may use or manage it.',
   fields: (t) => ({
-    blockTimestamp: t.exposeInt('blockTimestamp', { nullable: true, description: 'Activation time, unix seconds.' }),
+    blockTimestamp: t.expose('blockTimestamp', { type: 'UInt64', nullable: true, description: 'Activation time, unix seconds.' }),
+    blockTime: t.field({ type: 'DateTime', nullable: true, description: 'Activation time: `blockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.blockTimestamp) }),
     adminAddresses: t.exposeStringList('adminAddresses', { nullable: true, description: 'Admin addresses.' }),
     managerAddresses: t.exposeStringList('managerAddresses', { nullable: true, description: 'Manager addresses.' }),
     enabledAddresses: t.exposeStringList('enabledAddresses', { nullable: true, description: 'Enabled addresses.' }),
@@ -54,7 +56,8 @@ const FeeConfigRef = builder.objectRef<GenesisConfig['feeConfig']>('GenesisFeeCo
 const WarpConfigRef = builder.objectRef<GenesisConfig['warpConfig']>('GenesisWarpConfig').implement({
   description: 'Warp (ICM) messaging configuration at genesis.',
   fields: (t) => ({
-    blockTimestamp: t.exposeInt('blockTimestamp', { nullable: true, description: 'Activation time, unix seconds.' }),
+    blockTimestamp: t.expose('blockTimestamp', { type: 'UInt64', nullable: true, description: 'Activation time, unix seconds.' }),
+    blockTime: t.field({ type: 'DateTime', nullable: true, description: 'Activation time: `blockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.blockTimestamp) }),
     quorumNumerator: t.exposeInt('quorumNumerator', { nullable: true, description: 'Share of stake (percent) that must sign a message.' }),
     requirePrimaryNetworkSigners: t.exposeBoolean('requirePrimaryNetworkSigners', {
       nullable: true,
@@ -84,7 +87,8 @@ const GenesisConfigRef = builder.objectRef<GenesisConfig>('EvmGenesisConfig').im
       muirGlacierBlock: forkBlock('muirGlacierBlock', 'Muir Glacier'),
       berlinBlock: forkBlock('berlinBlock', 'Berlin'),
       londonBlock: forkBlock('londonBlock', 'London'),
-      subnetEVMTimestamp: t.exposeInt('subnetEVMTimestamp', { nullable: true, description: 'Subnet-EVM activation time, unix seconds.' }),
+      subnetEVMTimestamp: t.expose('subnetEVMTimestamp', { type: 'UInt64', nullable: true, description: 'Subnet-EVM activation time, unix seconds.' }),
+      subnetEVMTime: t.field({ type: 'DateTime', nullable: true, description: 'Subnet-EVM activation time: `subnetEVMTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.subnetEVMTimestamp) }),
       allowFeeRecipients: t.exposeBoolean('allowFeeRecipients', { nullable: true, description: 'Whether block producers may set their own fee recipient.' }),
       feeConfig: t.field({ type: FeeConfigRef, nullable: true, description: 'Dynamic fee configuration.', resolve: (c) => c.feeConfig ?? null }),
       warpConfig: t.field({ type: WarpConfigRef, nullable: true, description: 'Warp messaging configuration.', resolve: (c) => c.warpConfig ?? null }),
@@ -154,7 +158,8 @@ BlockchainRef.implement({
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (b) => encodeGlobalId('Blockchain', [b.network, b.blockchainId]) }),
     network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (b) => b.network }),
-    createBlockTimestamp: t.exposeInt('createBlockTimestamp', { description: 'When the creating P-chain block was accepted, unix seconds.' }),
+    createBlockTimestamp: t.expose('createBlockTimestamp', { type: 'UInt64', description: 'When the creating P-chain block was accepted, unix seconds.' }),
+    createBlockTime: t.field({ type: 'DateTime', nullable: true, description: 'When the creating P-chain block was accepted: `createBlockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.createBlockTimestamp) }),
     createBlockNumber: t.field({ type: 'UInt256', description: 'Height of the creating P-chain block.', resolve: (b) => b.createBlockNumber }),
     blockchainId: t.exposeString('blockchainId', { description: 'The blockchain id (cb58).' }),
     vmId: t.exposeString('vmId', { description: 'The VM id (cb58).' }),
@@ -207,8 +212,9 @@ registerNodeFamily('Blockchain', {
 const SubnetOwnershipInfoRef = builder.objectRef<SubnetShape['subnetOwnershipInfo']>('SubnetOwnershipInfo').implement({
   description: 'Who controls a subnet: a threshold of these addresses may sign its management transactions.',
   fields: (t) => ({
-    locktime: t.exposeInt('locktime', { description: 'Until when the ownership is locked, unix seconds (0 = not locked).' }),
-    threshold: t.exposeInt('threshold', { description: 'Signatures required.' }),
+    locktime: t.expose('locktime', { type: 'UInt64', description: 'Until when the ownership is locked, unix seconds (0 = not locked).' }),
+    lockedUntil: t.field({ type: 'DateTime', nullable: true, description: 'Until when the ownership is locked (0 = not locked): `locktime` as a DateTime.', resolve: (p) => unixSecondsToDate(p.locktime) }),
+    threshold: t.expose('threshold', { type: 'UInt64', description: 'Signatures required.' }),
     addresses: t.exposeStringList('addresses', { description: 'Owner addresses.' }),
   }),
 });
@@ -245,11 +251,13 @@ SubnetRef.implement({
     network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (s) => s.network }),
     subnetId: t.exposeString('subnetId', { description: 'The subnet id (cb58).' }),
     isPrimaryNetwork: t.boolean({ description: 'True for the primary network (P/X/C chains).', resolve: (s) => s.subnetId === PRIMARY_NETWORK_ID }),
-    createBlockTimestamp: t.exposeInt('createBlockTimestamp', { description: 'When the creating P-chain block was accepted, unix seconds (0 for the primary network).' }),
+    createBlockTimestamp: t.expose('createBlockTimestamp', { type: 'UInt64', description: 'When the creating P-chain block was accepted, unix seconds (0 for the primary network).' }),
+    createBlockTime: t.field({ type: 'DateTime', nullable: true, description: 'When the creating P-chain block was accepted (0 for the primary network): `createBlockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.createBlockTimestamp) }),
     createBlockIndex: t.field({ type: 'UInt256', description: 'Height of the creating P-chain block.', resolve: (s) => s.createBlockIndex }),
     ownerAddresses: t.exposeStringList('ownerAddresses', { description: 'Owner addresses. Deprecated upstream: use `subnetOwnershipInfo`.' }),
-    threshold: t.exposeInt('threshold', { description: 'Owner signatures required. Deprecated upstream: use `subnetOwnershipInfo`.' }),
-    locktime: t.exposeInt('locktime', { description: 'Ownership lock time, unix seconds. Deprecated upstream: use `subnetOwnershipInfo`.' }),
+    threshold: t.expose('threshold', { type: 'UInt64', description: 'Owner signatures required. Deprecated upstream: use `subnetOwnershipInfo`.' }),
+    locktime: t.expose('locktime', { type: 'UInt64', description: 'Ownership lock time, unix seconds. Deprecated upstream: use `subnetOwnershipInfo`.' }),
+    lockedUntil: t.field({ type: 'DateTime', nullable: true, description: 'Ownership lock time: `locktime` as a DateTime. Deprecated upstream: use `subnetOwnershipInfo`.', resolve: (p) => unixSecondsToDate(p.locktime) }),
     subnetOwnershipInfo: t.field({ type: SubnetOwnershipInfoRef, description: 'Who controls the subnet.', resolve: (s) => s.subnetOwnershipInfo }),
     isL1: t.exposeBoolean('isL1', { description: 'True once the subnet was converted to an L1 (ConvertSubnetToL1Tx).' }),
     l1ConversionTransactionHash: t.exposeString('l1ConversionTransactionHash', { nullable: true, description: 'The ConvertSubnetToL1Tx, for L1s.' }),

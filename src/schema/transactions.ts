@@ -13,6 +13,7 @@ import { currencyOf, PriceRef } from './common.ts';
 import { CurrencyCodeEnum, UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
 import { BOUNDS } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 /** The complete view of one transaction, plus the EVM chain it was read from. */
 export type TransactionShape = ChainTransaction;
@@ -97,7 +98,8 @@ export const NftMetadataRef = builder.objectRef<NftMetadata>('NftMetadata').impl
       description: 'How far indexing got.',
       resolve: (m) => NftIndexStatus.out(m.indexStatus == null ? null : String(m.indexStatus).toUpperCase()) ?? 'UNINDEXED',
     }),
-    metadataLastUpdatedTimestamp: t.exposeInt('metadataLastUpdatedTimestamp', { nullable: true, description: 'When the metadata was last read, unix seconds.' }),
+    metadataLastUpdatedTimestamp: t.expose('metadataLastUpdatedTimestamp', { type: 'UInt64', nullable: true, description: 'When the metadata was last read, unix seconds.' }),
+    metadataLastUpdatedTime: t.field({ type: 'DateTime', nullable: true, description: 'When the metadata was last read: `metadataLastUpdatedTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.metadataLastUpdatedTimestamp) }),
     name: t.exposeString('name', { nullable: true, description: 'Name.' }),
     symbol: t.exposeString('symbol', { nullable: true, description: 'Symbol.' }),
     imageUri: t.exposeString('imageUri', { nullable: true, description: 'Image URL.' }),
@@ -235,7 +237,8 @@ type FieldBuilder<T> = PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, T>;
 function nativeTransactionFields<T extends NativeTransaction>(t: FieldBuilder<T>) {
   return {
     blockNumber: t.field({ type: 'UInt256', description: 'Block number.', resolve: (x) => x.blockNumber }),
-    blockTimestamp: t.int({ description: 'Block timestamp, unix seconds.', resolve: (x) => x.blockTimestamp }),
+    blockTimestamp: t.field({ type: 'UInt64', description: 'Block timestamp, unix seconds.', resolve: (x) => x.blockTimestamp }),
+    blockTime: t.field({ type: 'DateTime', nullable: true, description: 'Block timestamp: `blockTimestamp` as a DateTime.', resolve: (x) => unixSecondsToDate(x.blockTimestamp) }),
     blockHash: t.string({ description: 'Block hash.', resolve: (x) => x.blockHash }),
     chainId: t.string({ description: 'EVM chain id.', resolve: (x) => x.chainId }),
     blockIndex: t.int({ description: 'Index of the transaction in its block.', resolve: (x) => x.blockIndex }),

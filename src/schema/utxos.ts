@@ -3,13 +3,13 @@ import { badInput } from '../errors.ts';
 import { UTXO_LISTING_COST, utxoById, utxoPages, utxoRefetchCalls, type UtxoOnChain } from '../loaders/primary-chain.ts';
 import { AssetAmountRef } from './common.ts';
 import { pageArgs } from './connection.ts';
-import { between } from './bounds.ts';
 import { SortOrderEnum } from './enums.ts';
-import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
+import { BOUNDS, checkAddressesOnNetwork, exactUInt64 } from './input-checks.ts';
 import { PAGES } from './pagination.ts';
 import { chainInfoField, isNetwork, isXChain, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
 import { RewardType } from './rewards.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 /** A UTXO as the upstream returns it, plus the chain it was listed on. */
 export type UtxoShape = UtxoOnChain;
@@ -42,16 +42,22 @@ export const UtxoRef = builder.objectRef<UtxoShape>('Utxo').implement({
     utxoBytes: t.exposeString('utxoBytes', { nullable: true, description: 'The serialized UTXO, hex.' }),
     outputIndex: t.exposeInt('outputIndex', { description: 'Output index in the creating transaction.' }),
     blockNumber: t.field({ type: 'UInt256', nullable: true, description: 'Height of the creating block.', resolve: (u) => u.blockNumber ?? null }),
-    blockTimestamp: t.exposeInt('blockTimestamp', { description: 'When it was created, unix seconds.' }),
+    blockTimestamp: t.expose('blockTimestamp', { type: 'UInt64', description: 'When it was created, unix seconds.' }),
+    blockTime: t.field({ type: 'DateTime', nullable: true, description: 'When it was created: `blockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.blockTimestamp) }),
     consumingBlockNumber: t.field({ type: 'UInt256', nullable: true, description: 'Height of the spending block, if spent.', resolve: (u) => u.consumingBlockNumber ?? null }),
-    consumingBlockTimestamp: t.exposeInt('consumingBlockTimestamp', { nullable: true, description: 'When it was spent, unix seconds.' }),
-    platformLocktime: t.exposeInt('platformLocktime', { nullable: true, description: 'Locked until, unix seconds (0 = unlocked).' }),
-    stakeableLocktime: t.exposeInt('stakeableLocktime', { nullable: true, description: 'Stakeable lock until, unix seconds (P-chain).' }),
-    threshold: t.exposeInt('threshold', { nullable: true, description: 'Signatures needed to spend it.' }),
+    consumingBlockTimestamp: t.expose('consumingBlockTimestamp', { type: 'UInt64', nullable: true, description: 'When it was spent, unix seconds.' }),
+    consumingBlockTime: t.field({ type: 'DateTime', nullable: true, description: 'When it was spent: `consumingBlockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.consumingBlockTimestamp) }),
+    platformLocktime: t.expose('platformLocktime', { type: 'UInt64', nullable: true, description: 'Locked until, unix seconds (0 = unlocked).' }),
+    platformLockedUntil: t.field({ type: 'DateTime', nullable: true, description: 'Locked until (0 = unlocked): `platformLocktime` as a DateTime.', resolve: (p) => unixSecondsToDate(p.platformLocktime) }),
+    stakeableLocktime: t.expose('stakeableLocktime', { type: 'UInt64', nullable: true, description: 'Stakeable lock until, unix seconds (P-chain).' }),
+    stakeableLockedUntil: t.field({ type: 'DateTime', nullable: true, description: 'Stakeable lock until (P-chain): `stakeableLocktime` as a DateTime.', resolve: (p) => unixSecondsToDate(p.stakeableLocktime) }),
+    threshold: t.expose('threshold', { type: 'UInt64', nullable: true, description: 'Signatures needed to spend it.' }),
     rewardType: t.field({ type: RewardType.ref, nullable: true, description: 'For reward outputs: what the reward paid for.', resolve: (u) => RewardType.out(u.rewardType) }),
     staked: t.exposeBoolean('staked', { nullable: true, description: 'True while staked (P-chain).' }),
-    utxoStartTimestamp: t.exposeInt('utxoStartTimestamp', { nullable: true, description: 'Start of the staking period for staked outputs, unix seconds.' }),
-    utxoEndTimestamp: t.exposeInt('utxoEndTimestamp', { nullable: true, description: 'End of the staking period for staked outputs, unix seconds.' }),
+    utxoStartTimestamp: t.expose('utxoStartTimestamp', { type: 'UInt64', nullable: true, description: 'Start of the staking period for staked outputs, unix seconds.' }),
+    utxoStartTime: t.field({ type: 'DateTime', nullable: true, description: 'Start of the staking period for staked outputs: `utxoStartTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.utxoStartTimestamp) }),
+    utxoEndTimestamp: t.expose('utxoEndTimestamp', { type: 'UInt64', nullable: true, description: 'End of the staking period for staked outputs, unix seconds.' }),
+    utxoEndTime: t.field({ type: 'DateTime', nullable: true, description: 'End of the staking period for staked outputs: `utxoEndTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.utxoEndTimestamp) }),
     utxoType: t.exposeString('utxoType', { description: 'Output kind as the upstream names it (e.g. STAKE, TRANSFER).' }),
   }),
 });
@@ -78,7 +84,7 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
       addresses: t.arg.stringList({ required: true, description: 'The owners.', bound: BOUNDS.utxoAddresses }),
       ...pageArgs(t.arg, PAGES.utxos),
       assetId: t.arg.string({ description: 'Only this asset. X-chain only.', bound: BOUNDS.assetId }),
-      minUtxoAmount: t.arg.float({ description: 'Only UTXOs of at least this amount, nano-units.', bound: between(0, Number.MAX_SAFE_INTEGER) }),
+      minUtxoAmount: t.arg({ type: 'UInt64', description: 'Only UTXOs of at least this amount.', bound: exactUInt64('Nano-units', 'nano-units') }),
       includeSpent: t.arg.boolean({ description: 'Include spent UTXOs (default false).' }),
       sortBy: t.arg({ type: UtxoSortByEnum, description: 'Sort key (default TIMESTAMP).' }),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction.' }),
@@ -95,7 +101,7 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
         fetchPage: utxoPages(ctx, b, {
           addresses: args.addresses,
           ...(args.assetId != null ? { assetId: args.assetId } : {}),
-          ...(args.minUtxoAmount != null ? { minUtxoAmount: args.minUtxoAmount } : {}),
+          ...(args.minUtxoAmount != null ? { minUtxoAmount: Number(args.minUtxoAmount) } : {}),
           ...(args.includeSpent != null ? { includeSpent: args.includeSpent } : {}),
           ...(args.sortBy ? { sortBy: args.sortBy } : {}),
           ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}),

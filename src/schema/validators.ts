@@ -17,6 +17,7 @@ import { BOUNDS, checkOrdered } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES } from './pagination.ts';
 import { brandNode, encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 /** A validation as the upstream returns it, plus the network it was read from. */
 export type ValidatorShape = ValidatorWithNetwork;
@@ -87,8 +88,8 @@ const CONCRETE: ReadonlyMap<string, string> = new Map([
   ['completed', 'CompletedValidator'],
   ['removed', 'RemovedValidator'],
 ]);
-/** Unknown statuses still resolve, as the type with no status-specific fields. */
-export const validatorTypeOf = (v: Validator): string => CONCRETE.get(v.validationStatus) ?? 'PendingValidator';
+/** Unknown or missing statuses still resolve, as the type with no status-specific fields (`validationStatus` tells which). */
+export const validatorTypeOf = (v: Validator): string => CONCRETE.get(v.validationStatus ?? '') ?? 'PendingValidator';
 
 /** Local id parts of a validation: it is one staking tx of one node on one subnet. */
 const validatorIdParts = (v: ValidatorShape): string[] => [v.network, v.nodeId, v.subnetId, v.txHash];
@@ -107,8 +108,10 @@ export const ValidatorInterface = builder.interfaceRef<ValidatorShape>('Validato
     amountStaked: t.field({ type: 'UInt256', description: 'Stake, nano-AVAX (or the subnet token).', resolve: (v) => v.amountStaked }),
     delegationFee: t.exposeString('delegationFee', { nullable: true, description: 'Delegation fee percentage, a decimal string (null for subnet validations).' }),
     amountDelegated: t.field({ type: 'UInt256', nullable: true, description: 'Total delegated to this validation, nano-AVAX.', resolve: (v) => v.amountDelegated ?? null }),
-    startTimestamp: t.exposeInt('startTimestamp', { description: 'Start of the validation period, unix seconds.' }),
-    endTimestamp: t.exposeInt('endTimestamp', { description: 'End of the validation period, unix seconds.' }),
+    startTimestamp: t.expose('startTimestamp', { type: 'UInt64', description: 'Start of the validation period, unix seconds.' }),
+    startTime: t.field({ type: 'DateTime', nullable: true, description: 'Start of the validation period: `startTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.startTimestamp) }),
+    endTimestamp: t.expose('endTimestamp', { type: 'UInt64', description: 'End of the validation period, unix seconds.' }),
+    endTime: t.field({ type: 'DateTime', nullable: true, description: 'End of the validation period: `endTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.endTimestamp) }),
     blsCredentials: t.field({ type: BlsCredentialsRef, nullable: true, description: 'BLS key, when registered.', resolve: (v) => v.blsCredentials ?? null }),
     delegatorCount: t.exposeInt('delegatorCount', { nullable: true, description: 'Number of delegations to this validation (active and completed validations).' }),
     rewards: t.field({
@@ -155,7 +158,8 @@ export const RemovedValidatorRef = builder.objectRef<ValidatorShape>('RemovedVal
   ...objectOptions('RemovedValidator', 'A (permissioned subnet) validation removed before its end time.'),
   fields: (t) => ({
     removeTxHash: t.exposeString('removeTxHash', { nullable: true, description: 'The removal transaction.' }),
-    removeTimestamp: t.exposeInt('removeTimestamp', { nullable: true, description: 'When it was removed, unix seconds.' }),
+    removeTimestamp: t.expose('removeTimestamp', { type: 'UInt64', nullable: true, description: 'When it was removed, unix seconds.' }),
+    removeTime: t.field({ type: 'DateTime', nullable: true, description: 'When it was removed: `removeTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.removeTimestamp) }),
   }),
 });
 

@@ -5,6 +5,7 @@ import { pageArgs } from './connection.ts';
 import { PAGES } from './pagination.ts';
 import { chainInfoField, isNetwork, isXChain, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
+import { unixSecondsToDate } from './scalars.ts';
 
 /** A vertex as the upstream returns it, plus the chain it was listed on. */
 export type VertexShape = VertexOnChain;
@@ -19,9 +20,10 @@ export const VertexRef = builder.objectRef<VertexShape>('Vertex').implement({
     blockchainId: t.exposeString('blockchainId', { description: 'The X-chain id.' }),
     vertexHash: t.exposeString('vertexHash', { description: 'Vertex hash (id).' }),
     parentHashes: t.exposeStringList('parentHashes', { description: 'Parent vertices.' }),
-    vertexHeight: t.exposeInt('vertexHeight', { description: 'Height in the DAG.' }),
-    vertexIndex: t.exposeInt('vertexIndex', { description: 'Acceptance index.' }),
-    vertexTimestamp: t.exposeInt('vertexTimestamp', { description: 'When it was accepted, unix seconds.' }),
+    vertexHeight: t.expose('vertexHeight', { type: 'UInt64', description: 'Height in the DAG.' }),
+    vertexIndex: t.expose('vertexIndex', { type: 'UInt64', description: 'Acceptance index.' }),
+    vertexTimestamp: t.expose('vertexTimestamp', { type: 'UInt64', description: 'When it was accepted, unix seconds.' }),
+    vertexTime: t.field({ type: 'DateTime', nullable: true, description: 'When it was accepted: `vertexTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.vertexTimestamp) }),
     txCount: t.exposeInt('txCount', { description: 'Number of transactions.' }),
     transactions: t.exposeStringList('transactions', { description: 'Transaction ids.' }),
     vertexSizeBytes: t.exposeInt('vertexSizeBytes', { description: 'Size, bytes.' }),
