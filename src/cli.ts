@@ -10,13 +10,33 @@ const DUPLICATE_SIGNAL_MS = 1000;
 /** Time for the caches, clients and devnet to close after the drain, before the exit is forced anyway. */
 const CLOSE_MARGIN_MS = 5000;
 
-const logger = pino({ level: process.env['LOG_LEVEL'] ?? 'info' });
+/**
+ * JSON lines (for log shippers) unless stdout is a terminal, where a person reads them: then pino-pretty,
+ * in pino's transport worker. `LOG_FORMAT=json|pretty` overrides the guess.
+ */
+const pretty = (process.env['LOG_FORMAT'] ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
+const logger = pino(
+  { level: process.env['LOG_LEVEL'] ?? 'info' },
+  pretty ? pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }) : undefined,
+);
+
+/** The devnet's sample ids, printed so the README's examples (which use them) can be run and varied. */
+function fixtureLines(fixtures: Record<string, string>, devnetUrl: string): string {
+  const shown = ['nodeId', 'subnetId', 'evmChainId', 'address', 'txHash', 'pChainAddress', 'operationId'];
+  const width = Math.max(...shown.map((key) => key.length));
+  return [
+    '  On the built-in devnet (simulated data). Mainnet ids with data behind them, as the README examples use them:',
+    ...shown.filter((key) => fixtures[key]).map((key) => `    ${key.padEnd(width)}  ${fixtures[key]}`),
+    `  More: ${devnetUrl}/__devnet/fixtures`,
+  ].join('\n');
+}
 
 try {
   const config = configFromEnv();
   const running = await startServer(config, logger);
   // Plain line too, so the URL is easy to spot among JSON logs.
   console.log(`\n  chaingraph is running: open ${running.url}\n`);
+  if (running.devnet) console.log(`${fixtureLines(running.devnet.dataset.fixtures().mainnet, running.devnet.url)}\n`);
   let firstSignalAt: number | undefined;
   // SIGTERM or SIGINT, to node or to `npm start` (whose script execs node, so npm's forwarding reaches
   // it): drain, then exit 0; 1 when requests had to be aborted (grace over, or a second signal).

@@ -115,6 +115,9 @@ function assetsFrom(built: WorkerAsset[], prefix: string): BuiltAssets {
   return { files, paths };
 }
 
+/** The editor's width relative to the response pane's (GraphiQL's `editorFlex`): 60% of the page for the editor. */
+const EDITOR_FLEX = 1.5;
+
 /** JSON that is safe inside a `<script>` element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
@@ -144,6 +147,8 @@ function pageHtml(paths: Record<AssetRole, string>, title: string, defaultQuery:
     </script>
     <script src="${paths.js}"></script>
     <script>
+      // GraphiQL splits editor and response 50/50; the editor opens wider (GraphiQL keeps a person's own drag in the same key).
+      try { if (!localStorage.getItem('graphiql:editorFlex')) localStorage.setItem('graphiql:editorFlex', '${EDITOR_FLEX}'); } catch {}
       YogaGraphiQL.renderYogaGraphiQL(window.document.querySelector('#root'), ${scriptJson({ title, defaultQuery })});
     </script>
   </body>

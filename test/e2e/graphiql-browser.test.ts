@@ -52,6 +52,13 @@ describe.skipIf(!haveBrowser)('GraphiQL in a real browser', () => {
     const text = (await result.textContent()) ?? '';
     expect(text).toContain('delegators');
     expect(text).not.toContain('"errors"');
+    // The editor gets the larger share of a wide window, and the page fills it.
+    const widths = await page.evaluate(() => {
+      const width = (selector: string) => document.querySelector(selector)?.getBoundingClientRect().width ?? 0;
+      return { page: window.innerWidth, container: width('.graphiql-container'), editors: width('.graphiql-editors'), response: width('.graphiql-response') };
+    });
+    expect(widths.container).toBe(widths.page);
+    expect(widths.editors).toBeGreaterThan(1.3 * widths.response);
     if (process.env['GRAPHIQL_SCREENSHOT']) await page.screenshot({ path: process.env['GRAPHIQL_SCREENSHOT'] });
   });
 });
