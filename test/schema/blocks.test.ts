@@ -4,6 +4,7 @@ import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { PRIMARY_CHAIN_IDS, type Block, type Utxo, type Vertex } from '../../src/shapes/index.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
+import { isoOf, u64 } from '../helpers/exact.ts';
 import { readEvents, subscribe as subscribeOver } from '../helpers/sse.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
@@ -36,17 +37,18 @@ afterAll(async () => {
 });
 
 const BLOCK_FIELDS = `
-  __typename id network blockchainId blockNumber blockHash parentHash blockType blockTimestamp txCount transactions blockSizeBytes
+  __typename id network blockchainId blockNumber blockHash parentHash blockType blockTimestamp blockTime txCount transactions blockSizeBytes
   l1ValidatorsAccruedFees activeL1Validators currentSupply
-  proposerDetails { proposerId proposerParentId proposerNodeId proposerPChainHeight proposerTimestamp }
+  proposerDetails { proposerId proposerParentId proposerNodeId proposerPChainHeight proposerTimestamp proposerTime }
 `;
 
-const VERTEX_FIELDS = `__typename id network blockchainId vertexHash parentHashes vertexHeight vertexIndex vertexTimestamp txCount transactions vertexSizeBytes`;
+const VERTEX_FIELDS = `__typename id network blockchainId vertexHash parentHashes vertexHeight vertexIndex vertexTimestamp vertexTime txCount transactions vertexSizeBytes`;
 
 const UTXO_FIELDS = `
   __typename id network blockchainId utxoId addresses asset { assetId name symbol denomination type amount } amount assetId
-  consumedOnChainId createdOnChainId txHash consumingTxHash utxoBytes outputIndex blockNumber blockTimestamp consumingBlockNumber
-  consumingBlockTimestamp platformLocktime stakeableLocktime threshold rewardType staked utxoStartTimestamp utxoEndTimestamp utxoType
+  consumedOnChainId createdOnChainId txHash consumingTxHash utxoBytes outputIndex blockNumber blockTimestamp blockTime consumingBlockNumber
+  consumingBlockTimestamp consumingBlockTime platformLocktime platformLockedUntil stakeableLocktime stakeableLockedUntil threshold rewardType staked
+  utxoStartTimestamp utxoStartTime utxoEndTimestamp utxoEndTime utxoType
 `;
 
 const decimal = (value: number | string | null | undefined): string | null => (value == null ? null : BigInt(value).toString());
@@ -60,7 +62,8 @@ function expectBlock(gql: Data, wire: Block, blockchainId: string): void {
     blockHash: wire.blockHash,
     parentHash: wire.parentHash,
     blockType: wire.blockType,
-    blockTimestamp: wire.blockTimestamp,
+    blockTimestamp: u64(wire.blockTimestamp),
+    blockTime: isoOf(wire.blockTimestamp),
     txCount: wire.txCount,
     transactions: wire.transactions,
     blockSizeBytes: wire.blockSizeBytes,
@@ -72,8 +75,9 @@ function expectBlock(gql: Data, wire: Block, blockchainId: string): void {
           proposerId: wire.proposerDetails.proposerId ?? null,
           proposerParentId: wire.proposerDetails.proposerParentId ?? null,
           proposerNodeId: wire.proposerDetails.proposerNodeId ?? null,
-          proposerPChainHeight: wire.proposerDetails.proposerPChainHeight ?? null,
-          proposerTimestamp: wire.proposerDetails.proposerTimestamp ?? null,
+          proposerPChainHeight: u64(wire.proposerDetails.proposerPChainHeight),
+          proposerTimestamp: u64(wire.proposerDetails.proposerTimestamp),
+          proposerTime: isoOf(wire.proposerDetails.proposerTimestamp),
         }
       : null,
   });
@@ -96,16 +100,22 @@ function expectUtxo(gql: Data, wire: Utxo, blockchainId: string): void {
     utxoBytes: wire.utxoBytes ?? null,
     outputIndex: wire.outputIndex,
     blockNumber: wire.blockNumber ?? null,
-    blockTimestamp: wire.blockTimestamp,
+    blockTimestamp: u64(wire.blockTimestamp),
+    blockTime: isoOf(wire.blockTimestamp),
     consumingBlockNumber: wire.consumingBlockNumber ?? null,
-    consumingBlockTimestamp: wire.consumingBlockTimestamp ?? null,
-    platformLocktime: wire.platformLocktime ?? null,
-    stakeableLocktime: wire.stakeableLocktime ?? null,
-    threshold: wire.threshold ?? null,
+    consumingBlockTimestamp: u64(wire.consumingBlockTimestamp),
+    consumingBlockTime: isoOf(wire.consumingBlockTimestamp),
+    platformLocktime: u64(wire.platformLocktime),
+    platformLockedUntil: isoOf(wire.platformLocktime),
+    stakeableLocktime: u64(wire.stakeableLocktime),
+    stakeableLockedUntil: isoOf(wire.stakeableLocktime),
+    threshold: u64(wire.threshold),
     rewardType: wire.rewardType ?? null,
     staked: wire.staked ?? null,
-    utxoStartTimestamp: wire.utxoStartTimestamp ?? null,
-    utxoEndTimestamp: wire.utxoEndTimestamp ?? null,
+    utxoStartTimestamp: u64(wire.utxoStartTimestamp),
+    utxoStartTime: isoOf(wire.utxoStartTimestamp),
+    utxoEndTimestamp: u64(wire.utxoEndTimestamp),
+    utxoEndTime: isoOf(wire.utxoEndTimestamp),
     utxoType: wire.utxoType,
   });
 }
@@ -140,7 +150,7 @@ describe('Network.blockchain', () => {
 });
 
 describe('PrimaryBlockchain.blocks', () => {
-  const QUERY = `query($id: String!, $first: Int, $after: String, $start: Int, $end: Int) { network(name: MAINNET) { blockchain(id: $id) {
+  const QUERY = `query($id: String!, $first: Int, $after: String, $start: UInt64, $end: UInt64) { network(name: MAINNET) { blockchain(id: $id) {
     blocks(first: $first, after: $after, startTimestamp: $start, endTimestamp: $end) {
       chainInfo { chainName network } pageInfo { hasNextPage endCursor } edges { cursor node { ${BLOCK_FIELDS} } } } } } }`;
 
@@ -169,8 +179,8 @@ describe('PrimaryBlockchain.blocks', () => {
     const got = nodes(data.network.blockchain.blocks);
     expect(got.length).toBeGreaterThan(5);
     for (const b of got) {
-      expect(b.blockTimestamp).toBeGreaterThanOrEqual(start);
-      expect(b.blockTimestamp).toBeLessThanOrEqual(end);
+      expect(Number(b.blockTimestamp)).toBeGreaterThanOrEqual(start);
+      expect(Number(b.blockTimestamp)).toBeLessThanOrEqual(end);
     }
     const wire = await api.listBlocks('mainnet', IDS.p, { pageSize: 100, startTimestamp: start, endTimestamp: end });
     expect(got.map((b) => b.blockHash)).toEqual(wire.blocks.map((b) => b.blockHash));
@@ -206,13 +216,22 @@ describe('PrimaryBlockchain.vertices', () => {
     expect(got).toHaveLength(8);
     got.forEach((gql, i) => {
       const v = wire.vertices[i] as Vertex;
-      expect(gql).toMatchObject({ __typename: 'Vertex', network: 'mainnet', blockchainId: IDS.x, ...v });
+      expect(gql).toMatchObject({
+        __typename: 'Vertex',
+        network: 'mainnet',
+        blockchainId: IDS.x,
+        ...v,
+        vertexHeight: u64(v.vertexHeight),
+        vertexIndex: u64(v.vertexIndex),
+        vertexTimestamp: u64(v.vertexTimestamp),
+        vertexTime: isoOf(v.vertexTimestamp),
+      });
     });
   });
 });
 
 describe('PrimaryBlockchain.utxos', () => {
-  const QUERY = `query($id: String!, $addresses: [String!]!, $first: Int, $after: String, $assetId: String, $min: Float, $spent: Boolean, $sortBy: UtxoSortBy, $sortOrder: SortOrder) {
+  const QUERY = `query($id: String!, $addresses: [String!]!, $first: Int, $after: String, $assetId: String, $min: UInt64, $spent: Boolean, $sortBy: UtxoSortBy, $sortOrder: SortOrder) {
     network(name: MAINNET) { blockchain(id: $id) { utxos(addresses: $addresses, first: $first, after: $after, assetId: $assetId, minUtxoAmount: $min,
       includeSpent: $spent, sortBy: $sortBy, sortOrder: $sortOrder) {
       chainInfo { chainName network } pageInfo { hasNextPage endCursor } edges { node { ${UTXO_FIELDS} } } } } } }`;

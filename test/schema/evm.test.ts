@@ -4,6 +4,7 @@ import type {
   Chain, FullTransaction, ListAddressTransactionsResponse, ListErc1155BalancesResponse, ListNativeTransactionsResponse, NftToken,
 } from '../../src/shapes/index.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
+import { isoOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -119,12 +120,12 @@ describe('chains', () => {
 });
 
 const NATIVE_FIELDS = `
-  blockNumber blockTimestamp blockHash chainId blockIndex txHash txStatus txType gasLimit gasUsed gasPrice nonce value
+  blockNumber blockTimestamp blockTime blockHash chainId blockIndex txHash txStatus txType gasLimit gasUsed gasPrice nonce value
   from { address name symbol decimals logoUri } to { address name symbol decimals logoUri }
   method { callType methodHash methodName }
 `;
 const METADATA_FIELDS = `
-  indexStatus metadataLastUpdatedTimestamp name symbol imageUri description animationUri externalUrl background attributes decimals properties
+  indexStatus metadataLastUpdatedTimestamp metadataLastUpdatedTime name symbol imageUri description animationUri externalUrl background attributes decimals properties
 `;
 const TRANSFER_FIELDS = `
   erc20Transfers { from { address } to { address } logIndex value erc20Token { address name symbol decimals logoUri ercType price { currencyCode value } } }
@@ -136,7 +137,7 @@ const TRANSFER_FIELDS = `
 /** Compares a gateway native transaction with the wire one (enum and optional fields mapped). */
 function expectNative(gql: Data, wire: Data): void {
   const { method, from, to, ...scalars } = wire;
-  expect(gql).toMatchObject(scalars);
+  expect(gql).toMatchObject({ ...scalars, blockTimestamp: u64(wire.blockTimestamp), blockTime: isoOf(wire.blockTimestamp) });
   expect(gql.from.address).toBe(from.address);
   expect(gql.to.address).toBe(to.address);
   if (method) expect(gql.method).toEqual({ callType: method.callType, methodHash: method.methodHash, methodName: method.methodName ?? null });
@@ -231,7 +232,12 @@ describe('Chain.transaction, contractDeployment, nftToken', () => {
       address: wire.address, name: wire.name, symbol: wire.symbol, ercType: 'ERC_721', tokenId: wire.tokenId, tokenUri: wire.tokenUri, ownerAddress: wire.ownerAddress,
     });
     const { indexStatus, ...metadata } = wire.metadata;
-    expect(token.metadata).toMatchObject({ ...metadata, indexStatus: String(indexStatus).toUpperCase() });
+    expect(token.metadata).toMatchObject({
+      ...metadata,
+      indexStatus: String(indexStatus).toUpperCase(),
+      metadataLastUpdatedTimestamp: u64(metadata.metadataLastUpdatedTimestamp),
+      metadataLastUpdatedTime: isoOf(metadata.metadataLastUpdatedTimestamp),
+    });
     expect(token.chain.chainId).toBe(f.evmChainId);
   });
 
@@ -248,7 +254,7 @@ describe('Chain.transaction, contractDeployment, nftToken', () => {
   });
 });
 
-const ADDRESS_TXS = `query($id: String!, $a: String!, $first: Int, $after: String, $start: Int, $end: Int, $order: SortOrder) {
+const ADDRESS_TXS = `query($id: String!, $a: String!, $first: Int, $after: String, $start: UInt64, $end: UInt64, $order: SortOrder) {
   chain(chainId: $id) { address(address: $a) { transactions(first: $first, after: $after, startBlock: $start, endBlock: $end, sortOrder: $order) {
     edges { cursor node { nativeTransaction { ${NATIVE_FIELDS} } ${TRANSFER_FIELDS} } }
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
@@ -336,7 +342,7 @@ describe('Address', () => {
       expect(transaction.nativeTransaction.txHash).toBe(n.txHash);
     });
     const ranged = await ok(
-      `query($id: String!, $a: String!, $s: Int, $e: Int) { chain(chainId: $id) { address(address: $a) { nativeTransactions(first: 100, startBlock: $s, endBlock: $e) { edges { node { blockNumber } } } } } }`,
+      `query($id: String!, $a: String!, $s: UInt64, $e: UInt64) { chain(chainId: $id) { address(address: $a) { nativeTransactions(first: 100, startBlock: $s, endBlock: $e) { edges { node { blockNumber } } } } } }`,
       { id: f.evmChainId, a: f.address, s: Number(wire.transactions[10]?.blockNumber), e: Number(wire.transactions[2]?.blockNumber) },
     );
     for (const e of ranged.chain.address.nativeTransactions.edges) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import type { ExportOperation, IcmMessage, ListIcmMessagesResponse } from '../../src/shapes/index.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
+import { isoOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -36,10 +37,15 @@ const ICM_FIELDS = `
   id messageId icmContractAddress sourceBlockchainId destinationBlockchainId sourceEvmChainId destinationEvmChainId messageNonce
   from to data messageExecuted receipts { receivedMessageNonce relayerRewardAddress } receiptDelivered
   rewardDetails { address name symbol decimals logoUri ercType price { currencyCode value } value }
-  sourceTransaction { txHash timestamp gasSpent }
-  destinationTransaction { txHash timestamp gasSpent rewardRedeemer delivererAddress }
+  sourceTransaction { txHash timestamp time gasSpent }
+  destinationTransaction { txHash timestamp time gasSpent rewardRedeemer delivererAddress }
   status sourceChain { chainId } destinationChain { chainId }
 `;
+
+/** An ICM transaction as served: its block time as UInt64 and DateTime. */
+function withTime<T extends { timestamp: number }>(tx: T | undefined): (Omit<T, 'timestamp'> & { timestamp: string | null; time: string | null }) | null {
+  return tx ? { ...tx, timestamp: u64(tx.timestamp), time: isoOf(tx.timestamp) } : null;
+}
 
 function expectMessage(gql: Data, wire: IcmMessage): void {
   expect(gql).toMatchObject({
@@ -57,8 +63,8 @@ function expectMessage(gql: Data, wire: IcmMessage): void {
     receipts: wire.receipts,
     receiptDelivered: wire.receiptDelivered,
     rewardDetails: { ...wire.rewardDetails, ercType: 'ERC_20' },
-    sourceTransaction: wire.sourceTransaction ?? null,
-    destinationTransaction: wire.destinationTransaction ?? null,
+    sourceTransaction: withTime(wire.sourceTransaction),
+    destinationTransaction: withTime(wire.destinationTransaction),
     status: wire.status.toUpperCase(),
   });
   expect(gql.sourceChain.chainId).toBe(wire.sourceEvmChainId);
@@ -121,7 +127,7 @@ describe('ICM messages', () => {
 
 describe('export operations', () => {
   const CREATE = `mutation($input: CreateTransactionExportInput!) { createTransactionExport(input: $input) { operation {
-    id operationId operationType operationStatus message metadata { code downloadUrl nextDate } createdAtTimestamp updatedAtTimestamp
+    id operationId operationType operationStatus message metadata { code downloadUrl nextDate } createdAtTimestamp createdAtTime updatedAtTimestamp updatedAtTime
   } } }`;
   let created: Promise<[Data, Data]>;
   beforeAll(() => {
@@ -130,7 +136,7 @@ describe('export operations', () => {
       ok(CREATE, { input: { type: 'TRANSACTION_EXPORT_EVM', startDate: '2020-01-01', endDate: '2024-01-01', options: { addresses: [f.address], includeChains: [f.evmChainId] } } }),
     ]);
   });
-  const OP_FIELDS = 'id operationId operationType operationStatus message metadata { code downloadUrl nextDate } createdAtTimestamp updatedAtTimestamp';
+  const OP_FIELDS = 'id operationId operationType operationStatus message metadata { code downloadUrl nextDate } createdAtTimestamp createdAtTime updatedAtTimestamp updatedAtTime';
 
   it('reads an operation by id and by node(id:); null when it does not exist', async () => {
     const wire = await direct<ExportOperation>(`/v1/operations/${f.operationId}`);
@@ -145,8 +151,10 @@ describe('export operations', () => {
       operationStatus: wire.operationStatus,
       message: wire.message,
       metadata: { downloadUrl: wire.metadata?.downloadUrl ?? null },
-      createdAtTimestamp: wire.createdAtTimestamp,
-      updatedAtTimestamp: wire.updatedAtTimestamp,
+      createdAtTimestamp: u64(wire.createdAtTimestamp),
+      createdAtTime: isoOf(wire.createdAtTimestamp),
+      updatedAtTimestamp: u64(wire.updatedAtTimestamp),
+      updatedAtTime: isoOf(wire.updatedAtTimestamp),
     });
     const back = await ok(`query($id: ID!) { node(id: $id) { id ... on ExportOperation { operationId } } }`, { id: data.exportOperation.id });
     expect(back.node).toEqual({ id: data.exportOperation.id, operationId: f.operationId });
@@ -164,7 +172,8 @@ describe('export operations', () => {
     const latest = await read();
     expect(latest.operationStatus).toBe('COMPLETED');
     expect(latest.metadata.downloadUrl).toMatch(/^https:\/\//);
-    expect(latest.updatedAtTimestamp).toBeGreaterThanOrEqual(op.createdAtTimestamp);
+    expect(Number(latest.updatedAtTimestamp)).toBeGreaterThanOrEqual(Number(op.createdAtTimestamp));
+    expect(Date.parse(latest.updatedAtTime)).toBe(Number(latest.updatedAtTimestamp) * 1000);
   });
 
   it('accepts the deprecated date names and primary-network exports; a too-long range completes with a warning', async () => {

@@ -217,7 +217,7 @@ describe('AvalancheNode health', () => {
 describe('AvalancheNode.peers', () => {
   const PAGE = `query ($first: Int, $after: String, $nodeIds: [String!], $node: String) {
     avalancheNode(name: $node) { peers(first: $first, after: $after, nodeIds: $nodeIds) {
-      totalCount pageInfo { hasNextPage endCursor } edges { cursor node { nodeID ip publicIP version upgradeTime lastSent lastReceived observedUptime trackedSubnets supportedACPs objectedACPs benched node { name } } }
+      totalCount pageInfo { hasNextPage endCursor } edges { cursor node { nodeID ip publicIP version upgradeTime upgradeAt lastSent lastReceived observedUptime trackedSubnets supportedACPs objectedACPs benched node { name } } }
     } }
   }`;
 
@@ -247,7 +247,8 @@ describe('AvalancheNode.peers', () => {
     const peer = first[0];
     expect(peer).toMatchObject({ nodeID: expect.stringMatching(/^NodeID-/), version: expect.stringMatching(/^avalanchego\//), node: { name: 'mainnet' } });
     expect(typeof peer.observedUptime).toBe('number');
-    expect(Number.isInteger(peer.upgradeTime)).toBe(true);
+    expect(peer.upgradeTime).toMatch(/^(0|[1-9][0-9]*)$/);
+    expect(peer.upgradeAt).toBe(new Date(Number(peer.upgradeTime) * 1000).toISOString());
     expect(Array.isArray(peer.trackedSubnets) && Array.isArray(peer.benched) && Array.isArray(peer.supportedACPs)).toBe(true);
     const ids = [first[2].nodeID, first[0].nodeID, 'NodeID-111111111111111111116DBWJs'];
     const filtered = (await ok(PAGE, { nodeIds: ids })).avalancheNode.peers;

@@ -6,6 +6,7 @@ import {
   PRIMARY_NETWORK_ID, type Delegator, type HistoricalReward, type PendingReward, type Validator,
 } from '../../src/shapes/index.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
+import { isoOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -61,7 +62,7 @@ afterAll(async () => {
 
 const DELEGATOR_FIELDS = `
   __typename id network txHash nodeId rewardAddresses amountDelegated delegationFee grossReward netReward
-  startTimestamp endTimestamp delegationStatus delegationStatusRaw
+  startTimestamp startTime endTimestamp endTime delegationStatus delegationStatusRaw
   ... on ActiveDelegator { estimatedGrossReward estimatedNetReward }
   ... on PendingDelegator { estimatedGrossReward estimatedNetReward }
 `;
@@ -79,8 +80,10 @@ function expectDelegator(gql: Data, wire: Delegator): void {
     delegationFee: wire.delegationFee,
     grossReward: wire.grossReward ?? wire.estimatedGrossReward,
     netReward: wire.netReward ?? wire.estimatedNetReward,
-    startTimestamp: wire.startTimestamp,
-    endTimestamp: wire.endTimestamp,
+    startTimestamp: u64(wire.startTimestamp),
+    startTime: isoOf(wire.startTimestamp),
+    endTimestamp: u64(wire.endTimestamp),
+    endTime: isoOf(wire.endTimestamp),
     delegationStatus: wire.delegationStatus.toUpperCase(),
     delegationStatusRaw: wire.delegationStatus,
   });
@@ -201,8 +204,8 @@ describe('Validator.delegators', () => {
       expect(v.delegators.pageInfo.hasNextPage).toBe(v.delegatorCount > 100);
       for (const d of list) {
         expect(d.nodeId).toBe(v.nodeId);
-        expect(d.startTimestamp).toBeGreaterThanOrEqual(v.startTimestamp);
-        expect(d.endTimestamp).toBeLessThanOrEqual(v.endTimestamp);
+        expect(Number(d.startTimestamp)).toBeGreaterThanOrEqual(Number(v.startTimestamp));
+        expect(Number(d.endTimestamp)).toBeLessThanOrEqual(Number(v.endTimestamp));
       }
     }
     // The packed answer is the same list a listing of one node gives.
@@ -214,11 +217,11 @@ describe('Validator.delegators', () => {
 });
 
 const HISTORICAL_FIELDS = `
-  network addresses txHash amountStaked nodeId startTimestamp endTimestamp rewardType rewardTypeRaw utxoId outputIndex rewardTxHash
+  network addresses txHash amountStaked nodeId startTimestamp startTime endTimestamp endTime rewardType rewardTypeRaw utxoId outputIndex rewardTxHash
   reward { assetId name symbol denomination type amount historicalPrice { currencyCode value } }
 `;
 const PENDING_FIELDS = `
-  network addresses txHash amountStaked nodeId startTimestamp endTimestamp rewardType rewardTypeRaw progress
+  network addresses txHash amountStaked nodeId startTimestamp startTime endTimestamp endTime rewardType rewardTypeRaw progress
   estimatedReward { assetId name symbol denomination type amount }
 `;
 
@@ -229,8 +232,10 @@ function expectHistorical(gql: Data, wire: HistoricalReward): void {
     txHash: wire.txHash,
     amountStaked: wire.amountStaked,
     nodeId: wire.nodeId,
-    startTimestamp: wire.startTimestamp,
-    endTimestamp: wire.endTimestamp,
+    startTimestamp: u64(wire.startTimestamp),
+    startTime: isoOf(wire.startTimestamp),
+    endTimestamp: u64(wire.endTimestamp),
+    endTime: isoOf(wire.endTimestamp),
     rewardType: wire.rewardType,
     rewardTypeRaw: wire.rewardType,
     utxoId: wire.utxoId,
@@ -255,8 +260,10 @@ function expectPending(gql: Data, wire: PendingReward): void {
     txHash: wire.txHash,
     amountStaked: wire.amountStaked,
     nodeId: wire.nodeId,
-    startTimestamp: wire.startTimestamp,
-    endTimestamp: wire.endTimestamp,
+    startTimestamp: u64(wire.startTimestamp),
+    startTime: isoOf(wire.startTimestamp),
+    endTimestamp: u64(wire.endTimestamp),
+    endTime: isoOf(wire.endTimestamp),
     rewardType: wire.rewardType,
     rewardTypeRaw: wire.rewardType,
     progress: wire.progress,
@@ -359,8 +366,8 @@ describe('rewards', () => {
     for (const v of validators) {
       for (const r of nodes(v.historicalRewards)) {
         expect(r.nodeId).toBe(v.nodeId);
-        expect(r.startTimestamp).toBeGreaterThanOrEqual(v.startTimestamp);
-        expect(r.endTimestamp).toBeLessThanOrEqual(v.endTimestamp);
+        expect(Number(r.startTimestamp)).toBeGreaterThanOrEqual(Number(v.startTimestamp));
+        expect(Number(r.endTimestamp)).toBeLessThanOrEqual(Number(v.endTimestamp));
       }
       const list = nodes(v.pendingRewards);
       for (const r of list) expect(r.nodeId).toBe(v.nodeId);

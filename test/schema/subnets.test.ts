@@ -4,6 +4,7 @@ import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type Blockchain, type GenesisData, type Subnet } from '../../src/shapes/index.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
+import { isoOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -36,32 +37,37 @@ afterAll(async () => {
 const GENESIS_FIELDS = `
   config {
     chainId homesteadBlock eip150Block eip150Hash eip155Block eip158Block byzantiumBlock constantinopleBlock petersburgBlock
-    istanbulBlock muirGlacierBlock berlinBlock londonBlock subnetEVMTimestamp allowFeeRecipients
+    istanbulBlock muirGlacierBlock berlinBlock londonBlock subnetEVMTimestamp subnetEVMTime allowFeeRecipients
     feeConfig { baseFeeChangeDenominator blockGasCostStep gasLimit maxBlockGasCost minBaseFee minBlockGasCost targetBlockRate targetGas }
-    warpConfig { blockTimestamp quorumNumerator requirePrimaryNetworkSigners }
-    txAllowListConfig { blockTimestamp adminAddresses managerAddresses enabledAddresses }
-    contractDeployerAllowListConfig { blockTimestamp adminAddresses managerAddresses enabledAddresses }
-    contractNativeMinterConfig { blockTimestamp adminAddresses managerAddresses enabledAddresses }
-    feeManagerConfig { blockTimestamp adminAddresses managerAddresses enabledAddresses }
-    rewardManagerConfig { blockTimestamp adminAddresses managerAddresses enabledAddresses }
+    warpConfig { blockTimestamp blockTime quorumNumerator requirePrimaryNetworkSigners }
+    txAllowListConfig { blockTimestamp blockTime adminAddresses managerAddresses enabledAddresses }
+    contractDeployerAllowListConfig { blockTimestamp blockTime adminAddresses managerAddresses enabledAddresses }
+    contractNativeMinterConfig { blockTimestamp blockTime adminAddresses managerAddresses enabledAddresses }
+    feeManagerConfig { blockTimestamp blockTime adminAddresses managerAddresses enabledAddresses }
+    rewardManagerConfig { blockTimestamp blockTime adminAddresses managerAddresses enabledAddresses }
   }
   alloc { address balance code storage }
   airdropAmount airdropHash baseFeePerGas blobGasUsed coinbase difficulty excessBlobGas extraData gasLimit gasUsed mixHash nonce number parentHash timestamp
 `;
 
 const BLOCKCHAIN_FIELDS = `
-  __typename id network createBlockTimestamp createBlockNumber blockchainId vmId subnetId blockchainName evmChainId genesisData
+  __typename id network createBlockTimestamp createBlockTime createBlockNumber blockchainId vmId subnetId blockchainName evmChainId genesisData
   genesis { ${GENESIS_FIELDS} }
 `;
 
 const SUBNET_FIELDS = `
-  __typename id network subnetId isPrimaryNetwork createBlockTimestamp createBlockIndex ownerAddresses threshold locktime
-  subnetOwnershipInfo { locktime threshold addresses } isL1 l1ConversionTransactionHash
+  __typename id network subnetId isPrimaryNetwork createBlockTimestamp createBlockTime createBlockIndex ownerAddresses threshold locktime lockedUntil
+  subnetOwnershipInfo { locktime lockedUntil threshold addresses } isL1 l1ConversionTransactionHash
   l1ValidatorManagerDetails { blockchainId contractAddress blockchain { blockchainId subnetId } }
   blockchains { ${BLOCKCHAIN_FIELDS} }
 `;
 
 const decimal = (value: number | string | null | undefined): string | null => (value == null ? null : BigInt(value).toString());
+
+/** A precompile config as served: its activation time as UInt64 and DateTime. */
+function allowList<T extends { blockTimestamp: number }>(config: T | undefined): (Omit<T, 'blockTimestamp'> & { blockTimestamp: string | null; blockTime: string | null }) | undefined {
+  return config && { ...config, blockTimestamp: u64(config.blockTimestamp), blockTime: isoOf(config.blockTimestamp) };
+}
 
 function expectGenesis(gql: Data, wire: GenesisData): void {
   const c = wire.config;
@@ -70,15 +76,16 @@ function expectGenesis(gql: Data, wire: GenesisData): void {
     homesteadBlock: decimal(c.homesteadBlock),
     londonBlock: decimal(c.londonBlock),
     eip150Hash: c.eip150Hash,
-    subnetEVMTimestamp: c.subnetEVMTimestamp,
+    subnetEVMTimestamp: u64(c.subnetEVMTimestamp),
+    subnetEVMTime: isoOf(c.subnetEVMTimestamp),
     allowFeeRecipients: c.allowFeeRecipients,
     feeConfig: Object.fromEntries(Object.entries(c.feeConfig).map(([k, v]) => [k, decimal(v)])),
-    warpConfig: c.warpConfig,
-    txAllowListConfig: c.txAllowListConfig,
-    contractDeployerAllowListConfig: c.contractDeployerAllowListConfig,
-    contractNativeMinterConfig: c.contractNativeMinterConfig,
-    feeManagerConfig: c.feeManagerConfig,
-    rewardManagerConfig: c.rewardManagerConfig,
+    warpConfig: { ...c.warpConfig, blockTimestamp: u64(c.warpConfig.blockTimestamp), blockTime: isoOf(c.warpConfig.blockTimestamp) },
+    txAllowListConfig: allowList(c.txAllowListConfig),
+    contractDeployerAllowListConfig: allowList(c.contractDeployerAllowListConfig),
+    contractNativeMinterConfig: allowList(c.contractNativeMinterConfig),
+    feeManagerConfig: allowList(c.feeManagerConfig),
+    rewardManagerConfig: allowList(c.rewardManagerConfig),
   });
   expect(gql.alloc).toEqual(Object.entries(wire.alloc).map(([address, a]) => ({ address, balance: a.balance ?? null, code: a.code ?? null, storage: a.storage ?? null })));
   expect(gql).toMatchObject({
@@ -104,7 +111,8 @@ function expectBlockchain(gql: Data, wire: Blockchain): void {
   expect(gql).toMatchObject({
     __typename: 'Blockchain',
     network: 'mainnet',
-    createBlockTimestamp: wire.createBlockTimestamp,
+    createBlockTimestamp: u64(wire.createBlockTimestamp),
+    createBlockTime: isoOf(wire.createBlockTimestamp),
     createBlockNumber: wire.createBlockNumber,
     blockchainId: wire.blockchainId,
     vmId: wire.vmId,
@@ -123,12 +131,19 @@ function expectSubnet(gql: Data, wire: Subnet): void {
     network: 'mainnet',
     subnetId: wire.subnetId,
     isPrimaryNetwork: wire.subnetId === PRIMARY_NETWORK_ID,
-    createBlockTimestamp: wire.createBlockTimestamp,
+    createBlockTimestamp: u64(wire.createBlockTimestamp),
+    createBlockTime: isoOf(wire.createBlockTimestamp),
     createBlockIndex: wire.createBlockIndex,
     ownerAddresses: wire.ownerAddresses,
-    threshold: wire.threshold,
-    locktime: wire.locktime,
-    subnetOwnershipInfo: wire.subnetOwnershipInfo,
+    threshold: u64(wire.threshold),
+    locktime: u64(wire.locktime),
+    lockedUntil: isoOf(wire.locktime),
+    subnetOwnershipInfo: {
+      ...wire.subnetOwnershipInfo,
+      locktime: u64(wire.subnetOwnershipInfo.locktime),
+      lockedUntil: isoOf(wire.subnetOwnershipInfo.locktime),
+      threshold: u64(wire.subnetOwnershipInfo.threshold),
+    },
     isL1: wire.isL1,
     l1ConversionTransactionHash: wire.l1ConversionTransactionHash ?? null,
   });

@@ -1,0 +1,11 @@
+/**
+ * The GraphQL forms of the seed's numbers, for tests that compare a response with the
+ * upstream's answer: `UInt64` is a decimal string, and the `DateTime` beside a unix-seconds
+ * field is its ISO 8601 form in UTC (null when the raw value is missing).
+ */
+
+/** A uint64 as `UInt64` serializes it; null stays null. */
+export const u64 = (value: number | string | bigint | null | undefined): string | null => (value == null ? null : BigInt(value).toString());
+
+/** Unix seconds as `DateTime` serializes them; null stays null. */
+export const isoOf = (seconds: number | null | undefined): string | null => (seconds == null ? null : new Date(seconds * 1000).toISOString());
