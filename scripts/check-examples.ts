@@ -1,0 +1,49 @@
+/**
+ * Compiles the typed-client examples against the schema (`npm run examples:check`, part of
+ * `npm test`): prints the client schema, checks the examples' scalar mappings cover every custom
+ * scalar as the schema types it, runs GraphQL Code Generator (client preset, Apollo possibleTypes)
+ * and the Relay compiler, then type-checks the examples with tsc. Generated files are git-ignored.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isScalarType, isSpecifiedScalarType, printSchema } from 'graphql';
+import { getSchema } from '../src/schema/index.ts';
+import { scalars as codegenScalars } from '../examples/codegen.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const schema = getSchema();
+mkdirSync(`${root}examples/.generated`, { recursive: true });
+// The client's view: no federation directives (clients do not read them).
+writeFileSync(`${root}examples/.generated/schema.graphql`, `${printSchema(schema)}\n`);
+
+const relayScalars = (JSON.parse(readFileSync(`${root}examples/relay.config.json`, 'utf8')) as { customScalarTypes: Record<string, string> }).customScalarTypes;
+const problems: string[] = [];
+for (const type of Object.values(schema.getTypeMap())) {
+  if (!isScalarType(type) || isSpecifiedScalarType(type)) continue;
+  // graphql-scalars types JSON as `any`: the examples say `unknown`, as strict code should.
+  const expected = (type.extensions as { codegenScalarType?: string }).codegenScalarType;
+  const mapped: Record<string, string | undefined> = { 'examples/codegen.ts': (codegenScalars as Record<string, string>)[type.name], 'examples/relay.config.json': relayScalars[type.name] };
+  for (const [file, value] of Object.entries(mapped)) {
+    if (value === undefined) problems.push(`${file} maps no TypeScript type for scalar ${type.name}`);
+    else if (expected && value !== expected.replaceAll('any', 'unknown')) problems.push(`${file} maps ${type.name} to ${value}; the schema says ${expected}`);
+  }
+}
+if (problems.length) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+
+function run(command: string, args: string[], cwd = root): void {
+  const result = spawnSync(`${root}node_modules/.bin/${command}`, args, { cwd, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`examples: ${command} ${args.join(' ')} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+run('graphql-codegen', ['--config', 'examples/codegen.ts', '--silent']);
+// Relay reads the paths in its config relative to where it runs.
+run('relay-compiler', ['relay.config.json'], `${root}examples`);
+run('tsc', ['-p', 'examples/tsconfig.json']);
+console.log('examples compile against the schema.');
