@@ -37,7 +37,7 @@ export const NativeTokenBalanceRef = builder.objectRef<NativeTokenBalance>('Nati
     name: t.exposeString('name', { description: 'Token name.' }),
     symbol: t.exposeString('symbol', { description: 'Token symbol.' }),
     decimals: t.exposeInt('decimals', { description: 'Token decimals.' }),
-    logoUri: t.exposeString('logoUri', { nullable: true, description: 'Token logo URL.' }),
+    logoUri: t.expose('logoUri', { type: 'URL', nullable: true, description: 'Token logo URL.' }),
     chainId: t.exposeString('chainId', { description: 'EVM chain id.' }),
     price: t.field({ type: PriceRef, nullable: true, description: 'Price of one token.', resolve: (b) => b.price ?? null }),
     balance: t.field({ type: 'UInt256', description: 'Balance in the smallest unit (wei).', resolve: (b) => b.balance }),
@@ -48,10 +48,10 @@ export const NativeTokenBalanceRef = builder.objectRef<NativeTokenBalance>('Nati
 const Erc1155TokenBalanceRef = builder.objectRef<Erc1155TokenBalance>('Erc1155TokenBalance').implement({
   description: 'An address\'s balance of one ERC-1155 token.',
   fields: (t) => ({
-    address: t.exposeString('address', { description: 'Contract address.' }),
+    address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),
     ercType: t.field({ type: ErcType.ref, description: 'ERC_1155.', resolve: (b) => ErcType.out(b.ercType) ?? UNKNOWN_ENUM_VALUE }),
     tokenId: t.exposeString('tokenId', { description: 'Token id, decimal string (uint256).' }),
-    tokenUri: t.exposeString('tokenUri', { description: 'Token URI.' }),
+    tokenUri: t.expose('tokenUri', { type: 'URL', description: 'Token URI.' }),
     metadata: t.field({ type: NftMetadataRef, description: 'Indexed metadata.', resolve: (b) => b.metadata }),
     chainId: t.exposeString('chainId', { description: 'EVM chain id.' }),
     balance: t.field({ type: 'UInt256', description: 'Number of tokens held.', resolve: (b) => b.balance }),
@@ -121,7 +121,7 @@ AddressRef.implement({
   interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (a) => encodeGlobalId('Address', [a.chainId, a.address]) }),
-    address: t.exposeString('address', { description: 'The address, lowercase 0x hex.' }),
+    address: t.expose('address', { type: 'EvmAddress', description: 'The address, lowercase 0x hex.' }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (a, _args, ctx) => chainById(ctx).load(a.chainId) }),
     transactions: t.field({
       type: AddressTransactionConnection,

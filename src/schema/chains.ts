@@ -46,7 +46,7 @@ export const NetworkTokenRef = builder.objectRef<NetworkToken>('NetworkToken').i
     name: t.exposeString('name', { description: 'Name.' }),
     symbol: t.exposeString('symbol', { description: 'Symbol.' }),
     decimals: t.exposeInt('decimals', { description: 'Decimals (18 on EVM chains).' }),
-    logoUri: t.exposeString('logoUri', { nullable: true, description: 'Logo URL.' }),
+    logoUri: t.expose('logoUri', { type: 'URL', nullable: true, description: 'Logo URL.' }),
     description: t.exposeString('description', { nullable: true, description: 'Description.' }),
   }),
 });
@@ -54,7 +54,7 @@ export const NetworkTokenRef = builder.objectRef<NetworkToken>('NetworkToken').i
 const UtilityAddressesRef = builder.objectRef<NonNullable<Chain['utilityAddresses']>>('UtilityAddresses').implement({
   description: 'Well-known helper contracts of a chain.',
   fields: (t) => ({
-    multicall: t.exposeString('multicall', { nullable: true, description: 'Multicall contract address.' }),
+    multicall: t.expose('multicall', { type: 'EvmAddress', nullable: true, description: 'Multicall contract address.' }),
   }),
 });
 
@@ -76,14 +76,14 @@ ChainRef.implement({
     subnetId: t.exposeString('subnetId', { nullable: true, description: 'The subnet (L1) that validates the chain.' }),
     vmId: t.exposeString('vmId', { nullable: true, description: 'The VM id.' }),
     vmName: t.field({ type: VmName.ref, description: 'The VM.', resolve: (c) => VmName.out(c.vmName) ?? UNKNOWN_ENUM_VALUE }),
-    explorerUrl: t.exposeString('explorerUrl', { nullable: true, description: 'Block explorer URL.' }),
-    rpcUrl: t.exposeString('rpcUrl', { description: 'Public JSON-RPC URL.' }),
-    wsUrl: t.exposeString('wsUrl', { nullable: true, description: 'Public WebSocket URL.' }),
+    explorerUrl: t.expose('explorerUrl', { type: 'URL', nullable: true, description: 'Block explorer URL.' }),
+    rpcUrl: t.expose('rpcUrl', { type: 'URL', description: 'Public JSON-RPC URL.' }),
+    wsUrl: t.expose('wsUrl', { type: 'URL', nullable: true, description: 'Public WebSocket URL.' }),
     isTestnet: t.exposeBoolean('isTestnet', { description: 'True on the test network (Fuji).' }),
     network: t.field({ type: NetworkNameEnum, description: 'MAINNET or FUJI, from `isTestnet`.', resolve: (c) => chainNetwork(c) }),
     utilityAddresses: t.field({ type: UtilityAddressesRef, nullable: true, description: 'Helper contracts.', resolve: (c) => c.utilityAddresses ?? null }),
     networkToken: t.field({ type: NetworkTokenRef, description: 'The native token.', resolve: (c) => c.networkToken }),
-    chainLogoUri: t.exposeString('chainLogoUri', { nullable: true, description: 'Logo URL.' }),
+    chainLogoUri: t.expose('chainLogoUri', { type: 'URL', nullable: true, description: 'Logo URL.' }),
     private: t.exposeBoolean('private', { nullable: true, description: 'True for a private chain.' }),
     enabledFeatures: t.field({
       type: [ChainFeature.ref],

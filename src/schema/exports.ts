@@ -32,7 +32,7 @@ const ExportOperationMetadataRef = builder.objectRef<NonNullable<ExportOperation
   description: 'Result details of an export.',
   fields: (t) => ({
     code: t.field({ type: OperationStatusCode.ref, nullable: true, description: 'Error or warning code.', resolve: (m) => OperationStatusCode.out(m.code) }),
-    downloadUrl: t.exposeString('downloadUrl', { nullable: true, description: 'Where to download the export (COMPLETED and COMPLETED_WITH_WARNING only).' }),
+    downloadUrl: t.expose('downloadUrl', { type: 'URL', nullable: true, description: 'Where to download the export (COMPLETED and COMPLETED_WITH_WARNING only).' }),
     nextDate: t.exposeString('nextDate', { nullable: true, description: 'YYYY-MM-DD to use as the next `firstDate` after a truncated export.' }),
   }),
 });

@@ -13,7 +13,10 @@ import { IcmMessageRef } from './icm.ts';
 import { NetworkRef } from './network.ts';
 import { NftTokenRef } from './nfts.ts';
 import { AvalancheNodeRef } from './node.ts';
+import type { InterfaceRef, ObjectRef, ShapeFromTypeParam } from '@pothos/core';
 import type { GraphQLSchema } from 'graphql';
+import type { BuilderTypes } from '../builder.ts';
+import type { Context } from '../context.ts';
 import type { FieldCost } from '../lib/cost.ts';
 import { loadNode, refetchCalls } from './relay-node.ts';
 export { checkRepresentations } from './relay-node.ts';
@@ -49,20 +52,29 @@ async function ownEntity<T>(value: Promise<T> | T): Promise<T> {
   return typeof entity === 'object' && entity !== null && !Object.isExtensible(entity) ? (withFields(entity, {}) as T) : entity;
 }
 
-const resolveById = (ref: { id: string }, ctx: Parameters<typeof loadNode>[0]) => ownEntity(loadNode(ctx, ref.id, 'representations'));
+/** An entity type: an object or interface ref of this builder. */
+type EntityRef = ObjectRef<BuilderTypes, unknown> | InterfaceRef<BuilderTypes, unknown>;
+
+/**
+ * A global id's object, for `_entities`: the id's family was checked against
+ * `__typename`, so it has the shape of the ref the representation named.
+ */
+const loadEntity = async <Ref extends EntityRef>(ctx: Context, id: string): Promise<ShapeFromTypeParam<BuilderTypes, Ref, true>> =>
+  ownEntity((await loadNode(ctx, id, 'representations')) as ShapeFromTypeParam<BuilderTypes, Ref, true>);
+
+/** Makes `ref` an entity keyed by its global `id`, resolved like `node(id:)`. */
+function entityById<Ref extends EntityRef>(ref: Ref): void {
+  builder.asEntity(ref, { key: byId, resolveReference: (key, ctx) => loadEntity<Ref>(ctx, key.id) });
+}
 
 const entities = [
   NetworkRef, AddressRef, BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef, ExportOperationRef, IcmMessageRef,
   NftTokenRef, AvalancheNodeRef, BlockchainRef, SubnetRef, TransactionRef,
   ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef,
-  ActiveDelegatorRef, CompletedDelegatorRef, PendingDelegatorRef,
+  ActiveDelegatorRef, CompletedDelegatorRef, PendingDelegatorRef, ValidatorInterface, DelegatorInterface,
 ] as const;
 
-for (const ref of entities) {
-  builder.asEntity(ref as never, { key: byId, resolveReference: resolveById as never });
-}
-builder.asEntity(ValidatorInterface, { key: byId, resolveReference: resolveById as never });
-builder.asEntity(DelegatorInterface, { key: byId, resolveReference: resolveById as never });
+for (const ref of entities) entityById(ref);
 
 /**
  * What `_entities` costs: its representations refetch like `nodes(ids:)`, and those
@@ -87,5 +99,5 @@ export function declareEntitiesCost(schema: GraphQLSchema): GraphQLSchema {
 
 builder.asEntity(ChainRef, {
   key: [byId, builder.selection<{ chainId: string }>('chainId')],
-  resolveReference: (ref, ctx) => ownEntity('chainId' in ref && ref.chainId ? chainById(ctx).load(ref.chainId) : loadNode(ctx, (ref as { id: string }).id, 'representations')) as never,
+  resolveReference: (key, ctx) => ('chainId' in key ? ownEntity(chainById(ctx).load(key.chainId)) : loadEntity<typeof ChainRef>(ctx, key.id)),
 });

@@ -35,18 +35,18 @@ const IcmReceiptRef = builder.objectRef<IcmMessage['receipts'][number]>('IcmRece
   description: 'A receipt of a delivered message, sent back to the source chain so the relayer can claim its reward.',
   fields: (t) => ({
     receivedMessageNonce: t.field({ type: 'UInt256', description: 'Nonce of the message received.', resolve: (r) => r.receivedMessageNonce }),
-    relayerRewardAddress: t.exposeString('relayerRewardAddress', { description: 'Where the relayer reward goes.' }),
+    relayerRewardAddress: t.expose('relayerRewardAddress', { type: 'EvmAddress', description: 'Where the relayer reward goes.' }),
   }),
 });
 
 const IcmRewardDetailsRef = builder.objectRef<IcmMessage['rewardDetails']>('IcmRewardDetails').implement({
   description: 'The relayer fee attached to a message (an ERC-20 amount).',
   fields: (t) => ({
-    address: t.exposeString('address', { description: 'Fee token contract address (the zero address when there is no fee).' }),
+    address: t.expose('address', { type: 'EvmAddress', description: 'Fee token contract address (the zero address when there is no fee).' }),
     name: t.exposeString('name', { description: 'Fee token name.' }),
     symbol: t.exposeString('symbol', { description: 'Fee token symbol.' }),
     decimals: t.exposeInt('decimals', { description: 'Fee token decimals.' }),
-    logoUri: t.exposeString('logoUri', { nullable: true, description: 'Fee token logo URL.' }),
+    logoUri: t.expose('logoUri', { type: 'URL', nullable: true, description: 'Fee token logo URL.' }),
     ercType: t.field({ type: ErcType.ref, description: 'ERC_20.', resolve: (r) => ErcType.out(r.ercType) ?? UNKNOWN_ENUM_VALUE }),
     price: t.field({ type: PriceRef, nullable: true, description: 'Current price of one fee token.', resolve: (r) => r.price ?? null }),
     value: t.field({ type: 'UInt256', description: 'Fee amount, smallest unit of the token.', resolve: (r) => r.value }),
@@ -56,7 +56,7 @@ const IcmRewardDetailsRef = builder.objectRef<IcmMessage['rewardDetails']>('IcmR
 const IcmSourceTransactionRef = builder.objectRef<IcmTxShape<NonNullable<IcmMessage['sourceTransaction']>>>('IcmSourceTransaction').implement({
   description: 'The transaction that sent a message, on the source chain.',
   fields: (t) => ({
-    txHash: t.exposeString('txHash', { description: 'Transaction hash.' }),
+    txHash: t.expose('txHash', { type: 'Hash', description: 'Transaction hash.' }),
     timestamp: t.expose('timestamp', { type: 'UInt64', description: 'Block timestamp, unix seconds.' }),
     time: t.field({ type: 'DateTime', nullable: true, description: 'Block timestamp: `timestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.timestamp) }),
     gasSpent: t.field({ type: 'UInt256', description: 'Gas used.', resolve: (x) => x.gasSpent }),
@@ -75,12 +75,12 @@ const IcmDestinationTransactionRef = builder
   .implement({
     description: 'The transaction that delivered a message, on the destination chain.',
     fields: (t) => ({
-      txHash: t.exposeString('txHash', { description: 'Transaction hash.' }),
+      txHash: t.expose('txHash', { type: 'Hash', description: 'Transaction hash.' }),
       timestamp: t.expose('timestamp', { type: 'UInt64', description: 'Block timestamp, unix seconds.' }),
       time: t.field({ type: 'DateTime', nullable: true, description: 'Block timestamp: `timestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.timestamp) }),
       gasSpent: t.field({ type: 'UInt256', description: 'Gas used.', resolve: (x) => x.gasSpent }),
       rewardRedeemer: t.exposeString('rewardRedeemer', { description: 'Address that can redeem the relayer reward.' }),
-      delivererAddress: t.exposeString('delivererAddress', { description: 'The relayer that delivered the message.' }),
+      delivererAddress: t.expose('delivererAddress', { type: 'EvmAddress', description: 'The relayer that delivered the message.' }),
       transaction: t.field({
         type: TransactionRef,
         nullable: true,
@@ -104,7 +104,7 @@ IcmMessageRef.implement({
       resolve: (m) => encodeGlobalId('IcmMessage', idParts(m)),
     }),
     messageId: t.exposeString('messageId', { description: 'The Teleporter message id.' }),
-    icmContractAddress: t.exposeString('icmContractAddress', { description: 'The TeleporterMessenger contract.' }),
+    icmContractAddress: t.expose('icmContractAddress', { type: 'EvmAddress', description: 'The TeleporterMessenger contract.' }),
     sourceBlockchainId: t.exposeString('sourceBlockchainId', { description: 'Blockchain id of the sending chain.' }),
     destinationBlockchainId: t.exposeString('destinationBlockchainId', { description: 'Blockchain id of the receiving chain.' }),
     sourceEvmChainId: t.exposeString('sourceEvmChainId', { description: 'EVM chain id of the sending chain.' }),

@@ -18,14 +18,14 @@ NftTokenRef.implement({
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (n) => encodeGlobalId('NftToken', [n.chainId, n.address.toLowerCase(), n.tokenId]) }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (n, _args, ctx) => chainById(ctx).load(n.chainId) }),
-    address: t.exposeString('address', { description: 'Collection contract address.' }),
+    address: t.expose('address', { type: 'EvmAddress', description: 'Collection contract address.' }),
     name: t.exposeString('name', { nullable: true, description: 'Collection name.' }),
     symbol: t.exposeString('symbol', { nullable: true, description: 'Collection symbol.' }),
     ercType: t.field({ type: ErcType.ref, description: 'ERC_721 (or ERC_1155).', resolve: (n) => ErcType.out(n.ercType) ?? UNKNOWN_ENUM_VALUE }),
     tokenId: t.exposeString('tokenId', { description: 'Token id, decimal string (uint256).' }),
-    tokenUri: t.exposeString('tokenUri', { description: 'Token URI.' }),
+    tokenUri: t.expose('tokenUri', { type: 'URL', description: 'Token URI.' }),
     metadata: t.field({ type: NftMetadataRef, description: 'Indexed metadata.', resolve: (n) => n.metadata }),
-    ownerAddress: t.exposeString('ownerAddress', { nullable: true, description: 'Current owner (ERC-721), when known.' }),
+    ownerAddress: t.expose('ownerAddress', { type: 'EvmAddress', nullable: true, description: 'Current owner (ERC-721), when known.' }),
   }),
 });
 

@@ -38,8 +38,8 @@ export const AvalancheNodeRef = builder.objectRef<AvalancheNodeShape>('Avalanche
 const NodePopRef = builder.objectRef<{ publicKey: string; proofOfPossession: string }>('NodePop').implement({
   description: "The node's BLS key and its proof of possession (info.getNodeID `nodePOP`).",
   fields: (t) => ({
-    publicKey: t.exposeString('publicKey', { nullable: false, description: '48-byte compressed BLS public key, 0x-prefixed hex.' }),
-    proofOfPossession: t.exposeString('proofOfPossession', { nullable: false, description: '96-byte BLS signature proving possession of the key, 0x-prefixed hex.' }),
+    publicKey: t.expose('publicKey', { type: 'Hex', nullable: false, description: '48-byte compressed BLS public key, 0x-prefixed hex.' }),
+    proofOfPossession: t.expose('proofOfPossession', { type: 'Hex', nullable: false, description: '96-byte BLS signature proving possession of the key, 0x-prefixed hex.' }),
   }),
 });
 

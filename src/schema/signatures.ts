@@ -12,7 +12,7 @@ import { NetworkNameEnum, NetworkRef, networkId } from './network.ts';
 const SignedMessageRef = builder.objectRef<SignedMessage>('SignedMessage').implement({
   description: 'A Warp message with the aggregated BLS signature of the signing subnet\'s validators.',
   fields: (t) => ({
-    signedMessage: t.exposeString('signedMessage', { description: 'The signed message, hex.' }),
+    signedMessage: t.expose('signedMessage', { type: 'Hex', description: 'The signed message, hex.' }),
   }),
 });
 
@@ -94,7 +94,7 @@ function toBody(input: AggregateInput): AggregateSignaturesBody {
 const AggregateSignaturesPayload = builder.objectRef<SignedMessage & { network: NetworkId }>('AggregateSignaturesPayload').implement({
   description: 'The signed message.',
   fields: (t) => ({
-    signedMessage: t.exposeString('signedMessage', { description: 'The Warp message with the aggregated signature, hex.' }),
+    signedMessage: t.expose('signedMessage', { type: 'Hex', description: 'The Warp message with the aggregated signature, hex.' }),
     network: t.field({ type: NetworkRef, description: 'The network whose validators signed.', resolve: (p) => ({ network: p.network }) }),
   }),
 });

@@ -29,9 +29,9 @@ const AllowListConfigRef = builder.objectRef<AllowListConfig>('GenesisAllowListC
   fields: (t) => ({
     blockTimestamp: t.expose('blockTimestamp', { type: 'UInt64', nullable: true, description: 'Activation time, unix seconds.' }),
     blockTime: t.field({ type: 'DateTime', nullable: true, description: 'Activation time: `blockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.blockTimestamp) }),
-    adminAddresses: t.exposeStringList('adminAddresses', { nullable: true, description: 'Admin addresses.' }),
-    managerAddresses: t.exposeStringList('managerAddresses', { nullable: true, description: 'Manager addresses.' }),
-    enabledAddresses: t.exposeStringList('enabledAddresses', { nullable: true, description: 'Enabled addresses.' }),
+    adminAddresses: t.expose('adminAddresses', { type: ['EvmAddress'], nullable: true, description: 'Admin addresses.' }),
+    managerAddresses: t.expose('managerAddresses', { type: ['EvmAddress'], nullable: true, description: 'Manager addresses.' }),
+    enabledAddresses: t.expose('enabledAddresses', { type: ['EvmAddress'], nullable: true, description: 'Enabled addresses.' }),
   }),
 });
 
@@ -225,7 +225,7 @@ const L1ValidatorManagerDetailsRef = builder.objectRef<ManagerDetails>('L1Valida
   description: "Where an L1's validator manager contract lives.",
   fields: (t) => ({
     blockchainId: t.exposeString('blockchainId', { description: 'The blockchain that hosts the contract.' }),
-    contractAddress: t.exposeString('contractAddress', { description: 'The validator manager contract address.' }),
+    contractAddress: t.expose('contractAddress', { type: 'EvmAddress', description: 'The validator manager contract address.' }),
     blockchain: t.field({
       type: BlockchainRef,
       nullable: true,

@@ -73,11 +73,11 @@ export const NftIndexStatus = upstreamEnum(
 export const AddressInfoRef = builder.objectRef<AddressInfo>('AddressInfo').implement({
   description: 'An address as it appears in a transaction, with the token or contract details the indexer knows.',
   fields: (t) => ({
-    address: t.exposeString('address', { description: 'The 0x address.' }),
+    address: t.expose('address', { type: 'EvmAddress', description: 'The 0x address.' }),
     name: t.exposeString('name', { nullable: true, description: 'Name of the contract or token at this address, when known.' }),
     symbol: t.exposeString('symbol', { nullable: true, description: 'Token symbol, when the address is a token.' }),
     decimals: t.exposeInt('decimals', { nullable: true, description: 'Token decimals, when the address is a token.' }),
-    logoUri: t.exposeString('logoUri', { nullable: true, description: 'Logo URL, when known.' }),
+    logoUri: t.expose('logoUri', { type: 'URL', nullable: true, description: 'Logo URL, when known.' }),
   }),
 });
 
@@ -102,10 +102,10 @@ export const NftMetadataRef = builder.objectRef<NftMetadata>('NftMetadata').impl
     metadataLastUpdatedTime: t.field({ type: 'DateTime', nullable: true, description: 'When the metadata was last read: `metadataLastUpdatedTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.metadataLastUpdatedTimestamp) }),
     name: t.exposeString('name', { nullable: true, description: 'Name.' }),
     symbol: t.exposeString('symbol', { nullable: true, description: 'Symbol.' }),
-    imageUri: t.exposeString('imageUri', { nullable: true, description: 'Image URL.' }),
+    imageUri: t.expose('imageUri', { type: 'URL', nullable: true, description: 'Image URL.' }),
     description: t.exposeString('description', { nullable: true, description: 'Description.' }),
-    animationUri: t.exposeString('animationUri', { nullable: true, description: 'Animation URL.' }),
-    externalUrl: t.exposeString('externalUrl', { nullable: true, description: 'External URL.' }),
+    animationUri: t.expose('animationUri', { type: 'URL', nullable: true, description: 'Animation URL.' }),
+    externalUrl: t.expose('externalUrl', { type: 'URL', nullable: true, description: 'External URL.' }),
     background: t.exposeString('background', { nullable: true, description: 'Background colour.' }),
     attributes: t.exposeString('attributes', { nullable: true, description: 'ERC-721: the attributes, a JSON string.' }),
     decimals: t.exposeInt('decimals', { nullable: true, description: 'ERC-1155: decimals of the token.' }),
@@ -116,11 +116,11 @@ export const NftMetadataRef = builder.objectRef<NftMetadata>('NftMetadata').impl
 const Erc20TokenRef = builder.objectRef<Erc20Token>('Erc20Token').implement({
   description: 'An ERC-20 token.',
   fields: (t) => ({
-    address: t.exposeString('address', { description: 'Contract address.' }),
+    address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),
     name: t.exposeString('name', { description: 'Token name.' }),
     symbol: t.exposeString('symbol', { description: 'Token symbol.' }),
     decimals: t.exposeInt('decimals', { description: 'Decimals.' }),
-    logoUri: t.exposeString('logoUri', { nullable: true, description: 'Logo URL.' }),
+    logoUri: t.expose('logoUri', { type: 'URL', nullable: true, description: 'Logo URL.' }),
     ercType: t.field({ type: ErcType.ref, description: 'ERC_20.', resolve: (x) => ErcType.out(x.ercType) ?? UNKNOWN_ENUM_VALUE }),
     price: t.field({ type: PriceRef, nullable: true, description: 'Current price of one token, when known.', resolve: (x) => x.price ?? null }),
   }),
@@ -129,24 +129,24 @@ const Erc20TokenRef = builder.objectRef<Erc20Token>('Erc20Token').implement({
 export const Erc721TokenRef = builder.objectRef<Erc721Token>('Erc721Token').implement({
   description: 'One ERC-721 token.',
   fields: (t) => ({
-    address: t.exposeString('address', { description: 'Collection contract address.' }),
+    address: t.expose('address', { type: 'EvmAddress', description: 'Collection contract address.' }),
     name: t.exposeString('name', { description: 'Collection name.' }),
     symbol: t.exposeString('symbol', { description: 'Collection symbol.' }),
     ercType: t.field({ type: ErcType.ref, description: 'ERC_721.', resolve: (x) => ErcType.out(x.ercType) ?? UNKNOWN_ENUM_VALUE }),
     tokenId: t.exposeString('tokenId', { description: 'Token id, decimal string (uint256).' }),
-    tokenUri: t.exposeString('tokenUri', { description: 'Token URI.' }),
+    tokenUri: t.expose('tokenUri', { type: 'URL', description: 'Token URI.' }),
     metadata: t.field({ type: NftMetadataRef, description: 'Indexed metadata.', resolve: (x) => x.metadata }),
-    ownerAddress: t.exposeString('ownerAddress', { nullable: true, description: 'Current owner, when known.' }),
+    ownerAddress: t.expose('ownerAddress', { type: 'EvmAddress', nullable: true, description: 'Current owner, when known.' }),
   }),
 });
 
 export const Erc1155TokenRef = builder.objectRef<Erc1155Token>('Erc1155Token').implement({
   description: 'One ERC-1155 token.',
   fields: (t) => ({
-    address: t.exposeString('address', { description: 'Contract address.' }),
+    address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),
     ercType: t.field({ type: ErcType.ref, description: 'ERC_1155.', resolve: (x) => ErcType.out(x.ercType) ?? UNKNOWN_ENUM_VALUE }),
     tokenId: t.exposeString('tokenId', { description: 'Token id, decimal string (uint256).' }),
-    tokenUri: t.exposeString('tokenUri', { description: 'Token URI.' }),
+    tokenUri: t.expose('tokenUri', { type: 'URL', description: 'Token URI.' }),
     metadata: t.field({ type: NftMetadataRef, description: 'Indexed metadata.', resolve: (x) => x.metadata }),
   }),
 });
@@ -239,10 +239,10 @@ function nativeTransactionFields<T extends NativeTransaction>(t: FieldBuilder<T>
     blockNumber: t.field({ type: 'UInt256', description: 'Block number.', resolve: (x) => x.blockNumber }),
     blockTimestamp: t.field({ type: 'UInt64', description: 'Block timestamp, unix seconds.', resolve: (x) => x.blockTimestamp }),
     blockTime: t.field({ type: 'DateTime', nullable: true, description: 'Block timestamp: `blockTimestamp` as a DateTime.', resolve: (x) => unixSecondsToDate(x.blockTimestamp) }),
-    blockHash: t.string({ description: 'Block hash.', resolve: (x) => x.blockHash }),
+    blockHash: t.field({ type: 'Hash', description: 'Block hash.', resolve: (x) => x.blockHash }),
     chainId: t.string({ description: 'EVM chain id.', resolve: (x) => x.chainId }),
     blockIndex: t.int({ description: 'Index of the transaction in its block.', resolve: (x) => x.blockIndex }),
-    txHash: t.string({ description: 'Transaction hash.', resolve: (x) => x.txHash }),
+    txHash: t.field({ type: 'Hash', description: 'Transaction hash.', resolve: (x) => x.txHash }),
     txStatus: t.string({ description: 'Receipt status: "1" success, "0" failure.', resolve: (x) => x.txStatus }),
     txType: t.int({ description: 'EIP-2718 transaction type (0 legacy, 2 EIP-1559, ...).', resolve: (x) => x.txType }),
     gasLimit: t.field({ type: 'UInt256', description: 'Gas limit.', resolve: (x) => x.gasLimit }),
@@ -276,7 +276,7 @@ FullNativeTransactionRef.implement({
   description: 'A transaction with its input data and EIP-1559 fee fields (the complete view).',
   fields: (t) => ({
     ...nativeTransactionFields(t),
-    input: t.exposeString('input', { description: 'Call data, 0x hex.' }),
+    input: t.expose('input', { type: 'Hex', description: 'Call data, 0x hex.' }),
     baseFeePerGas: t.field({ type: 'UInt256', description: 'Base fee of the block, wei.', resolve: (x) => x.baseFeePerGas }),
     maxFeePerGas: t.field({ type: 'UInt256', nullable: true, description: 'EIP-1559 max fee per gas, wei.', resolve: (x) => x.maxFeePerGas ?? null }),
     maxPriorityFeePerGas: t.field({ type: 'UInt256', nullable: true, description: 'EIP-1559 max priority fee per gas, wei.', resolve: (x) => x.maxPriorityFeePerGas ?? null }),

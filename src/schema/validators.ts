@@ -45,8 +45,8 @@ const BlsCredentialsRef = builder
   .implement({
     description: 'BLS key of a validator (present for AddPermissionlessValidatorTx).',
     fields: (t) => ({
-      publicKey: t.exposeString('publicKey', { description: '48-byte compressed BLS public key, hex.' }),
-      proofOfPossession: t.exposeString('proofOfPossession', { description: '96-byte BLS proof of possession, hex.' }),
+      publicKey: t.expose('publicKey', { type: 'Hex', description: '48-byte compressed BLS public key, hex.' }),
+      proofOfPossession: t.expose('proofOfPossession', { type: 'Hex', description: '96-byte BLS proof of possession, hex.' }),
     }),
   });
 

@@ -1,0 +1,159 @@
+import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { composeServices } from '@theguild/federation-composition';
+import { parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
+import { operatorLabelsTypeDefs, startOperatorLabels, type OperatorLabels, type ValidatorLabel } from './operator-labels.ts';
+import { httpTransport, serveCounting, type CountingServer } from './serve.ts';
+
+/**
+ * chaingraph as a subgraph behind a real federation gateway: its SDL (from `_service`)
+ * and a second subgraph (operator labels, `./operator-labels.ts`) composed by
+ * @theguild/federation-composition, the supergraph served by Hive Gateway in process,
+ * both subgraphs on real HTTP ports, chaingraph over the devnet.
+ */
+type Gateway = ReturnType<typeof createGatewayRuntime>;
+
+const VALIDATOR_ROUTE = 'GET /v1/networks/{network}/validators';
+/** Validators the labels subgraph knows (the first FUJI page of this size); the first LABELLED have a label. */
+const KNOWN = 40;
+const LABELLED = 6;
+
+interface ValidatorRow {
+  id: string;
+  nodeId: string;
+  operatorLabel: string | null;
+  operatorTags: string[];
+  delegators: { edges: { node: { txHash: string } }[] };
+}
+
+async function ask<D>(gateway: Gateway, document: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<D>> {
+  const response = await gateway.fetch('http://gateway.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+    body: JSON.stringify({ query: document, variables }),
+  });
+  return (await response.json()) as GraphQLResponse<D>;
+}
+
+describe('federation through Hive Gateway', () => {
+  let stack: TestStack;
+  let chaingraph: CountingServer;
+  let labels: OperatorLabels;
+  let gateway: Gateway;
+  let supergraphSdl: string;
+  /** The first FUJI validators as chaingraph answers them directly. */
+  let direct: { id: string; nodeId: string; delegators: { edges: { node: { txHash: string } }[] } }[];
+  const query = <D>(document: string, variables?: Record<string, unknown>) => ask<D>(gateway, document, variables);
+
+  beforeAll(async () => {
+    stack = await startStack();
+    chaingraph = await serveCounting((request) => stack.gateway.fetch(request));
+    const sdl = (await stack.query<{ _service: { sdl: string } }>('{ _service { sdl } }')).data?._service.sdl ?? '';
+    const page = await stack.query<{ network: { validators: { edges: { node: (typeof direct)[number] }[] } } }>(
+      `{ network(name: FUJI) { validators(first: ${KNOWN}) { edges { node { id nodeId delegators(first: 2) { edges { node { txHash } } } } } } } }`,
+    );
+    direct = page.data?.network.validators.edges.map((e) => e.node) ?? [];
+    // The first LABELLED have a name ("even" on every other one); all KNOWN are tagged "all".
+    const known = new Map<string, ValidatorLabel>(
+      direct.map((v, i) => [v.id, i < LABELLED ? { label: `operator-${i}`, tags: i % 2 === 0 ? ['even', 'all'] : ['all'] } : { label: null, tags: ['all'] }]),
+    );
+    labels = await startOperatorLabels({
+      validators: known,
+      chains: new Map([['43113', 'Fuji C-Chain, our test RPC']]),
+    });
+    const composed = composeServices([
+      { name: 'chaingraph', typeDefs: parse(sdl), url: chaingraph.url },
+      { name: 'operator-labels', typeDefs: operatorLabelsTypeDefs, url: labels.url },
+    ]);
+    if (!composed.supergraphSdl) throw new Error((composed.errors ?? []).map((e) => e.message).join('\n'));
+    supergraphSdl = composed.supergraphSdl;
+    gateway = createGatewayRuntime({ supergraph: supergraphSdl, logging: false, maskedErrors: false, transports: { http: httpTransport } });
+  });
+  afterAll(async () => {
+    await gateway?.dispose();
+    await labels?.close();
+    await chaingraph?.close();
+    await stack?.close();
+  });
+  const reset = () => {
+    chaingraph.resetRequests();
+    labels.resetRequests();
+    stack.devnet.resetStats();
+  };
+
+  it('plans a validator page across both subgraphs: chaingraph fields, the labels and delegators', async () => {
+    reset();
+    const res = await query<{ network: { validators: { edges: { node: ValidatorRow }[] } } }>(
+      '{ network(name: FUJI) { validators(first: 10) { edges { node { id nodeId operatorLabel operatorTags delegators(first: 2) { edges { node { txHash } } } } } } } }',
+    );
+    expect(res.errors).toBeUndefined();
+    const rows = res.data?.network.validators.edges.map((e) => e.node) ?? [];
+    expect(rows.map((v) => v.nodeId)).toEqual(direct.slice(0, 10).map((v) => v.nodeId));
+    expect(rows.map((v) => v.delegators)).toEqual(direct.slice(0, 10).map((v) => v.delegators));
+    expect(rows.filter((v) => v.delegators.edges.length > 0).length).toBeGreaterThan(0);
+    expect(rows.map((v) => v.operatorLabel)).toEqual([...Array.from({ length: LABELLED }, (_, i) => `operator-${i}`), ...Array<null>(10 - LABELLED).fill(null)]);
+    expect(rows[0]?.operatorTags).toEqual(['even', 'all']);
+    expect(rows[1]?.operatorTags).toEqual(['all']);
+    // The labels subgraph was asked once, for all ten validators, by their key.
+    expect(labels.requests().count).toBe(1);
+    expect(labels.requests().queries[0]).toMatch(/_entities[\s\S]*\.\.\. on Validator[\s\S]*operatorLabel/);
+    console.info(`[federation] validator page: chaingraph ${chaingraph.requests().count} requests, ${stack.upstreamRequests()} upstream calls`);
+  });
+
+  it('adds the labels subgraph\'s field to chains, keyed by chainId', async () => {
+    const res = await query<{ chain: { chainId: string; chainName: string; operatorNote: string | null }; chains: { chainId: string; operatorNote: string | null }[] }>(
+      '{ chain(chainId: "43113") { chainId chainName operatorNote } chains(network: FUJI) { chainId operatorNote } }',
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.chain).toMatchObject({ chainId: '43113', operatorNote: 'Fuji C-Chain, our test RPC' });
+    expect(res.data?.chain.chainName).toEqual(expect.any(String));
+    const chains = res.data?.chains ?? [];
+    expect(chains.length).toBeGreaterThan(1);
+    for (const chain of chains) expect(chain.operatorNote).toBe(chain.chainId === '43113' ? 'Fuji C-Chain, our test RPC' : null);
+  });
+
+  it(`starts in the labels subgraph and comes back to chaingraph's _entities: ${KNOWN} validators cost the batched calls, as a direct _entities does`, async () => {
+    reset();
+    const res = await query<{ labeledValidators: { id: string; nodeId: string; operatorLabel: string | null; __typename: string }[] }>(
+      '{ labeledValidators(tag: "all") { __typename id nodeId operatorLabel } }',
+    );
+    expect(res.errors).toBeUndefined();
+    const rows = res.data?.labeledValidators ?? [];
+    expect(rows.map((v) => v.nodeId)).toEqual(direct.map((v) => v.nodeId));
+    expect(rows.slice(0, 2).map((v) => v.operatorLabel)).toEqual(['operator-0', 'operator-1']);
+    expect(new Set(rows.map((v) => v.__typename)).size).toBeGreaterThan(0);
+    for (const row of rows) expect(row.__typename).toMatch(/Validator$/);
+    // The plan: the labels subgraph once, then chaingraph's `_entities` once, for all of them.
+    expect(labels.requests().count).toBe(1);
+    const sent = chaingraph.requests();
+    expect(sent.count).toBe(1);
+    expect(sent.queries[0]).toMatch(/_entities\(representations: \$representations\)/);
+    const viaGateway = stack.devnet.stats().byRoute[VALIDATOR_ROUTE] ?? 0;
+    const totalViaGateway = stack.upstreamRequests();
+    // chaingraph's own account of that request: what it spent, within the bound its cost model declared.
+    expect(sent.costs[0]?.actualUpstreamCalls).toBe(totalViaGateway);
+    expect(sent.costs[0]?.estimatedUpstreamCalls).toBeGreaterThanOrEqual(totalViaGateway);
+
+    // The same representations straight to chaingraph cost the same calls: batched, not one per validator.
+    stack.devnet.resetStats();
+    const straight = await stack.query('query($r: [_Any!]!) { _entities(representations: $r) { ... on Validator { nodeId } } }', {
+      r: rows.map((v) => ({ __typename: 'Validator', id: v.id })),
+    });
+    expect(straight.errors).toBeUndefined();
+    expect(viaGateway).toBeGreaterThan(0);
+    expect(viaGateway).toBe(stack.devnet.stats().byRoute[VALIDATOR_ROUTE] ?? 0);
+    expect(viaGateway).toBeLessThanOrEqual(6);
+    expect(totalViaGateway).toBeLessThan(KNOWN / 4);
+    console.info(`[federation] labeledValidators(${KNOWN}): chaingraph 1 _entities request, ${totalViaGateway} upstream calls (estimated ${sent.costs[0]?.estimatedUpstreamCalls})`);
+  });
+
+  it('keeps @cost and @listSize in the supergraph', () => {
+    expect(supergraphSdl).toMatch(/@link\(url: "https:\/\/specs.apollo.dev\/cost\/v0.1"/);
+    const listSize = /\): ValidatorConnection!? @cost\(weight: 1\) @listSize\(([^)]*)\)/.exec(supergraphSdl)?.[1] ?? '';
+    expect(listSize.replace(/\s+/g, ' ').trim().split(' ').sort()).toEqual(
+      ['assumedSize: 10', 'requireOneSlicingArgument: false', 'sizedFields: ["edges"]', 'slicingArguments: ["first"]'].join(' ').split(' ').sort(),
+    );
+    expect(supergraphSdl).toMatch(/chains\([^]*?\): \[Chain!\]! @join__field\([^)]*\) @cost\(weight: 1\) @listSize\(assumedSize: \d+\)|\): \[Chain!\]! @cost\(weight: 1\) @listSize\(\s*assumedSize: \d+\s*\)/);
+  });
+});
