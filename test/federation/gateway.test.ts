@@ -98,7 +98,16 @@ describe('federation through Hive Gateway', () => {
     // The labels subgraph was asked once, for all ten validators, by their key.
     expect(labels.requests().count).toBe(1);
     expect(labels.requests().queries[0]).toMatch(/_entities[\s\S]*\.\.\. on Validator[\s\S]*operatorLabel/);
-    console.info(`[federation] validator page: chaingraph ${chaingraph.requests().count} requests, ${stack.upstreamRequests()} upstream calls`);
+    // Upstream calls: those of the same page asked of chaingraph alone, plus one listing for the plan's second
+    // chaingraph request (Hive's planner re-reads the page's validator keys through the Network entity).
+    const viaGateway = stack.upstreamRequests();
+    const requests = chaingraph.requests();
+    stack.devnet.resetStats();
+    await stack.query('{ network(name: FUJI) { validators(first: 10) { edges { node { id nodeId delegators(first: 2) { edges { node { txHash } } } } } } } }');
+    const alone = stack.upstreamRequests();
+    expect(requests.count).toBeLessThanOrEqual(2);
+    expect(viaGateway).toBeLessThanOrEqual(alone + 1);
+    console.info(`[federation] validator page: chaingraph ${requests.count} requests, ${viaGateway} upstream calls (${alone} asked directly)`);
   });
 
   it('adds the labels subgraph\'s field to chains, keyed by chainId', async () => {
@@ -155,5 +164,40 @@ describe('federation through Hive Gateway', () => {
       ['assumedSize: 10', 'requireOneSlicingArgument: false', 'sizedFields: ["edges"]', 'slicingArguments: ["first"]'].join(' ').split(' ').sort(),
     );
     expect(supergraphSdl).toMatch(/chains\([^]*?\): \[Chain!\]! @join__field\([^)]*\) @cost\(weight: 1\) @listSize\(assumedSize: \d+\)|\): \[Chain!\]! @cost\(weight: 1\) @listSize\(\s*assumedSize: \d+\s*\)/);
+  });
+
+  it('lets Hive Gateway demand control price queries by them: a cheap page passes, an expensive walk is refused before any call', async () => {
+    const priced = createGatewayRuntime({
+      supergraph: supergraphSdl,
+      logging: false,
+      transports: { http: httpTransport },
+      demandControl: { maxCost: 500, includeExtensionMetadata: true },
+    });
+    const costOf = async (document: string) => {
+      const res = await ask<unknown>(priced, document);
+      return { res, estimated: (res.extensions?.['cost'] as { estimated?: number } | undefined)?.estimated };
+    };
+    try {
+      // Hive's arithmetic: a composite field costs 1, plus its @cost weight; a sized field (`edges`) is
+      // multiplied by the slicing argument `first`. network 1 + validators (1 + weight 1) + edges 3 + node 3.
+      const cheap = await costOf('{ network(name: FUJI) { validators(first: 3) { edges { node { nodeId } } } } }');
+      expect(cheap.res.errors).toBeUndefined();
+      expect(cheap.estimated).toBe(9);
+      expect((await costOf('{ network(name: FUJI) { validators(first: 30) { edges { node { nodeId } } } } }')).estimated).toBe(1 + 2 + 30 + 30);
+      // A plain list by its assumedSize: (1 + weight 1) per chain.
+      const assumed = Number(/\): \[Chain!\]! @join__field\([^)]*\) @cost\(weight: 1\) @listSize\(assumedSize: (\d+)\)/.exec(supergraphSdl)?.[1]);
+      expect((await costOf('{ chains { chainId } }')).estimated).toBe(2 * assumed);
+
+      reset();
+      const expensive = await costOf(
+        '{ network(name: FUJI) { validators(first: 100) { edges { node { nodeId delegators(first: 50) { edges { node { txHash } } } } } } } }',
+      );
+      expect(expensive.res.errors?.[0]?.extensions?.['code']).toBe('COST_ESTIMATED_TOO_EXPENSIVE');
+      expect(expensive.estimated).toBeGreaterThan(500);
+      expect(chaingraph.requests().count).toBe(0);
+      expect(stack.upstreamRequests()).toBe(0);
+    } finally {
+      await priced.dispose();
+    }
   });
 });
