@@ -4,7 +4,7 @@ import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 import { operatorLabelsTypeDefs, startOperatorLabels, type OperatorLabels, type ValidatorLabel } from './operator-labels.ts';
-import { httpTransport, serveCounting, type CountingServer } from './serve.ts';
+import { serveCounting, type CountingServer } from './serve.ts';
 
 /**
  * chaingraph as a subgraph behind a real federation gateway: its SDL (from `_service`)
@@ -68,7 +68,7 @@ describe('federation through Hive Gateway', () => {
     ]);
     if (!composed.supergraphSdl) throw new Error((composed.errors ?? []).map((e) => e.message).join('\n'));
     supergraphSdl = composed.supergraphSdl;
-    gateway = createGatewayRuntime({ supergraph: supergraphSdl, logging: false, maskedErrors: false, transports: { http: httpTransport } });
+    gateway = createGatewayRuntime({ supergraph: supergraphSdl, logging: false, maskedErrors: false });
   });
   afterAll(async () => {
     await gateway?.dispose();
@@ -170,7 +170,6 @@ describe('federation through Hive Gateway', () => {
     const priced = createGatewayRuntime({
       supergraph: supergraphSdl,
       logging: false,
-      transports: { http: httpTransport },
       demandControl: { maxCost: 500, includeExtensionMetadata: true },
     });
     const costOf = async (document: string) => {
