@@ -1,4 +1,5 @@
 import { createYoga, useReadinessCheck, type YogaServerInstance } from 'graphql-yoga';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import pino, { type Logger } from 'pino';
 import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
@@ -180,6 +181,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useIntrospectionLimit(options.introspectionLimits),
       useVariableErrors(),
       useOperationLimits(options.operationLimits),
+      // @defer and @stream (their directives and validation rules); before the parse cache, which keys validation by its rules.
+      useDeferStream(),
       // After the armor limits, whose token-limited parser it caches.
       useParseCache(options.parseCache),
       // Before the cost plugin, whose refusal replaces the execute function this sets (tracing, later, wraps it).

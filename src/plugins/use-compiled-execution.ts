@@ -6,6 +6,7 @@ import {
   GraphQLError,
   isAbstractType,
   isObjectType,
+  BREAK,
   Kind,
   responsePathAsArray,
   visit,
@@ -92,6 +93,8 @@ interface Compiled {
 
 interface DocumentState {
   id: number;
+  /** The document asks for incremental delivery (`@defer`, `@stream`), which graphql-jit does not know: never compiled. */
+  incremental: boolean;
   /** Executions so far by operation name, or NEVER. */
   runs: Map<string, number>;
 }
@@ -103,7 +106,8 @@ interface DocumentState {
  * served from the upstream cache, 6.0-6.3 -> 4.9-5.3 ms uncached (bench/_cpu.mts, best of 3x300).
  *
  * What stays with the interpreter (yoga's executor): mutations (executed in order, rare),
- * subscriptions (per event), introspection, operations seen fewer than `compileAfter` times,
+ * subscriptions (per event), introspection, documents using `@defer` or `@stream` (graphql-jit
+ * would ignore the directives and answer everything at once), operations seen fewer than `compileAfter` times,
  * operations over `maxFields`, and any whose compilation fails. Refusals are untouched: this
  * sets the execute function before the cost plugin, whose refusal replaces it, and the variable
  * and input checks stop execution before it runs.
@@ -159,7 +163,8 @@ export function useCompiledExecution(options: CompiledExecutionOptions = {}): Co
       const operation = getOperationAST(args.document, args.operationName);
       if (operation?.operation !== 'query') return;
       let state = documents.get(args.document);
-      if (!state) documents.set(args.document, (state = { id: nextId++, runs: new Map() }));
+      if (!state) documents.set(args.document, (state = { id: nextId++, incremental: usesIncrementalDelivery(args.document), runs: new Map() }));
+      if (state.incremental) return;
       const name = args.operationName ?? '';
       const key = `${state.id}\0${name}`;
       const hit = cache.get(key);
@@ -192,6 +197,19 @@ export function useCompiledExecution(options: CompiledExecutionOptions = {}): Co
 function run(entry: Compiled, args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
   const result = entry.query(args.rootValue, args.contextValue, args.variableValues);
   return isPromiseLike(result) ? Promise.resolve(result).then((done) => withGraphQLErrors(done, args)) : withGraphQLErrors(result, args);
+}
+
+/** True when any `@defer` or `@stream` appears in the document (in any operation or fragment: checked once per document). */
+export function usesIncrementalDelivery(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 /** Counted bytes of one compiled query: its generated code and the document it keeps alive. */

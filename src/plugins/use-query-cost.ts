@@ -45,7 +45,9 @@ type Estimated = { estimate: CostEstimate } | { error: GraphQLError } | undefine
  * then holds per event: the window restarts at each event and each poll.
  *
  * Every executed response, and every subscription event, reports
- * `extensions.cost = { estimatedUpstreamCalls, actualUpstreamCalls, nodes }`.
+ * `extensions.cost = { estimatedUpstreamCalls, actualUpstreamCalls, nodes }`; an incremental
+ * response (`@defer`, `@stream`) reports it on its last payload. Deferred and streamed fields
+ * are estimated as if they were inline: the same calls are made, only sent later.
  *
  * The rejection replaces the execute function rather than stopping the hook chain,
  * so a plugin registered after this one (input validation) still reports its own,
@@ -98,8 +100,17 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
       if (budget) budget.limit = Math.min(estimate.estimatedUpstreamCalls, maxCost);
       return {
         onExecuteDone({ result, setResult }) {
-          if (isAsyncIterable(result)) return;
-          setResult({ ...result, extensions: { ...result.extensions, cost: report(estimate, budget) } });
+          if (!isAsyncIterable(result)) {
+            setResult({ ...result, extensions: { ...result.extensions, cost: report(estimate, budget) } });
+            return undefined;
+          }
+          // Incremental delivery (@defer, @stream): the last payload reports the calls of the whole response.
+          return {
+            onNext({ result: payload, setResult: setPayload }) {
+              if ((payload as { hasNext?: boolean }).hasNext !== false) return;
+              setPayload({ ...payload, extensions: { ...payload.extensions, cost: report(estimate, budget) } });
+            },
+          };
         },
       };
     },

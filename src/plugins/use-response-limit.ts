@@ -23,6 +23,11 @@ type Serializable = ExecutionResult & { stringify?: (result: ExecutionResult) =>
  * string is handed to yoga's result processor (through the result's `stringify` hook) so an allowed
  * response is not serialized twice.
  *
+ * Incremental delivery (`@defer`, `@stream`) is measured payload by payload against the same limit
+ * for all of them together: a payload that would take the response over it is sent with its data
+ * (or items) dropped and RESPONSE_TOO_LARGE in their place, so the stream still ends as the client
+ * expects (every pending part answered, `hasNext` as it was).
+ *
  * Subscription events are not measured: each is one block or one health report.
  */
 export function useResponseLimit(options: ResponseLimitOptions = {}): Plugin {
@@ -41,6 +46,22 @@ export function useResponseLimit(options: ResponseLimitOptions = {}): Plugin {
     return bounded;
   };
   return {
+    onExecute() {
+      return {
+        onExecuteDone({ result }) {
+          // Queries and mutations only: subscriptions are not executed through this hook.
+          if (!isAsyncIterable(result)) return undefined;
+          let sent = 0;
+          return {
+            onNext({ result: payload, setResult }) {
+              const bytes = Buffer.byteLength(JSON.stringify(payload));
+              if (sent + bytes <= limit) sent += bytes;
+              else setResult(payloadTooLarge(payload as IncrementalPayload, sent + bytes, limit));
+            },
+          };
+        },
+      };
+    },
     onExecutionResult({ result, setResult }) {
       if (!result || isAsyncIterable(result)) return;
       if (Array.isArray(result)) setResult(result.map(bound) as never);
@@ -49,13 +70,35 @@ export function useResponseLimit(options: ResponseLimitOptions = {}): Plugin {
   };
 }
 
+function tooLargeError(bytes: number, limit: number): GraphQLError {
+  return new GraphQLError(`The response would be ${bytes} bytes, above the limit of ${limit}: ask for fewer fields, smaller pages or fewer aliases.`, {
+    extensions: { code: ErrorCode.RESPONSE_TOO_LARGE, responseBytes: bytes, maxResponseBytes: limit },
+  });
+}
+
 function tooLarge(bytes: number, limit: number, result: ExecutionResult): Serializable {
-  return {
-    errors: [
-      new GraphQLError(`The response would be ${bytes} bytes, above the limit of ${limit}: ask for fewer fields, smaller pages or fewer aliases.`, {
-        extensions: { code: ErrorCode.RESPONSE_TOO_LARGE, responseBytes: bytes, maxResponseBytes: limit },
-      }),
-    ],
-    ...(result.extensions ? { extensions: result.extensions } : {}),
-  };
+  return { errors: [tooLargeError(bytes, limit)], ...(result.extensions ? { extensions: result.extensions } : {}) };
+}
+
+/** One payload of an incremental response: the initial one (`data`) or a later one (`incremental`). */
+type IncrementalPayload = ExecutionResult & {
+  hasNext?: boolean;
+  incremental?: readonly { path?: readonly (string | number)[]; label?: string; data?: unknown; items?: unknown }[];
+};
+
+/**
+ * The payload with its data dropped: the initial payload becomes the error (its `hasNext` kept), and
+ * each deferred or streamed part keeps its path and label with the error instead of its data or items.
+ */
+function payloadTooLarge(payload: IncrementalPayload, bytes: number, limit: number): IncrementalPayload {
+  const error = tooLargeError(bytes, limit);
+  const hasNext = payload.hasNext !== undefined ? { hasNext: payload.hasNext } : {};
+  if (!payload.incremental) return { errors: [error], ...hasNext, ...(payload.extensions ? { extensions: payload.extensions } : {}) };
+  const incremental = payload.incremental.map((part) => ({
+    ...(part.path ? { path: part.path } : {}),
+    ...(part.label !== undefined ? { label: part.label } : {}),
+    ...('items' in part ? { items: null } : { data: null }),
+    errors: [error],
+  }));
+  return { incremental, ...hasNext, ...(payload.extensions ? { extensions: payload.extensions } : {}) };
 }

@@ -15,33 +15,44 @@ export interface UpstreamErrorsOptions {
   ) => void;
 }
 
+type IncrementalPayload = ExecutionResult & { incremental?: readonly { errors?: readonly GraphQLError[] }[] };
+
 /**
  * The one place upstream failures become coded GraphQL errors: after execution
  * (and for each subscription event), every error whose original error is an
  * `UpstreamError` is replaced by a GraphQL error with a stable `extensions.code`,
  * keeping its path, so only the failed field is affected. Expected upstream
  * failures are then reported to `onUpstreamError` instead of being logged as
- * unexpected errors; anything else still goes through yoga's masking.
+ * unexpected errors; anything else still goes through yoga's masking. Errors
+ * of deferred and streamed parts (`@defer`, `@stream`) are mapped the same way.
  */
 export function useUpstreamErrors(options: UpstreamErrorsOptions = {}): Plugin {
-  const map = (result: ExecutionResult, log: Logger | undefined): ExecutionResult | undefined => {
-    if (!result.errors?.some((e) => isUpstreamError(e.originalError))) return undefined;
+  const mapErrors = (errors: readonly GraphQLError[], log: Logger | undefined): GraphQLError[] =>
+    errors.map((error) => {
+      const original = error.originalError;
+      if (!isUpstreamError(original)) return error;
+      const mapped = upstreamToGraphQLError(original);
+      options.onUpstreamError?.({
+        code: mapped.extensions['code'],
+        upstream: original.upstream,
+        operation: original.operation,
+        message: mapped.message,
+        path: error.path,
+      }, log);
+      return new GraphQLError(mapped.message, { nodes: error.nodes, path: error.path, extensions: mapped.extensions });
+    });
+  const hasUpstreamError = (errors: readonly GraphQLError[] | undefined): errors is readonly GraphQLError[] =>
+    errors?.some((e) => isUpstreamError(e.originalError)) === true;
+  const map = (result: IncrementalPayload, log: Logger | undefined): ExecutionResult | undefined => {
+    // A later payload of an incremental response (@defer, @stream) carries its errors per deferred or streamed part.
+    const parts = result.incremental;
+    const partsFailed = parts?.some((part) => hasUpstreamError(part.errors)) === true;
+    if (!hasUpstreamError(result.errors) && !partsFailed) return undefined;
     return {
       ...result,
-      errors: result.errors.map((error) => {
-        const original = error.originalError;
-        if (!isUpstreamError(original)) return error;
-        const mapped = upstreamToGraphQLError(original);
-        options.onUpstreamError?.({
-          code: mapped.extensions['code'],
-          upstream: original.upstream,
-          operation: original.operation,
-          message: mapped.message,
-          path: error.path,
-        }, log);
-        return new GraphQLError(mapped.message, { nodes: error.nodes, path: error.path, extensions: mapped.extensions });
-      }),
-    };
+      ...(result.errors ? { errors: mapErrors(result.errors, log) } : {}),
+      ...(parts && partsFailed ? { incremental: parts.map((part) => (part.errors ? { ...part, errors: mapErrors(part.errors, log) } : part)) } : {}),
+    } as ExecutionResult;
   };
   const onDone = (log: Logger | undefined) => (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) =>
     handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
