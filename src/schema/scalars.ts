@@ -25,6 +25,7 @@ const TWO_TO_64 = 2 ** 64;
 
 /** A value as it may appear in an error message: cut so a huge input is not echoed back. */
 function shown(value: unknown): string {
+  if (typeof value === 'bigint') return value.toString();
   return JSON.stringify(typeof value === 'string' && value.length > 48 ? `${value.slice(0, 48)}…` : value) ?? String(value);
 }
 
@@ -162,11 +163,16 @@ export function unixSecondsToDate(value: number | string | bigint | null | undef
 
 /**
  * graphql-scalars' `DateTime` (RFC 3339, written in UTC with milliseconds,
- * e.g. "2024-05-01T12:00:00.000Z"), typed `string` for codegen. Resolvers hand it a `Date`
+ * e.g. "2024-05-01T12:00:00.000Z"), serialized to that string and typed `string` for codegen. Resolvers hand it a `Date`
  * (see {@link unixSecondsToDate}).
  */
-export const DateTimeScalar = new GraphQLScalarType({
+export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   ...DateTimeResolver.toConfig(),
+  // graphql-scalars hands the Date on for the JSON writer; the wire form is its ISO string, so say so here.
+  serialize(value) {
+    const date = DateTimeResolver.serialize(value);
+    return date instanceof Date ? date.toISOString() : String(date);
+  },
   description:
     'A point in time, RFC 3339 / ISO 8601 in UTC, e.g. "2024-05-01T12:00:00.000Z". Beside each raw unix-seconds field (`…Timestamp: UInt64`) is its DateTime (`…Time`); it is null when the raw value is not a time from 1970 to 9999 (for example a value sent in milliseconds).',
   extensions: { ...DateTimeResolver.extensions, codegenScalarType: 'string' },

@@ -1,4 +1,6 @@
+import { getNamedType, isInputObjectType, isInterfaceType, isObjectType, isScalarType } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { getSchema } from '../../src/schema/index.ts';
 import { UInt256Scalar } from '../../src/schema/scalars.ts';
 
 describe('UInt256', () => {
@@ -19,5 +21,40 @@ describe('UInt256', () => {
     for (const bad of ['', '007', '-1', '1.5', '1e3', 'abc', '9'.repeat(78), (1n << 256n).toString(), '1'.repeat(101), -1, 1.5]) {
       expect(() => UInt256Scalar.serialize(bad), String(bad)).toThrow(/UInt256 cannot represent/);
     }
+  });
+});
+
+describe('the exact scalars in the schema', () => {
+  const schema = getSchema();
+  const names = ['UInt256', 'UInt64', 'DateTime', 'EvmAddress', 'Hash', 'Hex', 'URL', 'IP'];
+
+  it('are declared, typed `string` for codegen, and described with an example', () => {
+    for (const name of names) {
+      const type = schema.getType(name);
+      expect(isScalarType(type), name).toBe(true);
+      expect((type?.extensions as { codegenScalarType?: string }).codegenScalarType, name).toBe('string');
+      expect(type?.description, name).toMatch(/e\.g\. "/);
+    }
+  });
+
+  // Times the seeds give as strings: the genesis block's hex `timestamp`, a health check's RFC 3339 `timestamp`.
+  const NOT_NUMBERS = new Set(['EvmGenesis.timestamp', 'HealthCheck.timestamp']);
+
+  it('leave no 32-bit Int or Float where the seed has a numeric time or a uint64', () => {
+    const raw = /(Timestamp|^timestamp|[lL]ocktime|^threshold|PChainHeight|^vertexHeight|^vertexIndex|^upgradeTime|^minUtxoAmount|^startBlock|^endBlock)$/;
+    const found: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))) continue;
+      for (const field of Object.values(type.getFields())) {
+        const args = 'args' in field ? field.args : [];
+        for (const item of [field, ...args]) {
+          if (!raw.test(item.name) || NOT_NUMBERS.has(`${type.name}.${item.name}`)) continue;
+          found.push(`${type.name}.${item.name}`);
+          // UInt256 where a value was already read as one (apricotPhase4MinPChainHeight): 64-bit safe too.
+          expect(['UInt64', 'UInt256'], `${type.name}.${item.name}`).toContain(getNamedType(item.type).name);
+        }
+      }
+    }
+    expect(found.length).toBeGreaterThan(40);
   });
 });
