@@ -27,8 +27,8 @@ export const VALIDATOR_LINK = { idsPerCall: MAX_PAGE, maxPages: 10 } as const;
 const STATUS_RANK: ReadonlyMap<string, number> = new Map([['active', 0], ['pending', 1], ['completed', 2], ['removed', 3]]);
 
 function better(a: Validator, b: Validator): Validator {
-  const ra = STATUS_RANK.get(a.validationStatus) ?? 9;
-  const rb = STATUS_RANK.get(b.validationStatus) ?? 9;
+  const ra = STATUS_RANK.get(a.validationStatus ?? '') ?? 9;
+  const rb = STATUS_RANK.get(b.validationStatus ?? '') ?? 9;
   if (ra !== rb) return ra < rb ? a : b;
   return a.endTimestamp >= b.endTimestamp ? a : b;
 }

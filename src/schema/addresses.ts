@@ -11,7 +11,7 @@ import type { Erc1155TokenBalance, NativeTokenBalance } from '../shapes/index.ts
 import { ChainRef } from './chains.ts';
 import { currencyOf, PriceRef } from './common.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
-import { CurrencyCodeEnum, SortOrderEnum, UNKNOWN_ENUM_VALUE } from './enums.ts';
+import { CurrencyCodeEnum, openEnumField, SortOrderEnum } from './enums.ts';
 import { IcmMessageConnection, icmListArgs, resolveIcmMessages } from './icm.ts';
 import { BOUNDS, exactUInt64, isEvmAddress } from './input-checks.ts';
 import { PAGES } from './pagination.ts';
@@ -49,7 +49,7 @@ const Erc1155TokenBalanceRef = builder.objectRef<Erc1155TokenBalance>('Erc1155To
   description: 'An address\'s balance of one ERC-1155 token.',
   fields: (t) => ({
     address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),
-    ercType: t.field({ type: ErcType.ref, description: 'ERC_1155.', resolve: (b) => ErcType.out(b.ercType) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'ercType', ErcType, { description: 'ERC_1155.', value: (b) => b.ercType }),
     tokenId: t.exposeString('tokenId', { description: 'Token id, decimal string (uint256).' }),
     tokenUri: t.expose('tokenUri', { type: 'URL', description: 'Token URI.' }),
     metadata: t.field({ type: NftMetadataRef, description: 'Indexed metadata.', resolve: (b) => b.metadata }),

@@ -3,7 +3,7 @@ import { chainById, chainRefetchCalls, chainsList, CHAIN_LIST_COST, CHAIN_LOOKUP
 import { blockchainById, subnetById, SUBNET_LIST_COST } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { Chain, NetworkToken } from '../shapes/index.ts';
-import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
+import { openEnumField, openEnumListField, upstreamEnum } from './enums.ts';
 import { BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
@@ -69,13 +69,13 @@ ChainRef.implement({
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (c) => encodeGlobalId('Chain', [c.chainId]) }),
     chainId: t.exposeString('chainId', { description: 'EVM chain id, decimal (43114 for the mainnet C-chain).' }),
-    status: t.field({ type: ChainStatus.ref, description: 'Whether the Data API serves the chain.', resolve: (c) => ChainStatus.out(c.status) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'status', ChainStatus, { description: 'Whether the Data API serves the chain.', value: (c) => c.status }),
     chainName: t.exposeString('chainName', { description: 'Name.' }),
     description: t.exposeString('description', { description: 'Description.' }),
     platformChainId: t.exposeString('platformChainId', { nullable: true, description: 'The blockchain id on the P-chain (cb58).' }),
     subnetId: t.exposeString('subnetId', { nullable: true, description: 'The subnet (L1) that validates the chain.' }),
     vmId: t.exposeString('vmId', { nullable: true, description: 'The VM id.' }),
-    vmName: t.field({ type: VmName.ref, description: 'The VM.', resolve: (c) => VmName.out(c.vmName) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'vmName', VmName, { description: 'The VM.', value: (c) => c.vmName }),
     explorerUrl: t.expose('explorerUrl', { type: 'URL', nullable: true, description: 'Block explorer URL.' }),
     rpcUrl: t.expose('rpcUrl', { type: 'URL', description: 'Public JSON-RPC URL.' }),
     wsUrl: t.expose('wsUrl', { type: 'URL', nullable: true, description: 'Public WebSocket URL.' }),
@@ -85,11 +85,7 @@ ChainRef.implement({
     networkToken: t.field({ type: NetworkTokenRef, description: 'The native token.', resolve: (c) => c.networkToken }),
     chainLogoUri: t.expose('chainLogoUri', { type: 'URL', nullable: true, description: 'Logo URL.' }),
     private: t.exposeBoolean('private', { nullable: true, description: 'True for a private chain.' }),
-    enabledFeatures: t.field({
-      type: [ChainFeature.ref],
-      description: 'Data API features enabled on this chain.',
-      resolve: (c) => (c.enabledFeatures ?? []).flatMap((f) => ChainFeature.out(f) ?? []),
-    }),
+    ...openEnumListField(t, 'enabledFeatures', ChainFeature, { description: 'Data API features enabled on this chain.', value: (c) => c.enabledFeatures }),
     subnet: t.field({
       type: SubnetRef,
       nullable: true,

@@ -6,7 +6,7 @@ import {
 import { delegationRefetchCalls } from '../loaders/validators.ts';
 import { DELEGATION_STATUSES, PRIMARY_NETWORK_ID, type Delegator, type ListDelegatorsParams } from '../shapes/index.ts';
 import { emptyConnection, pageArgs, resolvePageConnection } from './connection.ts';
-import { SortOrderEnum, upstreamEnum } from './enums.ts';
+import { openEnumInterfaceField, SortOrderEnum, upstreamEnum } from './enums.ts';
 import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
@@ -64,8 +64,10 @@ export const DelegatorInterface = builder.interfaceRef<DelegatorShape>('Delegato
     startTime: t.field({ type: 'DateTime', nullable: true, description: 'Start of the delegation period: `startTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.startTimestamp) }),
     endTimestamp: t.expose('endTimestamp', { type: 'UInt64', description: 'End of the delegation period, unix seconds.' }),
     endTime: t.field({ type: 'DateTime', nullable: true, description: 'End of the delegation period: `endTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.endTimestamp) }),
-    delegationStatus: t.field({ type: DelegationStatus.ref, description: 'Status; also told by the concrete type.', resolve: (d) => DelegationStatus.out(d.delegationStatus) ?? 'pending' }),
-    delegationStatusRaw: t.string({ description: 'The status exactly as the upstream sent it (useful when `delegationStatus` is UNKNOWN).', resolve: (d) => String(d.delegationStatus) }),
+    ...openEnumInterfaceField(t, 'delegationStatus', DelegationStatus, {
+      description: 'Status; also told by the concrete type.',
+      value: (d) => d.delegationStatus,
+    }),
     validator: t.field({
       type: ValidatorInterface,
       nullable: true,

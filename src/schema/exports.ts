@@ -1,10 +1,9 @@
 import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
 import { OPERATION_LOOKUP_COST, operationById, startTransactionExport, TRANSACTION_EXPORT_COST } from '../loaders/exports.ts';
-import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID, type CreateExportBody, type ExportOperation } from '../shapes/index.ts';
-import { listOf } from './bounds.ts';
-import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
-import { BOUNDS, checkChainId, checkEvmAddresses, checkList, checkPrimaryAddresses, INPUT_LIMITS, isOperationId } from './input-checks.ts';
+import type { CreateExportBody, ExportOperation } from '../shapes/index.ts';
+import { openEnumField, upstreamEnum } from './enums.ts';
+import { BOUNDS, checkChainId, checkEvmAddresses, checkList, INPUT_LIMITS, isOperationId } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { unixSecondsToDate } from './scalars.ts';
 
@@ -31,7 +30,7 @@ export const OperationStatusCode = upstreamEnum('OperationStatusCode', 'Why an o
 const ExportOperationMetadataRef = builder.objectRef<NonNullable<ExportOperation['metadata']>>('ExportOperationMetadata').implement({
   description: 'Result details of an export.',
   fields: (t) => ({
-    code: t.field({ type: OperationStatusCode.ref, nullable: true, description: 'Error or warning code.', resolve: (m) => OperationStatusCode.out(m.code) }),
+    ...openEnumField(t, 'code', OperationStatusCode, { description: 'Error or warning code.', value: (m) => m.code }),
     downloadUrl: t.expose('downloadUrl', { type: 'URL', nullable: true, description: 'Where to download the export (COMPLETED and COMPLETED_WITH_WARNING only).' }),
     nextDate: t.exposeString('nextDate', { nullable: true, description: 'YYYY-MM-DD to use as the next `firstDate` after a truncated export.' }),
   }),
@@ -43,8 +42,8 @@ export const ExportOperationRef = builder.objectRef<ExportOperation>('ExportOper
   fields: (t) => ({
     id: t.id({ description: 'Global id.', resolve: (o) => encodeGlobalId('ExportOperation', [o.operationId]) }),
     operationId: t.exposeString('operationId', { description: 'Operation id (a UUID).' }),
-    operationType: t.field({ type: OperationType.ref, description: 'What kind of export.', resolve: (o) => OperationType.out(o.operationType) ?? UNKNOWN_ENUM_VALUE }),
-    operationStatus: t.field({ type: OperationStatus.ref, description: 'Current state.', resolve: (o) => OperationStatus.out(o.operationStatus) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'operationType', OperationType, { description: 'What kind of export.', value: (o) => o.operationType }),
+    ...openEnumField(t, 'operationStatus', OperationStatus, { description: 'Current state.', value: (o) => o.operationStatus }),
     message: t.exposeString('message', { nullable: true, description: 'Human-readable status.' }),
     metadata: t.field({ type: ExportOperationMetadataRef, nullable: true, description: 'Result details.', resolve: (o) => o.metadata ?? null }),
     createdAtTimestamp: t.expose('createdAtTimestamp', { type: 'UInt64', description: 'When it was created, unix seconds.' }),
@@ -73,16 +72,11 @@ builder.queryFields((t) => ({
 
 // ---------------------------------------------------------------- createTransactionExport
 
+/** The seed's export types: EVM only (the public spec's primary-network types are not the seed's, and the service refuses them). */
 const TransactionExportTypeEnum = builder.enumType('TransactionExportType', {
-  description: 'What to export.',
+  description: 'What to export: the Data API exports EVM transactions only.',
   values: {
     TRANSACTION_EXPORT_EVM: { value: 'TRANSACTION_EXPORT_EVM', description: 'EVM transactions of `options.addresses` on the EVM chains in `options.includeChains`.' },
-    TRANSACTION_EXPORT_PRIMARY_NETWORK: {
-      value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK',
-      description: 'Primary-network transactions (public spec; `includeChains` are P/X/C ids or aliases).',
-    },
-    TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING: { value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING', description: 'Primary-network staking transactions (public spec).' },
-    TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE: { value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE', description: 'Simplified primary-network export (public spec).' },
   } as const,
 });
 
@@ -91,15 +85,11 @@ const TransactionExportOptionsInput = builder.inputType('TransactionExportOption
   fields: (t) => ({
     addresses: t.stringList({
       required: true,
-      description: `EVM exports: the 0x addresses (1 to ${INPUT_LIMITS.addresses}). Primary-network exports: \`avax1...\`/\`fuji1...\` addresses of one network, optionally \`P-\`/\`X-\`/\`C-\` prefixed (at most ${INPUT_LIMITS.addresses}; may be empty).`,
+      description: `The 0x addresses whose transactions to export (1 to ${INPUT_LIMITS.addresses}).`,
     }),
     includeChains: t.stringList({
       required: true,
-      description: `EVM exports: EVM chain ids (decimal) or blockchain ids (cb58). Primary-network exports: p-chain, x-chain, c-chain or their blockchain ids. 1 to ${INPUT_LIMITS.includeChains}.`,
-    }),
-    cChainEvmAddresses: t.stringList({
-      description: 'Primary-network exports only: C-chain 0x addresses to include.',
-      bound: listOf({ max: INPUT_LIMITS.addresses, item: BOUNDS.evmAddress }),
+      description: `EVM chain ids (decimal) or blockchain ids (cb58), 1 to ${INPUT_LIMITS.includeChains}.`,
     }),
   }),
 });
@@ -126,15 +116,9 @@ const CreateTransactionExportPayload = builder.objectRef<{ operation: ExportOper
   }),
 });
 
-const PRIMARY_CHAINS: readonly string[] = [
-  PRIMARY_NETWORK_ID, PRIMARY_CHAIN_IDS.mainnet.x, PRIMARY_CHAIN_IDS.mainnet.c, PRIMARY_CHAIN_IDS.fuji.x, PRIMARY_CHAIN_IDS.fuji.c,
-  'p-chain', 'x-chain', 'c-chain',
-];
-
 /**
- * The seed's body rules between fields (and the public spec's for primary-network
- * exports), before any upstream call; each date's and `cChainEvmAddresses`' own
- * grammar is its bound.
+ * The seed's body rules between fields, before any upstream call; each date's own
+ * grammar is its bound. The type is the enum's one value (GraphQL refuses any other).
  */
 function checkExportInput(input: ExportInput): void {
   if (input.firstDate != null && input.startDate != null && input.firstDate !== input.startDate) {
@@ -147,25 +131,16 @@ function checkExportInput(input: ExportInput): void {
   const last = input.lastDate ?? input.endDate;
   if (first && last && first > last) throw badInput('input.firstDate', 'must not be after lastDate');
 
-  const { addresses, includeChains, cChainEvmAddresses } = input.options;
-  if (input.type === 'TRANSACTION_EXPORT_EVM') {
-    checkList('input.options.includeChains', includeChains, INPUT_LIMITS.includeChains, checkChainId, true);
-    checkEvmAddresses('input.options.addresses', addresses, true);
-    if (cChainEvmAddresses != null) throw badInput('input.options.cChainEvmAddresses', 'is only for primary-network exports');
-  } else {
-    checkList('input.options.includeChains', includeChains, INPUT_LIMITS.includeChains, (name, c) => {
-      if (typeof c !== 'string' || !PRIMARY_CHAINS.includes(c)) throw badInput(name, `primary-network exports take ${PRIMARY_CHAINS.join(', ')}`);
-    }, true);
-    checkPrimaryAddresses('input.options.addresses', addresses, ['P', 'X', 'C']);
-  }
+  const { addresses, includeChains } = input.options;
+  checkList('input.options.includeChains', includeChains, INPUT_LIMITS.includeChains, checkChainId, true);
+  checkEvmAddresses('input.options.addresses', addresses, true);
 }
 
 function toBody(input: ExportInput): CreateExportBody {
-  const options: CreateExportBody['options'] & { cChainEvmAddresses?: string[] } = {
+  const options: CreateExportBody['options'] = {
     addresses: input.options.addresses,
     includeChains: input.options.includeChains,
   };
-  if (input.options.cChainEvmAddresses != null) options.cChainEvmAddresses = input.options.cChainEvmAddresses;
   const body: CreateExportBody = { type: input.type, options };
   for (const name of ['firstDate', 'lastDate', 'startDate', 'endDate'] as const) {
     const value = input[name];

@@ -9,7 +9,7 @@ import { withFields } from '../shapes/index.ts';
 import { ChainRef } from './chains.ts';
 import { PriceRef } from './common.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
-import { UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
+import { openEnumField, upstreamEnum } from './enums.ts';
 import { BOUNDS, isEvmAddress } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { PAGES } from './pagination.ts';
@@ -47,7 +47,7 @@ const IcmRewardDetailsRef = builder.objectRef<IcmMessage['rewardDetails']>('IcmR
     symbol: t.exposeString('symbol', { description: 'Fee token symbol.' }),
     decimals: t.exposeInt('decimals', { description: 'Fee token decimals.' }),
     logoUri: t.expose('logoUri', { type: 'URL', nullable: true, description: 'Fee token logo URL.' }),
-    ercType: t.field({ type: ErcType.ref, description: 'ERC_20.', resolve: (r) => ErcType.out(r.ercType) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'ercType', ErcType, { description: 'ERC_20.', value: (r) => r.ercType }),
     price: t.field({ type: PriceRef, nullable: true, description: 'Current price of one fee token.', resolve: (r) => r.price ?? null }),
     value: t.field({ type: 'UInt256', description: 'Fee amount, smallest unit of the token.', resolve: (r) => r.value }),
   }),
@@ -129,7 +129,7 @@ IcmMessageRef.implement({
       description: 'The delivering transaction (delivered messages).',
       resolve: (m) => (m.destinationTransaction ? withFields(m.destinationTransaction, { chainId: m.destinationEvmChainId }) : null),
     }),
-    status: t.field({ type: IcmMessageStatus.ref, description: 'Delivery status.', resolve: (m) => IcmMessageStatus.out(m.status) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'status', IcmMessageStatus, { description: 'Delivery status.', value: (m) => m.status }),
     sourceChain: t.field({
       type: ChainRef,
       nullable: true,

@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import { nftTokenOf, NFT_TOKEN_LOOKUP_COST, type ChainNftToken } from '../loaders/evm.ts';
 import { ChainRef } from './chains.ts';
-import { UNKNOWN_ENUM_VALUE } from './enums.ts';
+import { openEnumField } from './enums.ts';
 import { BOUNDS, isDecimal, isEvmAddress } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { ErcType, NftMetadataRef } from './transactions.ts';
@@ -21,7 +21,7 @@ NftTokenRef.implement({
     address: t.expose('address', { type: 'EvmAddress', description: 'Collection contract address.' }),
     name: t.exposeString('name', { nullable: true, description: 'Collection name.' }),
     symbol: t.exposeString('symbol', { nullable: true, description: 'Collection symbol.' }),
-    ercType: t.field({ type: ErcType.ref, description: 'ERC_721 (or ERC_1155).', resolve: (n) => ErcType.out(n.ercType) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'ercType', ErcType, { description: 'ERC_721 (or ERC_1155).', value: (n) => n.ercType }),
     tokenId: t.exposeString('tokenId', { description: 'Token id, decimal string (uint256).' }),
     tokenUri: t.expose('tokenUri', { type: 'URL', description: 'Token URI.' }),
     metadata: t.field({ type: NftMetadataRef, description: 'Indexed metadata.', resolve: (n) => n.metadata }),

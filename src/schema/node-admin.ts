@@ -5,7 +5,7 @@ import {
   ADMIN_METHOD_COST, aliasApi, aliasChain, chainAliases, loadVms, loggerLevels, runProfiler, setLoggerLevel, type NamedLoggerLevel,
 } from '../loaders/node-admin.ts';
 import { nodeName } from '../loaders/nodes.ts';
-import { upstreamEnum } from './enums.ts';
+import { quoteValue, type Bound } from './bounds.ts';
 import { NODE_BOUNDS } from './input-checks.ts';
 import { AvalancheNodeRef, checkNodeArg, NodeVmRef, type AvalancheNodeShape } from './node.ts';
 
@@ -19,23 +19,30 @@ const ADMIN_ONLY = { authScopes: { admin: true } } as const;
 
 const ADMIN_READ_NOTE = ' Needs `authorization: Bearer <ADMIN_TOKEN>` (ADMIN_DISABLED when the gateway has no token, FORBIDDEN without it) and the node\'s admin API (NODE_METHOD_UNAVAILABLE when it is off).';
 
-export const LogLevel = upstreamEnum('LogLevel', 'A node log level, from most to least verbose: VERBO, DEBUG, TRACE, INFO, WARN, ERROR, FATAL, OFF.', {
-  VERBO: { value: 'VERBO', description: 'Everything.' },
-  DEBUG: { value: 'DEBUG', description: 'Debugging output (more verbose than TRACE on avalanchego).' },
-  TRACE: { value: 'TRACE', description: 'Tracing output.' },
-  INFO: { value: 'INFO', description: 'Normal operation (the default).' },
-  WARN: { value: 'WARN', description: 'Warnings.' },
-  ERROR: { value: 'ERROR', description: 'Errors.' },
-  FATAL: { value: 'FATAL', description: 'Fatal errors only.' },
-  OFF: { value: 'OFF', description: 'Nothing.' },
-});
+/**
+ * The node's log levels, from most to least verbose (avalanchego's `utils/logging`;
+ * DEBUG is more verbose than TRACE there). The seed gives levels as strings, so they
+ * are served and taken as strings: exactly as the node answers them, and on input one
+ * of these names in upper case, as the node writes them (BAD_USER_INPUT otherwise,
+ * before anything is sent).
+ */
+export const LOG_LEVELS = ['VERBO', 'DEBUG', 'TRACE', 'INFO', 'WARN', 'ERROR', 'FATAL', 'OFF'] as const;
+
+const LOG_LEVEL_BOUND: Bound = {
+  describe: `One of ${LOG_LEVELS.join(', ')} (most to least verbose).`,
+  check(value, path) {
+    if (typeof value !== 'string' || !(LOG_LEVELS as readonly string[]).includes(value)) {
+      throw badInput(path, `must be one of ${LOG_LEVELS.join(', ')}, received ${quoteValue(value)}`);
+    }
+  },
+};
 
 const LoggerLevelRef = builder.objectRef<NamedLoggerLevel>('LoggerLevel').implement({
   description: 'Levels of one of the node\'s loggers (`main`, `vm-factory`, one per chain such as `P`, `X`, `C`).',
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: 'Logger name.' }),
-    logLevel: t.field({ type: LogLevel.ref, nullable: true, description: 'Level written to the log file.', resolve: (l) => LogLevel.out(l.logLevel?.toUpperCase()) }),
-    displayLevel: t.field({ type: LogLevel.ref, nullable: true, description: 'Level written to stdout.', resolve: (l) => LogLevel.out(l.displayLevel?.toUpperCase()) }),
+    logLevel: t.string({ nullable: true, description: 'Level written to the log file, as the node gives it (e.g. `INFO`); null when it gave none.', resolve: (l) => l.logLevel ?? null }),
+    displayLevel: t.string({ nullable: true, description: 'Level written to stdout, as the node gives it (e.g. `INFO`); null when it gave none.', resolve: (l) => l.displayLevel ?? null }),
   }),
 });
 
@@ -134,8 +141,8 @@ const AdminSetLoggerLevelInput = builder.inputType('AdminSetLoggerLevelInput', {
   fields: (t) => ({
     node: t.string({ description: NODE_FIELD }),
     loggerName: t.string({ description: 'The logger to change; all loggers when omitted.', bound: NODE_BOUNDS.loggerName }),
-    logLevel: t.field({ type: LogLevel.ref, description: 'New level of the log file.', bound: LogLevel.bound }),
-    displayLevel: t.field({ type: LogLevel.ref, description: 'New level of stdout.', bound: LogLevel.bound }),
+    logLevel: t.string({ description: 'New level of the log file.', bound: LOG_LEVEL_BOUND }),
+    displayLevel: t.string({ description: 'New level of stdout.', bound: LOG_LEVEL_BOUND }),
   }),
 });
 

@@ -12,7 +12,7 @@ import {
 } from '../shapes/index.ts';
 import { AssetAmountRef, assetAmountFields, PriceRef } from './common.ts';
 import { emptyConnection, pageArgs, resolvePageConnection } from './connection.ts';
-import { CurrencyCodeEnum, SortOrderEnum, upstreamEnum } from './enums.ts';
+import { CurrencyCodeEnum, openEnumField, SortOrderEnum, upstreamEnum } from './enums.ts';
 import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
@@ -59,8 +59,7 @@ function commonRewardFields<S extends (HistoricalReward | PendingReward) & { net
     startTime: t.field({ type: 'DateTime', nullable: true, description: 'Start of the staking period: `startTimestamp` as a DateTime.', resolve: (r) => unixSecondsToDate(r.startTimestamp) }),
     endTimestamp: t.field({ type: 'UInt64', description: 'End of the staking period, unix seconds.', resolve: (r) => r.endTimestamp }),
     endTime: t.field({ type: 'DateTime', nullable: true, description: 'End of the staking period: `endTimestamp` as a DateTime.', resolve: (r) => unixSecondsToDate(r.endTimestamp) }),
-    rewardType: t.field({ type: RewardType.ref, description: 'What the reward pays for.', resolve: (r) => RewardType.out(r.rewardType) ?? 'VALIDATOR' }),
-    rewardTypeRaw: t.string({ description: 'The reward type exactly as the upstream sent it (useful when `rewardType` is UNKNOWN).', resolve: (r) => String(r.rewardType) }),
+    ...openEnumField(t, 'rewardType', RewardType, { description: 'What the reward pays for.', value: (r) => r.rewardType }),
     validator: t.field({
       type: ValidatorInterface,
       nullable: true,

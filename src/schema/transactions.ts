@@ -10,7 +10,7 @@ import type {
 } from '../shapes/index.ts';
 import { ChainRef, NetworkTokenRef } from './chains.ts';
 import { currencyOf, PriceRef } from './common.ts';
-import { CurrencyCodeEnum, UNKNOWN_ENUM_VALUE, upstreamEnum } from './enums.ts';
+import { CurrencyCodeEnum, openEnumField, upstreamEnum } from './enums.ts';
 import { BOUNDS } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { unixSecondsToDate } from './scalars.ts';
@@ -84,7 +84,7 @@ export const AddressInfoRef = builder.objectRef<AddressInfo>('AddressInfo').impl
 const TransactionMethodRef = builder.objectRef<TransactionMethod>('TransactionMethod').implement({
   description: 'The method a transaction called.',
   fields: (t) => ({
-    callType: t.field({ type: TransactionMethodCallType.ref, description: 'Transfer, contract call or contract creation.', resolve: (m) => TransactionMethodCallType.out(m.callType) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'callType', TransactionMethodCallType, { description: 'Transfer, contract call or contract creation.', value: (m) => m.callType }),
     methodHash: t.exposeString('methodHash', { description: 'The 4-byte selector, 0x hex (empty for plain transfers).' }),
     methodName: t.exposeString('methodName', { nullable: true, description: 'The decoded signature, when the ABI is known.' }),
   }),
@@ -93,11 +93,7 @@ const TransactionMethodRef = builder.objectRef<TransactionMethod>('TransactionMe
 export const NftMetadataRef = builder.objectRef<NftMetadata>('NftMetadata').implement({
   description: 'Metadata of an NFT as indexed from its token URI. `attributes` is ERC-721 only; `decimals` and `properties` are ERC-1155 only.',
   fields: (t) => ({
-    indexStatus: t.field({
-      type: NftIndexStatus.ref,
-      description: 'How far indexing got.',
-      resolve: (m) => NftIndexStatus.out(m.indexStatus == null ? null : String(m.indexStatus).toUpperCase()) ?? 'UNINDEXED',
-    }),
+    ...openEnumField(t, 'indexStatus', NftIndexStatus, { description: 'How far indexing got (read case-insensitively).', value: (m) => m.indexStatus, normalize: (raw) => raw.toUpperCase() }),
     metadataLastUpdatedTimestamp: t.expose('metadataLastUpdatedTimestamp', { type: 'UInt64', nullable: true, description: 'When the metadata was last read, unix seconds.' }),
     metadataLastUpdatedTime: t.field({ type: 'DateTime', nullable: true, description: 'When the metadata was last read: `metadataLastUpdatedTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.metadataLastUpdatedTimestamp) }),
     name: t.exposeString('name', { nullable: true, description: 'Name.' }),
@@ -121,7 +117,7 @@ const Erc20TokenRef = builder.objectRef<Erc20Token>('Erc20Token').implement({
     symbol: t.exposeString('symbol', { description: 'Token symbol.' }),
     decimals: t.exposeInt('decimals', { description: 'Decimals.' }),
     logoUri: t.expose('logoUri', { type: 'URL', nullable: true, description: 'Logo URL.' }),
-    ercType: t.field({ type: ErcType.ref, description: 'ERC_20.', resolve: (x) => ErcType.out(x.ercType) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'ercType', ErcType, { description: 'ERC_20.', value: (x) => x.ercType }),
     price: t.field({ type: PriceRef, nullable: true, description: 'Current price of one token, when known.', resolve: (x) => x.price ?? null }),
   }),
 });
@@ -132,7 +128,7 @@ export const Erc721TokenRef = builder.objectRef<Erc721Token>('Erc721Token').impl
     address: t.expose('address', { type: 'EvmAddress', description: 'Collection contract address.' }),
     name: t.exposeString('name', { description: 'Collection name.' }),
     symbol: t.exposeString('symbol', { description: 'Collection symbol.' }),
-    ercType: t.field({ type: ErcType.ref, description: 'ERC_721.', resolve: (x) => ErcType.out(x.ercType) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'ercType', ErcType, { description: 'ERC_721.', value: (x) => x.ercType }),
     tokenId: t.exposeString('tokenId', { description: 'Token id, decimal string (uint256).' }),
     tokenUri: t.expose('tokenUri', { type: 'URL', description: 'Token URI.' }),
     metadata: t.field({ type: NftMetadataRef, description: 'Indexed metadata.', resolve: (x) => x.metadata }),
@@ -144,7 +140,7 @@ export const Erc1155TokenRef = builder.objectRef<Erc1155Token>('Erc1155Token').i
   description: 'One ERC-1155 token.',
   fields: (t) => ({
     address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),
-    ercType: t.field({ type: ErcType.ref, description: 'ERC_1155.', resolve: (x) => ErcType.out(x.ercType) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'ercType', ErcType, { description: 'ERC_1155.', value: (x) => x.ercType }),
     tokenId: t.exposeString('tokenId', { description: 'Token id, decimal string (uint256).' }),
     tokenUri: t.expose('tokenUri', { type: 'URL', description: 'Token URI.' }),
     metadata: t.field({ type: NftMetadataRef, description: 'Indexed metadata.', resolve: (x) => x.metadata }),
@@ -188,7 +184,7 @@ const InternalTransactionRef = builder.objectRef<InternalTransaction>('InternalT
   fields: (t) => ({
     from: t.field({ type: AddressInfoRef, description: 'Caller.', resolve: (x) => x.from }),
     to: t.field({ type: AddressInfoRef, description: 'Callee.', resolve: (x) => x.to }),
-    internalTxType: t.field({ type: InternalTransactionType.ref, description: 'The opcode.', resolve: (x) => InternalTransactionType.out(x.internalTxType) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'internalTxType', InternalTransactionType, { description: 'The opcode.', value: (x) => x.internalTxType }),
     value: t.field({ type: 'UInt256', description: 'Native value sent, wei.', resolve: (x) => x.value }),
     isReverted: t.exposeBoolean('isReverted', { description: 'True when the call reverted.' }),
     gasUsed: t.field({ type: 'UInt256', description: 'Gas used.', resolve: (x) => x.gasUsed }),
@@ -200,7 +196,7 @@ const TeleporterMessageInfoRef = builder.objectRef<TeleporterMessageInfo>('Telep
   description: 'The ICM (Teleporter) message a transaction sent or delivered.',
   fields: (t) => ({
     teleporterMessageId: t.exposeString('teleporterMessageId', { description: 'The message id.' }),
-    direction: t.field({ type: TransactionDirection.ref, description: 'Whether this transaction sent or delivered it.', resolve: (x) => TransactionDirection.out(x.direction) ?? UNKNOWN_ENUM_VALUE }),
+    ...openEnumField(t, 'direction', TransactionDirection, { description: 'Whether this transaction sent or delivered it.', value: (x) => x.direction }),
     sourceChainId: t.exposeString('sourceChainId', { nullable: true, description: 'Blockchain id of the sending chain (on delivering transactions).' }),
     destinationChainId: t.exposeString('destinationChainId', { nullable: true, description: 'Blockchain id of the receiving chain (on sending transactions).' }),
     sourceChain: t.field({

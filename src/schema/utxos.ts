@@ -3,7 +3,7 @@ import { badInput } from '../errors.ts';
 import { UTXO_LISTING_COST, utxoById, utxoPages, utxoRefetchCalls, type UtxoOnChain } from '../loaders/primary-chain.ts';
 import { AssetAmountRef } from './common.ts';
 import { pageArgs } from './connection.ts';
-import { SortOrderEnum } from './enums.ts';
+import { openEnumField, SortOrderEnum } from './enums.ts';
 import { BOUNDS, checkAddressesOnNetwork, exactUInt64 } from './input-checks.ts';
 import { PAGES } from './pagination.ts';
 import { chainInfoField, isNetwork, isXChain, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
@@ -52,7 +52,7 @@ export const UtxoRef = builder.objectRef<UtxoShape>('Utxo').implement({
     stakeableLocktime: t.expose('stakeableLocktime', { type: 'UInt64', nullable: true, description: 'Stakeable lock until, unix seconds (P-chain).' }),
     stakeableLockedUntil: t.field({ type: 'DateTime', nullable: true, description: 'Stakeable lock until (P-chain): `stakeableLocktime` as a DateTime.', resolve: (p) => unixSecondsToDate(p.stakeableLocktime) }),
     threshold: t.expose('threshold', { type: 'UInt64', nullable: true, description: 'Signatures needed to spend it.' }),
-    rewardType: t.field({ type: RewardType.ref, nullable: true, description: 'For reward outputs: what the reward paid for.', resolve: (u) => RewardType.out(u.rewardType) }),
+    ...openEnumField(t, 'rewardType', RewardType, { description: 'For reward outputs: what the reward paid for.', value: (u) => u.rewardType }),
     staked: t.exposeBoolean('staked', { nullable: true, description: 'True while staked (P-chain).' }),
     utxoStartTimestamp: t.expose('utxoStartTimestamp', { type: 'UInt64', nullable: true, description: 'Start of the staking period for staked outputs, unix seconds.' }),
     utxoStartTime: t.field({ type: 'DateTime', nullable: true, description: 'Start of the staking period for staked outputs: `utxoStartTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.utxoStartTimestamp) }),

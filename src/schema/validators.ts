@@ -11,7 +11,7 @@ import {
   PRIMARY_NETWORK_ID, VALIDATION_STATUSES, type ListValidatorsParams, type Validator, type ValidatorRewards,
 } from '../shapes/index.ts';
 import { pageArgs, resolvePageConnection } from './connection.ts';
-import { SortOrderEnum, upstreamEnum } from './enums.ts';
+import { openEnumInterfaceField, SortOrderEnum, upstreamEnum } from './enums.ts';
 import { between, bigBetween } from './bounds.ts';
 import { BOUNDS, checkOrdered } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
@@ -120,8 +120,10 @@ export const ValidatorInterface = builder.interfaceRef<ValidatorShape>('Validato
       description: 'Rewards: paid for completed validations; potential for active ones (same as `potentialRewards`).',
       resolve: (v) => v.rewards ?? v.potentialRewards ?? null,
     }),
-    validationStatus: t.field({ type: ValidationStatus.ref, description: 'Status; also told by the concrete type.', resolve: (v) => ValidationStatus.out(v.validationStatus) ?? 'pending' }),
-    validationStatusRaw: t.string({ description: 'The status exactly as the upstream sent it (useful when `validationStatus` is UNKNOWN).', resolve: (v) => String(v.validationStatus) }),
+    ...openEnumInterfaceField(t, 'validationStatus', ValidationStatus, {
+      description: 'Status; also told by the concrete type.',
+      value: (v) => v.validationStatus,
+    }),
   }),
 });
 

@@ -15,7 +15,7 @@ export const describeEvm = perKit((k: Kit) => {
 
   /** One description for ERC-721 (`attributes`) and ERC-1155 (`decimals`, `properties`) metadata. */
   const NftMetadata = v.object({
-    indexStatus: k.string,
+    indexStatus: k.mayBeAbsent(k.string),
     metadataLastUpdatedTimestamp: v.optional(k.integer),
     name: v.optional(k.string),
     symbol: v.optional(k.string),
@@ -32,7 +32,7 @@ export const describeEvm = perKit((k: Kit) => {
     properties: v.optional(k.string),
   });
 
-  const TransactionMethod = v.object({ callType: k.string, methodHash: k.string, methodName: v.optional(k.string) });
+  const TransactionMethod = v.object({ callType: k.mayBeAbsent(k.string), methodHash: k.string, methodName: v.optional(k.string) });
 
   const nativeTransactionEntries = {
     blockNumber: k.decimal,
@@ -68,14 +68,14 @@ export const describeEvm = perKit((k: Kit) => {
     symbol: k.string,
     decimals: k.integer,
     logoUri: v.optional(k.string),
-    ercType: k.openEnum(['ERC-20']),
+    ercType: k.mayBeAbsent(k.openEnum(['ERC-20'])),
     price: v.optional(Price),
   });
   const erc721TokenEntries = {
     address: k.string,
     name: k.string,
     symbol: k.string,
-    ercType: k.openEnum(['ERC-721']),
+    ercType: k.mayBeAbsent(k.openEnum(['ERC-721'])),
     tokenId: k.string,
     tokenUri: k.string,
     metadata: NftMetadata,
@@ -84,7 +84,7 @@ export const describeEvm = perKit((k: Kit) => {
   const Erc721Token = v.object(erc721TokenEntries);
   const erc1155TokenEntries = {
     address: k.string,
-    ercType: k.openEnum(['ERC-1155']),
+    ercType: k.mayBeAbsent(k.openEnum(['ERC-1155'])),
     tokenId: k.string,
     tokenUri: k.string,
     metadata: NftMetadata,
@@ -97,7 +97,7 @@ export const describeEvm = perKit((k: Kit) => {
   const InternalTransaction = v.object({
     from: AddressInfo,
     to: AddressInfo,
-    internalTxType: k.string,
+    internalTxType: k.mayBeAbsent(k.string),
     value: k.decimal,
     isReverted: k.boolean,
     gasUsed: k.decimal,
@@ -105,7 +105,7 @@ export const describeEvm = perKit((k: Kit) => {
   });
   const TeleporterMessageInfo = v.object({
     teleporterMessageId: k.string,
-    direction: k.string,
+    direction: k.mayBeAbsent(k.string),
     sourceChainId: v.optional(k.string),
     destinationChainId: v.optional(k.string),
   });
@@ -154,13 +154,13 @@ export const describeEvm = perKit((k: Kit) => {
 
   const Chain = v.object({
     chainId: k.string,
-    status: k.string,
+    status: k.mayBeAbsent(k.string),
     chainName: k.string,
     description: k.string,
     platformChainId: v.optional(k.string),
     subnetId: v.optional(k.string),
     vmId: v.optional(k.string),
-    vmName: k.string,
+    vmName: k.mayBeAbsent(k.string),
     explorerUrl: v.optional(k.string),
     rpcUrl: k.string,
     wsUrl: v.optional(k.string),

@@ -8,8 +8,8 @@ import { perKit, type Kit } from './kit.ts';
 export const describeExports = perKit((k: Kit) => {
   const ExportOperation = v.object({
     operationId: k.string,
-    operationType: k.string,
-    operationStatus: k.string,
+    operationType: k.mayBeAbsent(k.string),
+    operationStatus: k.mayBeAbsent(k.string),
     message: v.optional(k.string),
     metadata: v.optional(v.object({ code: v.optional(k.string), downloadUrl: v.optional(k.string), nextDate: v.optional(k.string) })),
     createdAtTimestamp: k.integer,

@@ -35,7 +35,7 @@ export const describeIcm = perKit((k: Kit) => {
       symbol: k.string,
       decimals: k.integer,
       logoUri: v.optional(k.string),
-      ercType: k.string,
+      ercType: k.mayBeAbsent(k.string),
       price: v.optional(Price),
       value: k.decimal,
     }),
@@ -47,7 +47,7 @@ export const describeIcm = perKit((k: Kit) => {
       rewardRedeemer: k.string,
       delivererAddress: k.string,
     })),
-    status: k.openEnum(ICM_MESSAGE_STATUSES),
+    status: k.mayBeAbsent(k.openEnum(ICM_MESSAGE_STATUSES)),
   }), { tag: 'status', byValue: { pending: ['sourceTransaction'], delivered: ['sourceTransaction'] } });
 
   /** E1 and E2. The seed says "(hex)" without fixing a `0x` prefix. */

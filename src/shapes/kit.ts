@@ -62,6 +62,12 @@ export interface Kit {
   variant<T>(map: (raw: unknown) => unknown, schema: Leaf<T>): Leaf<T>;
   /** Strict: the object must also carry `fields` (optional in the type, required by the seed). Read: no more than `schema`. */
   requires<T>(schema: Leaf<T>, fields: RequiredFields): Leaf<T>;
+  /**
+   * A field the seed lists (strict: required) that an answer may still leave out
+   * (read: optional, so a missing value is served as null rather than failing the
+   * field). For the open enums, whose raw value the schema serves beside the mapped one.
+   */
+  mayBeAbsent<T>(schema: Leaf<T>): Leaf<T | undefined>;
 }
 
 const DECIMAL = /^\d+$/;
@@ -116,6 +122,7 @@ export const READ: Kit = {
   readAlso: (schema, also) => v.union([schema, also]),
   variant: (map, schema) => v.pipe(v.unknown(), v.transform(map), schema),
   requires: (schema) => schema,
+  mayBeAbsent: (schema) => v.optional(schema),
 };
 
 const formatted = (re: RegExp, label: string): v.GenericSchema<string, string> =>
@@ -156,6 +163,7 @@ export const STRICT: Kit = {
         }
       }),
     ),
+  mayBeAbsent: (schema) => schema,
 };
 
 function requiredOf(value: Record<string, unknown>, fields: RequiredFields): { keys: readonly string[]; because: string } {

@@ -22,7 +22,7 @@ function peersOrEmpty(raw: unknown): unknown {
 export const describeNode = perKit((k: Kit) => {
   const nodeId = k.pattern(/^NodeID-[1-9A-HJ-NP-Za-km-z]+$/, 'NodeID-<cb58>');
 
-  const LoggerLevel = v.object({ logLevel: k.string, displayLevel: k.string });
+  const LoggerLevel = v.object({ logLevel: k.mayBeAbsent(k.string), displayLevel: k.mayBeAbsent(k.string) });
 
   const Peer = v.object({
     ip: k.string,

@@ -55,7 +55,7 @@ export const describeStaking = perKit((k: Kit) => {
     blsCredentials: v.optional(v.object({ publicKey: k.string, proofOfPossession: k.string })),
     delegatorCount: v.optional(k.integer),
     rewards: v.optional(ValidatorRewards),
-    validationStatus: k.openEnum(VALIDATION_STATUSES),
+    validationStatus: k.mayBeAbsent(k.openEnum(VALIDATION_STATUSES)),
     // public-spec extras
     stakePercentage: v.optional(k.number),
     uptimePerformance: v.optional(k.number),
@@ -92,7 +92,7 @@ export const describeStaking = perKit((k: Kit) => {
     estimatedNetReward: v.optional(k.decimal),
     startTimestamp: k.integer,
     endTimestamp: k.integer,
-    delegationStatus: k.openEnum(DELEGATION_STATUSES),
+    delegationStatus: k.mayBeAbsent(k.openEnum(DELEGATION_STATUSES)),
   }), { tag: 'delegationStatus', byValue: { completed: ['grossReward', 'netReward'] } });
 
   /** What both reward listings say of the staking tx a reward is for. */
@@ -103,7 +103,7 @@ export const describeStaking = perKit((k: Kit) => {
     nodeId: k.string,
     startTimestamp: k.integer,
     endTimestamp: k.integer,
-    rewardType: k.string,
+    rewardType: k.mayBeAbsent(k.string),
   };
 
   const HistoricalReward = v.object({

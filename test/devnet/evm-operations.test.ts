@@ -181,12 +181,12 @@ describe('export operations (E5)', () => {
     expect(l).toMatchObject({ operationStatus: 'COMPLETED_WITH_WARNING', metadata: { code: 'WarnTruncatedExport', nextDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) } });
   });
 
-  it('accept the primary-network export types of the public spec', async () => {
-    for (const type of ['TRANSACTION_EXPORT_PRIMARY_NETWORK', 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING', 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE']) {
-      const op = await ok<Json>('POST', '/v1/operations/transactions:export', { type, options: { includeChains: ['p-chain', 'x-chain'], addresses: ['avax1qqqq'] } });
-      expect(op).toMatchObject({ operationType: type, operationStatus: 'RUNNING' });
+  it('refuse every export type but the seed\'s TRANSACTION_EXPORT_EVM with 400', async () => {
+    for (const type of ['TRANSACTION_EXPORT_PRIMARY_NETWORK', 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING', 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE', 'transaction_export_evm', undefined]) {
+      await expectError('POST', '/v1/operations/transactions:export', 400, { ...evmBody(), type });
     }
-    await expectError('POST', '/v1/operations/transactions:export', 400, { type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK', options: { includeChains: ['d-chain'] } });
+    const op = await ok<Json>('POST', '/v1/operations/transactions:export', evmBody());
+    expect(op).toMatchObject({ operationType: 'TRANSACTION_EXPORT_EVM', operationStatus: 'RUNNING' });
   });
 
   it('reject malformed requests with 400', async () => {

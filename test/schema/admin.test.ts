@@ -64,7 +64,7 @@ describe('authorization', () => {
       'mutation { adminLoadVMs(input: {}) { newVMs { vmId } } }',
       'mutation { adminAlias(input: { endpoint: "info", alias: "x" }) { path } }',
       'mutation { adminAliasChain(input: { chain: "X", alias: "x" }) { alias } }',
-      'mutation { adminSetLoggerLevel(input: { logLevel: DEBUG }) { loggerLevels { name } } }',
+      'mutation { adminSetLoggerLevel(input: { logLevel: "DEBUG" }) { loggerLevels { name } } }',
     ];
     for (const mutation of mutations) {
       for (const headers of [undefined, { authorization: 'Bearer wrong' }, { authorization: TOKEN }]) {
@@ -185,11 +185,17 @@ describe('logger levels', () => {
     expect(all.adminSetLoggerLevel.loggerLevels.every((l: Data) => l.displayLevel === 'WARN')).toBe(true);
   });
 
-  it('needs logLevel or displayLevel, checked before any call; UNKNOWN is output only', async () => {
-    for (const input of [{}, { loggerName: 'main' }, { logLevel: 'UNKNOWN' }, { displayLevel: 'UNKNOWN', logLevel: 'INFO' }]) {
+  it('needs logLevel or displayLevel, each one of the node\'s level names as it writes them, checked before any call', async () => {
+    const refused = [
+      {}, { loggerName: 'main' }, { logLevel: 'UNKNOWN' }, { displayLevel: 'UNKNOWN', logLevel: 'INFO' },
+      { logLevel: 'info' }, { displayLevel: 'Debug' }, { logLevel: '' }, { logLevel: 'INFO ' }, { logLevel: 'VERBOSE' },
+    ];
+    for (const input of refused) {
       const result = await stack.query(SET, { input }, AUTH);
-      expect(code(result)).toBe('BAD_USER_INPUT');
+      expect(code(result), JSON.stringify(input)).toBe('BAD_USER_INPUT');
     }
+    const message = (await stack.query(SET, { input: { logLevel: 'info' } }, AUTH)).errors?.[0]?.message;
+    expect(message).toContain('VERBO, DEBUG, TRACE, INFO, WARN, ERROR, FATAL, OFF');
     expect(stack.upstreamRequests()).toBe(0);
   });
 

@@ -263,22 +263,10 @@ const TABLES: ArgTable[] = [
     bad: () => [[], ['0x12'], [main.pChainAddress], many(INPUT_LIMITS.addresses + 1, () => main.address)],
   },
   {
-    argument: 'input.options.addresses',
-    query: 'mutation($v: [String!]!) { createTransactionExport(input: { type: TRANSACTION_EXPORT_PRIMARY_NETWORK, options: { addresses: $v, includeChains: ["p-chain"] } }) { operation { operationId } } }',
-    good: () => [[], [main.pChainAddress], [main.pChainAddress, `C-${body(main.pChainAddress)}`]],
-    bad: () => [...BAD_PRIMARY().filter((v) => !(Array.isArray(v) && v[0] === `P-${withHrp(main.pChainAddress, 'fuji')}`)), [main.pChainAddress, fuji.pChainAddress]],
-  },
-  {
     argument: 'input.options.includeChains',
     query: `mutation($v: [String!]!) { createTransactionExport(input: { type: TRANSACTION_EXPORT_EVM, options: { addresses: ["${evm('a')}"], includeChains: $v } }) { operation { operationId } } }`,
     good: () => [['43114'], [main.blockchainId]],
     bad: () => [[], [''], ['c-chain'], ['43114,43113'], many(INPUT_LIMITS.includeChains + 1, (i) => String(i + 1))],
-  },
-  {
-    argument: 'input.options.cChainEvmAddresses',
-    query: 'mutation($v: [String!]) { createTransactionExport(input: { type: TRANSACTION_EXPORT_PRIMARY_NETWORK, options: { addresses: [], includeChains: ["c-chain"], cChainEvmAddresses: $v } }) { operation { operationId } } }',
-    good: () => [[main.address]],
-    bad: () => [['0x12'], many(INPUT_LIMITS.addresses + 1, () => main.address)],
   },
   {
     argument: 'input.firstDate',
@@ -335,7 +323,7 @@ const TABLES: ArgTable[] = [
   },
   {
     argument: 'input.node',
-    query: 'mutation($v: String) { adminSetLoggerLevel(input: { node: $v, logLevel: INFO }) { avalancheNode { name } } }',
+    query: 'mutation($v: String) { adminSetLoggerLevel(input: { node: $v, logLevel: "INFO" }) { avalancheNode { name } } }',
     good: () => ['fuji'],
     bad: BAD_NODE_NAMES,
     code: 'NODE_NOT_CONFIGURED',
@@ -409,7 +397,7 @@ const TABLES: ArgTable[] = [
   },
   {
     argument: 'input.loggerName',
-    query: 'mutation($v: String) { adminSetLoggerLevel(input: { loggerName: $v, logLevel: INFO }) { avalancheNode { name } } }',
+    query: 'mutation($v: String) { adminSetLoggerLevel(input: { loggerName: $v, logLevel: "INFO" }) { avalancheNode { name } } }',
     good: () => ['main'],
     bad: () => ['', 'a b', 'x'.repeat(INPUT_LIMITS.nameLength + 1)],
   },

@@ -91,7 +91,6 @@ const goodValues = (): Record<string, unknown[]> => ({
   contractAddress: [f.erc1155Contract],
   addresses: [f.pChainAddress, f.xChainAddress, f.rewardAddress, f.address],
   rewardAddresses: [f.rewardAddress, `P-${f.rewardAddress}`],
-  cChainEvmAddresses: [f.address],
   subnetId: [f.subnetId, f.l1SubnetId, PRIMARY_CHAIN_IDS.mainnet.p],
   signingSubnetId: [f.subnetId],
   txHash: [f.txHash, f.pChainTxHash],
@@ -316,7 +315,6 @@ const COUPLED: Readonly<Record<string, readonly string[]>> = {
   'input.startDate': ['input.firstDate'],
   'input.endDate': ['input.lastDate', 'input.firstDate'],
   'input.lastDate': ['input.firstDate'],
-  'input.options.cChainEvmAddresses': [],
 };
 
 function setPath(base: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {

@@ -71,7 +71,7 @@ const TYPE_OF: Record<string, string> = { active: 'ActiveDelegator', pending: 'P
 
 function expectDelegator(gql: Data, wire: Delegator): void {
   expect(gql).toMatchObject({
-    __typename: TYPE_OF[wire.delegationStatus],
+    __typename: TYPE_OF[wire.delegationStatus ?? ''],
     network: 'mainnet',
     txHash: wire.txHash,
     nodeId: wire.nodeId,
@@ -84,7 +84,7 @@ function expectDelegator(gql: Data, wire: Delegator): void {
     startTime: isoOf(wire.startTimestamp),
     endTimestamp: u64(wire.endTimestamp),
     endTime: isoOf(wire.endTimestamp),
-    delegationStatus: wire.delegationStatus.toUpperCase(),
+    delegationStatus: wire.delegationStatus?.toUpperCase(),
     delegationStatusRaw: wire.delegationStatus,
   });
   if (wire.delegationStatus === 'completed') {
