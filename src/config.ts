@@ -10,6 +10,8 @@ import { BREAKER_DEFAULTS } from './upstream/breaker.ts';
 import { UPSTREAM_RATE_DEFAULTS } from './upstream/upstream-rate.ts';
 import { RATE_LIMIT_DEFAULTS } from './plugins/use-rate-limit.ts';
 import { METRICS_DEFAULTS } from './metrics.ts';
+import { GRAPHQL_WS_DEFAULTS } from './graphql-ws.ts';
+import { TOPICS_DEFAULTS } from './loaders/topics.ts';
 
 /** Everything the gateway reads from the environment (see README, "Configuration"). */
 export interface GatewayConfig {
@@ -109,6 +111,14 @@ export interface EdgeLimits {
   maxQueueWaitMs: number;
   /** `MAX_SUBSCRIPTIONS`: live subscriptions. Default 100. */
   maxSubscriptions: number;
+  /** `WS_MAX_OPERATIONS_PER_SOCKET`: operations in progress on one graphql-ws socket. Default 25. */
+  wsMaxOperationsPerSocket: number;
+  /** `WS_CONNECTION_INIT_TIMEOUT_MS`: how long a graphql-ws socket may wait before `connection_init`. Default 3000. */
+  wsConnectionInitTimeoutMs: number;
+  /** `MAX_TOPICS`: distinct subscription topics (one shared poller each) at once per replica. Default 1000. */
+  maxTopics: number;
+  /** `TOPIC_LEASE_TTL_MS`: with REDIS_URL, how long a replica's lease on a topic's poller lasts unrenewed (takeover time). Default 10000. */
+  topicLeaseTtlMs: number;
 }
 
 function edgeLimitsFromEnv(env: NodeJS.ProcessEnv): EdgeLimits {
@@ -119,6 +129,10 @@ function edgeLimitsFromEnv(env: NodeJS.ProcessEnv): EdgeLimits {
     maxQueuedOperations: positiveInteger(env, 'MAX_QUEUED_OPERATIONS', ADMISSION_DEFAULTS.maxQueued, 0),
     maxQueueWaitMs: positiveInteger(env, 'MAX_QUEUE_WAIT_MS', ADMISSION_DEFAULTS.maxWaitMs, 0),
     maxSubscriptions: positiveInteger(env, 'MAX_SUBSCRIPTIONS', ADMISSION_DEFAULTS.maxSubscriptions, 0),
+    wsMaxOperationsPerSocket: positiveInteger(env, 'WS_MAX_OPERATIONS_PER_SOCKET', GRAPHQL_WS_DEFAULTS.maxOperationsPerSocket),
+    wsConnectionInitTimeoutMs: positiveInteger(env, 'WS_CONNECTION_INIT_TIMEOUT_MS', GRAPHQL_WS_DEFAULTS.connectionInitTimeoutMs),
+    maxTopics: positiveInteger(env, 'MAX_TOPICS', TOPICS_DEFAULTS.maxTopics),
+    topicLeaseTtlMs: positiveInteger(env, 'TOPIC_LEASE_TTL_MS', TOPICS_DEFAULTS.leaseTtlMs, 300),
   };
 }
 

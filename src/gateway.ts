@@ -22,6 +22,9 @@ import { useResponseLimit } from './plugins/use-response-limit.ts';
 import { useResponseCache, type ResponseCacheOptions } from './plugins/use-response-cache.ts';
 import { useVariableErrors } from './plugins/use-variable-errors.ts';
 import { useTracing, type TracingOptions } from './plugins/use-tracing.ts';
+import { useTopics } from './plugins/use-topics.ts';
+import { useGraphQLSSESingleConnection, type GraphQLSSEOptions } from './plugins/use-graphql-sse.ts';
+import { createTopics, type Topics } from './loaders/topics.ts';
 import { getSchema } from './schema/index.ts';
 import { checkRepresentations } from './schema/federation.ts';
 import { createCursorCodec, randomCursorSecret } from './schema/pagination.ts';
@@ -99,6 +102,8 @@ export interface GatewayOptions {
    * Defaults in `METRICS_DEFAULTS`; open to any caller unless a token is set.
    */
   metrics?: false | (MetricsOptions & MetricsEndpointOptions);
+  /** graphql-sse's single-connection mode on the GraphQL endpoint (reservation limits), or `false` for none. Defaults in `GRAPHQL_SSE_DEFAULTS`. */
+  graphqlSse?: false | Omit<GraphQLSSEOptions, 'requestLimits'>;
 }
 
 export interface GatewayDeps {
@@ -112,6 +117,12 @@ export interface GatewayDeps {
   logger?: Logger;
   /** Every circuit breaker and its state, for `chaingraph_upstream_breaker_state`. Default: no breaker gauge. */
   breakerStates?: MetricsSources['breakers'];
+  /**
+   * The subscriptions' shared pollers, one per topic (src/loaders/topics.ts): `server.ts` passes
+   * Redis-backed ones with REDIS_URL, so one replica of the fleet polls each topic. Default: in-process
+   * topics made here and closed with the gateway.
+   */
+  topics?: Topics;
 }
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
@@ -130,6 +141,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   const cursors = createCursorCodec(options.cursorSecrets?.length ? options.cursorSecrets : [randomCursorSecret()]);
   const schema = getSchema();
   const requestIds = createRequestIds();
+  const topics = deps.topics ?? createTopics();
   const cache = deps.cache;
   const metrics =
     options.metrics === false
@@ -177,6 +189,12 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       ...(options.rateLimit ? [useRateLimit({ apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit })] : []),
       // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
       useRequestLimits(options.requestLimits),
+      // graphql-sse's single-connection mode (its requests only); the distinct-connections mode is yoga's own SSE.
+      ...(options.graphqlSse === false
+        ? []
+        : [useGraphQLSSESingleConnection({ maxReservations: admission.options.maxSubscriptions, ...options.graphqlSse, ...(options.requestLimits ? { requestLimits: options.requestLimits } : {}) })]),
+      // Every operation's context reaches the subscriptions' shared pollers.
+      useTopics(topics, { closeOnDispose: !deps.topics }),
       useAdmissionControl(admission),
       useIntrospectionLimit(options.introspectionLimits),
       useVariableErrors(),

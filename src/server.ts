@@ -5,6 +5,9 @@ import { getHeapStatistics } from 'node:v8';
 import pino, { type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import { createGateway, type Gateway } from './gateway.ts';
+import { attachGraphQLWs } from './graphql-ws.ts';
+import { createAdmissionGate } from './plugins/use-admission-control.ts';
+import { createRedisTopics } from './subscriptions.ts';
 import { trackConnections, type DrainResult } from './drain.ts';
 import { edgeErrorBody } from './plugins/edge-response.ts';
 import { exampleQueries } from './graphiql-examples.ts';
@@ -36,7 +39,8 @@ export interface RunningServer {
   /** Present when no upstream was configured and the built-in devnet serves both APIs. */
   devnet?: Devnet;
   /**
-   * Shuts down gracefully: `/ready` answers 503 at once, subscriptions end, the listener stops accepting,
+   * Shuts down gracefully: `/ready` answers 503 at once, subscriptions end (graphql-ws sockets are
+   * closed with 1001 Going Away), the listener stops accepting,
    * requests in flight (and any still sent on an open keep-alive connection) are answered with
    * `Connection: close` for up to `graceMs` (default `SHUTDOWN_GRACE_MS`), then whatever is left is
    * aborted; the gateway, cache, clients and devnet close last. Resolves `drained` when nothing had to
@@ -111,6 +115,22 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   const telemetry = await startTelemetry(config.telemetry);
   if (telemetry) logger.info({ traces: new URL(config.telemetry?.tracesUrl ?? '').host, service: config.telemetry?.serviceName }, 'exporting traces over OTLP/HTTP');
   const shutdown = new AbortController();
+  // One gate for HTTP and WebSocket operations.
+  const admission = createAdmissionGate({
+    maxConcurrent: config.limits.maxConcurrentOperations,
+    maxQueued: config.limits.maxQueuedOperations,
+    maxWaitMs: config.limits.maxQueueWaitMs,
+    maxSubscriptions: config.limits.maxSubscriptions,
+  });
+  // The subscriptions' pollers: one per topic in the fleet through Redis, else one per topic in this process (the gateway's own).
+  const topics = config.redisUrl
+    ? createRedisTopics({
+        url: config.redisUrl,
+        maxTopics: config.limits.maxTopics,
+        leaseTtlMs: config.limits.topicLeaseTtlMs,
+        onError: (err, topic) => logger.warn({ err, topic }, 'Redis unavailable for subscriptions: their events wait until it answers again'),
+      })
+    : undefined;
   const gateway = createGateway(
     {
       apiKeyHeader: config.dataApiKeyHeader,
@@ -139,21 +159,30 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ...(config.compiledExecution ? {} : { compiledExecution: false }),
       ...(telemetry ? { tracing: true } : {}),
       shutdownSignal: shutdown.signal,
-      admission: {
-        maxConcurrent: config.limits.maxConcurrentOperations,
-        maxQueued: config.limits.maxQueuedOperations,
-        maxWaitMs: config.limits.maxQueueWaitMs,
-        maxSubscriptions: config.limits.maxSubscriptions,
-      },
+      admission,
     },
-    cache
-      ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache, readinessProbe, logger, breakerStates }
-      : { dataApi, nodes: nodeClients, readinessProbe, logger, breakerStates },
+    {
+      ...(cache ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache } : { dataApi, nodes: nodeClients }),
+      readinessProbe,
+      logger,
+      breakerStates,
+      ...(topics ? { topics } : {}),
+    },
   );
 
   const server: Server = createServer();
   const connections = trackConnections(server);
   server.on('request', connections.handler(gateway));
+  // graphql-ws on the same path: an upgrade of /graphql.
+  const ws = attachGraphQLWs(server, gateway, {
+    path: gateway.graphqlEndpoint,
+    requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
+    connectionInitTimeoutMs: config.limits.wsConnectionInitTimeoutMs,
+    maxOperationsPerSocket: config.limits.wsMaxOperationsPerSocket,
+    maxResponseBytes: config.limits.maxResponseBytes,
+    apiKeyHeader: config.dataApiKeyHeader,
+    admission,
+  });
   // Slow clients: headers within 10 s, the whole request (a body at most MAX_BODY_BYTES) within 30 s, so a
   // trickled body cannot hold its admission slot for long. Responses (SSE subscriptions) are not limited.
   server.headersTimeout = 10_000;
@@ -186,8 +215,10 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     close: (options = {}) =>
       (closing ??= (async () => {
         shutdown.abort();
-        const result = await connections.drain(options.graceMs ?? config.shutdownGraceMs);
+        const graceMs = options.graceMs ?? config.shutdownGraceMs;
+        const [result] = await Promise.all([connections.drain(graceMs), ws.close(Math.min(graceMs, 1000))]);
         await gateway.dispose();
+        await topics?.close();
         await cache?.close();
         await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
         // The clients share one HTTP policy they do not own.

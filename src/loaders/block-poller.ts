@@ -4,6 +4,7 @@ import { costs, type FieldCost } from '../lib/cost.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { blockPages, type BlockOnChain, type PrimaryChain } from './primary-chain.ts';
 import type { LoaderContext } from './registry.ts';
+import { callerScope, delivered, pollerContext, topicsOf, type TopicSource } from './topics.ts';
 
 /**
  * The poller behind `Subscription.blocks`: E15 read every few seconds, each new
@@ -35,16 +36,27 @@ function isTransient(error: unknown): boolean {
 
 const height = (block: BlockOnChain): bigint => BigInt(block.blockNumber);
 
-async function* pollBlocks(ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget }, chain: PrimaryChain, signal: AbortSignal): AsyncGenerator<BlockOnChain> {
+/**
+ * Each poll's new blocks, oldest first, after `after` (a height), or after the head read at the
+ * start when `after` is not given. An empty poll yields nothing.
+ */
+async function* pollBlocks(
+  ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget },
+  chain: PrimaryChain,
+  signal: AbortSignal,
+  after?: bigint,
+): AsyncGenerator<BlockOnChain[]> {
   const list = blockPages(ctx, chain, {}, { ...ctx.call, signal });
-  let last = -1n;
-  try {
-    const head = await list(undefined, 1);
-    if (head.items[0]) last = height(head.items[0]);
-  } catch (error) {
-    // Stopped while reading the head: the stream ends, it does not fail.
-    if (signal.aborted) return;
-    throw error;
+  let last = after ?? -1n;
+  if (after === undefined) {
+    try {
+      const head = await list(undefined, 1);
+      if (head.items[0]) last = height(head.items[0]);
+    } catch (error) {
+      // Stopped while reading the head: the stream ends, it does not fail.
+      if (signal.aborted) return;
+      throw error;
+    }
   }
   while (!signal.aborted) {
     try {
@@ -70,12 +82,18 @@ async function* pollBlocks(ctx: LoaderContext & { readonly upstreamCalls?: Upstr
       throw error;
     }
     fresh.sort((a, b) => (height(a) < height(b) ? -1 : 1));
+    const batch: BlockOnChain[] = [];
     for (const block of fresh) {
       if (height(block) <= last) continue;
       last = height(block);
-      yield block;
+      batch.push(block);
     }
+    if (batch.length > 0) yield batch;
   }
+}
+
+async function* eachBlock(batches: AsyncGenerator<BlockOnChain[]>): AsyncGenerator<BlockOnChain> {
+  for await (const batch of batches) yield* batch;
 }
 
 /**
@@ -89,7 +107,7 @@ async function* pollBlocks(ctx: LoaderContext & { readonly upstreamCalls?: Upstr
 export function watchBlocks(ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget }, chain: PrimaryChain): AsyncIterableIterator<BlockOnChain> {
   const stop = new AbortController();
   const signal = ctx.call.signal ? AbortSignal.any([ctx.call.signal, stop.signal]) : stop.signal;
-  const inner = pollBlocks(ctx, chain, signal);
+  const inner = eachBlock(pollBlocks(ctx, chain, signal));
   const iterator: AsyncIterableIterator<BlockOnChain> = {
     next: () => inner.next(),
     return: async () => {
@@ -103,4 +121,35 @@ export function watchBlocks(ctx: LoaderContext & { readonly upstreamCalls?: Upst
     [Symbol.asyncIterator]: () => iterator,
   };
   return iterator;
+}
+
+/** The shared poller of a chain's blocks (one per topic; see src/loaders/topics.ts). */
+function blocksTopic(ctx: LoaderContext, chain: PrimaryChain): TopicSource<BlockOnChain> {
+  return {
+    key: `blocks:${chain.network}:${chain.blockchainId}${callerScope(ctx.call)}`,
+    async poll(signal, publish, last) {
+      const poller = pollerContext(ctx, signal, BLOCK_POLL_COST.calls({ parents: 1, args: {}, nodeCount: 0 }));
+      // A replica taking the topic over carries on after the last block it saw published.
+      const after = last?.reduce<bigint | undefined>((top, block) => (top === undefined || height(block) > top ? height(block) : top), undefined);
+      for await (const batch of pollBlocks(poller, chain, signal, after)) publish(batch, poller.upstreamCalls.count);
+    },
+  };
+}
+
+/**
+ * `Subscription.blocks`: each new block of `chain`, oldest first, from the first one after the
+ * call, through the gateway's shared poller of the chain (one per topic in the process, or in the
+ * fleet with Redis), each poll's blocks in a new window of the subscriber's budget. Without the
+ * gateway's topics (a context built elsewhere), a poller of its own ({@link watchBlocks}).
+ */
+export function subscribeBlocks(ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget }, chain: PrimaryChain): AsyncIterableIterator<BlockOnChain> {
+  const topics = topicsOf(ctx);
+  if (!topics) return watchBlocks(ctx, chain);
+  let last: bigint | undefined;
+  return delivered(ctx, topics.subscribe(blocksTopic(ctx, chain), ctx.call.signal), (block) => {
+    // Drops what this subscriber saw already (a replica taking over may publish it again).
+    if (last !== undefined && height(block) <= last) return false;
+    last = height(block);
+    return true;
+  });
 }

@@ -4,6 +4,7 @@ import type { FieldCost } from '../lib/cost.ts';
 import type { HealthPath, HealthReport } from '../shapes/index.ts';
 import { clientOf, NODE_METHOD_COST, nodeRpc } from './nodes.ts';
 import type { LoaderContext } from './registry.ts';
+import { callerScope, delivered, pollerContext, topicsOf, type TopicSource } from './topics.ts';
 
 /**
  * The node's health API: its JSON-RPC reports (through the per-request cache of
@@ -56,6 +57,48 @@ function fingerprint(report: HealthReport): string {
 }
 
 /**
+ * Polls `health.health` of the node `name` (never through the per-request cache) until `signal`
+ * aborts, yielding every report: the first at once, then one per interval. Each poll starts a new
+ * window of the budget (`upstreamCalls`): a subscription's budget is per event.
+ */
+async function* pollNodeHealth(
+  ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget },
+  name: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<HealthReport> {
+  const node = clientOf(ctx, name);
+  const call = signal ? { ...ctx.call, signal } : ctx.call;
+  while (!signal?.aborted) {
+    let report: HealthReport;
+    // Each poll gets the subscription's per-event budget (useQueryCost); a spent one ends the subscription.
+    newBudgetWindow(ctx.upstreamCalls);
+    try {
+      report = await node.call('health.health', {}, call);
+    } catch (error) {
+      if (signal?.aborted) return;
+      throw error;
+    }
+    yield report;
+    try {
+      await delay(nodeHealthPolling.intervalMs, undefined, signal ? { signal } : {});
+    } catch {
+      return;
+    }
+  }
+}
+
+/** Keeps a report when it differs from the last one kept (see {@link fingerprint}). */
+function changes(): (report: HealthReport) => boolean {
+  let last: string | undefined;
+  return (report) => {
+    const key = fingerprint(report);
+    if (key === last) return false;
+    last = key;
+    return true;
+  };
+}
+
+/**
  * Polls `health.health` of the node `name` (never through the per-request cache) and
  * yields a report first at once, then whenever `healthy` or the set of failing checks
  * changes. Each poll starts a new window of the request's budget (`upstreamCalls`): a
@@ -65,30 +108,31 @@ export async function* watchNodeHealth(
   ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget },
   name: string,
 ): AsyncGenerator<HealthReport> {
-  const node = clientOf(ctx, name);
-  const signal = ctx.call.signal;
-  let last: string | undefined;
-  while (!signal?.aborted) {
-    let report: HealthReport;
-    // Each poll gets the subscription's per-event budget (useQueryCost); a spent one ends the subscription.
-    newBudgetWindow(ctx.upstreamCalls);
-    try {
-      report = await node.call('health.health', {}, ctx.call);
-    } catch (error) {
-      if (signal?.aborted) return;
-      throw error;
-    }
-    const key = fingerprint(report);
-    if (key !== last) {
-      last = key;
-      yield report;
-    }
-    try {
-      await delay(nodeHealthPolling.intervalMs, undefined, signal ? { signal } : {});
-    } catch {
-      return;
-    }
+  const changed = changes();
+  for await (const report of pollNodeHealth(ctx, name, ctx.call.signal)) {
+    if (changed(report)) yield report;
   }
+}
+
+/**
+ * `Subscription.nodeHealth`: the node's report at once, then each change, through the gateway's
+ * shared poller of the node (one per topic in the process, or in the fleet with Redis). The poller
+ * publishes every report; each subscriber keeps the changes it has not seen, and one joining a
+ * running topic gets the last report at once. Without the gateway's topics, a poller of its own.
+ */
+export function subscribeNodeHealth(ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget }, name: string): AsyncIterableIterator<HealthReport> {
+  const topics = topicsOf(ctx);
+  if (!topics) return watchNodeHealth(ctx, name);
+  clientOf(ctx, name);
+  const source: TopicSource<HealthReport> = {
+    key: `nodeHealth:${name}${callerScope(ctx.call)}`,
+    replayLast: true,
+    async poll(signal, publish) {
+      const poller = pollerContext(ctx, signal, HEALTH_POLL_COST.calls({ parents: 1, args: {}, nodeCount: 1 }));
+      for await (const report of pollNodeHealth(poller, name, signal)) publish([report], poller.upstreamCalls.count);
+    },
+  };
+  return delivered(ctx, topics.subscribe(source, ctx.call.signal), changes());
 }
 
 /** Per event of `nodeHealth`: one health.health poll. */

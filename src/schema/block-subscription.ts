@@ -1,5 +1,5 @@
 import { builder } from '../builder.ts';
-import { BLOCK_POLL_COST, blockPolling, watchBlocks } from '../loaders/block-poller.ts';
+import { BLOCK_POLL_COST, blockPolling, subscribeBlocks } from '../loaders/block-poller.ts';
 import { BlockRef, type BlockShape } from './blocks.ts';
 import { BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
@@ -14,7 +14,7 @@ builder.subscriptionField('blocks', (t) =>
       blockchainId: t.arg.string({ required: true, description: 'The chain.', bound: BOUNDS.primaryChainId }),
     },
     upstreamCost: BLOCK_POLL_COST,
-    subscribe: (_root, args, ctx) => watchBlocks(ctx, resolvePrimaryChain('blockchainId', networkId(args.network), args.blockchainId)),
+    subscribe: (_root, args, ctx) => subscribeBlocks(ctx, resolvePrimaryChain('blockchainId', networkId(args.network), args.blockchainId)),
     resolve: (block: BlockShape) => block,
   }),
 );

@@ -1,6 +1,6 @@
 import { builder } from '../builder.ts';
 import {
-  HEALTH_COST, HEALTH_POLL_COST, healthEndpoint, healthReport, livenessReport, nodeHealthPolling, watchNodeHealth,
+  HEALTH_COST, HEALTH_POLL_COST, healthEndpoint, healthReport, livenessReport, nodeHealthPolling, subscribeNodeHealth,
 } from '../loaders/node-health.ts';
 import { nodeName } from '../loaders/nodes.ts';
 import type { HealthCheckResult, HealthReport } from '../shapes/index.ts';
@@ -101,7 +101,7 @@ builder.subscriptionField('nodeHealth', (t) =>
     args: { node: t.arg.string({ description: "A configured node's name (NODE_NOT_CONFIGURED for another); the first node when omitted." }) },
     checkArgs: (args, ctx) => checkNodeArg('node', args.node, ctx),
     upstreamCost: HEALTH_POLL_COST,
-    subscribe: (_root, args, ctx) => watchNodeHealth(ctx, nodeName(ctx, args.node)),
+    subscribe: (_root, args, ctx) => subscribeNodeHealth(ctx, nodeName(ctx, args.node)),
     resolve: (report) => report,
   }),
 );

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+import type { Plugin } from 'graphql-yoga';
+import { ErrorCode } from '../errors.ts';
+import { edgeErrorResponse } from './edge-response.ts';
+import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument, type RequestLimitsOptions } from './use-request-limits.ts';
+
+/** Options of {@link useGraphQLSSESingleConnection}. */
+export interface GraphQLSSEOptions {
+  /** Where both graphql-sse modes are served. Default `/graphql`, beside every other transport. */
+  endpoint?: string;
+  /** The edge's body, document and variables limits, applied to operations sent on a reserved stream. Defaults in `REQUEST_LIMITS_DEFAULTS`. */
+  requestLimits?: RequestLimitsOptions;
+  /** Most stream reservations (PUT) open at once; SERVER_BUSY beyond. Default 100. */
+  maxReservations?: number;
+  /** How long a reservation may wait for its stream (GET) before it is dropped, ms. Default 30000. */
+  reservationTtlMs?: number;
+}
+
+export const GRAPHQL_SSE_DEFAULTS = { endpoint: '/graphql', maxReservations: 100, reservationTtlMs: 30_000 } as const;
+
+/** The header (or `token` query parameter) naming a reserved stream in graphql-sse's single-connection mode. */
+const TOKEN_HEADER = 'x-graphql-event-stream-token';
+
+/**
+ * graphql-sse's single-connection mode (`createClient({ singleConnection: true })`: PUT reserves a
+ * stream, GET opens it, POST sends operations to it, DELETE stops one) through
+ * `@graphql-yoga/plugin-graphql-sse`, on the same path as everything else. Only requests of that mode
+ * (a PUT, or a request naming a reserved stream) go to the plugin; the distinct-connections mode
+ * (`accept: text/event-stream`, no token) stays with yoga's own SSE, and every other request with
+ * yoga. Operations still pass every envelop plugin (limits, cost, admission of subscriptions, input
+ * validation, upstream errors); what yoga checks before parsing is checked here: the body size, the
+ * document's shape and the variables' size, and reservations are bounded in number and in time.
+ */
+export function useGraphQLSSESingleConnection(options: GraphQLSSEOptions = {}): Plugin {
+  const endpoint = options.endpoint ?? GRAPHQL_SSE_DEFAULTS.endpoint;
+  const limits = { ...REQUEST_LIMITS_DEFAULTS, ...options.requestLimits };
+  const maxReservations = options.maxReservations ?? GRAPHQL_SSE_DEFAULTS.maxReservations;
+  const ttlMs = options.reservationTtlMs ?? GRAPHQL_SSE_DEFAULTS.reservationTtlMs;
+  /** Reservations by token: when made, and whether their stream is open. */
+  const reservations = new Map<string, { at: number; open: boolean }>();
+
+  const tokenOf = (request: Request): string | null => {
+    const header = request.headers.get(TOKEN_HEADER);
+    if (header) return header;
+    if (!request.url.includes('token=')) return null;
+    return new URL(request.url).searchParams.get('token');
+  };
+  const sse = useGraphQLSSE({
+    endpoint,
+    // A token is a capability (whoever holds it reads the stream and sends to it): unguessable, and known here as soon as it is made.
+    authenticate: (req) => {
+      if (req.method !== 'PUT') return tokenOf(req.raw) ?? undefined;
+      const token = randomUUID();
+      reservations.set(token, { at: performance.now(), open: false });
+      return token;
+    },
+  });
+
+  return {
+    onYogaInit(payload) {
+      sse.onYogaInit?.(payload);
+    },
+    async onRequest(payload) {
+      const { request, url, fetchAPI, endResponse } = payload;
+      if (url.pathname !== endpoint) return;
+      const token = tokenOf(request);
+      if (request.method !== 'PUT' && token === null) return;
+      const refuse = (status: number, code: string, message: string): void => endResponse(edgeErrorResponse(fetchAPI, status, code, message));
+      const forward = async (forwarded: Request, end: (response: Response) => void = endResponse): Promise<void> => {
+        await sse.onRequest?.({ ...payload, request: forwarded, endResponse: end });
+      };
+
+      if (request.method === 'PUT') {
+        // Reservations whose stream never came are dropped: opening and cancelling the stream frees it in the handler too.
+        const now = performance.now();
+        for (const [reserved, state] of reservations) {
+          if (state.open || now - state.at < ttlMs) continue;
+          reservations.delete(reserved);
+          await forward(new fetchAPI.Request(request.url, { headers: { accept: 'text/event-stream', [TOKEN_HEADER]: reserved } }), (response) => void response.body?.cancel());
+        }
+        if (reservations.size >= maxReservations) return refuse(503, ErrorCode.SERVER_BUSY, `Too many graphql-sse stream reservations (limit ${maxReservations}): retry later.`);
+        return forward(request);
+      }
+      const reservation = token === null ? undefined : reservations.get(token);
+      if (!reservation) return refuse(404, ErrorCode.NOT_FOUND, 'No such graphql-sse stream: reserve one with PUT first.');
+
+      if (request.method === 'GET') {
+        return forward(request, (response) => {
+          if (response.status !== 200 || !response.body || !token) return endResponse(response);
+          reservation.open = true;
+          // The reservation lasts as long as its stream.
+          const release = (): void => void reservations.delete(token);
+          const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: release }));
+          request.signal.addEventListener('abort', release, { once: true });
+          endResponse(new fetchAPI.Response(body, { status: response.status, headers: response.headers }));
+        });
+      }
+      if (request.method !== 'POST') return forward(request);
+
+      // An operation for the reserved stream: bounded and checked as yoga checks its own requests.
+      const declared = Number(request.headers.get('content-length') ?? NaN);
+      if (!Number.isSafeInteger(declared)) return refuse(411, ErrorCode.BAD_REQUEST, 'Send operations with a Content-Length.');
+      if (declared > limits.maxBodyBytes) return refuse(413, ErrorCode.PAYLOAD_TOO_LARGE, `The request body is larger than ${limits.maxBodyBytes} bytes.`);
+      const text = await request.text();
+      let params: { query?: unknown; variables?: unknown; extensions?: unknown };
+      try {
+        params = JSON.parse(text) as typeof params;
+      } catch {
+        return refuse(400, ErrorCode.BAD_REQUEST, 'The request body is not JSON.');
+      }
+      const problem = paramsProblem(params, limits);
+      if (problem) return endResponse(edgeErrorResponse(fetchAPI, 400, String(problem.extensions['code']), problem.message));
+      return forward(new fetchAPI.Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }));
+    },
+  };
+}
+
+/** The document's shape and the variables' size, as `useRequestLimits` checks them before parsing. */
+function paramsProblem(params: { query?: unknown; variables?: unknown; extensions?: unknown }, limits: Required<RequestLimitsOptions>) {
+  if (typeof params.query === 'string') {
+    const error = scanDocument(params.query, limits);
+    if (error) return error;
+  }
+  for (const [name, value] of [['variables', params.variables], ['extensions', params.extensions]] as const) {
+    const problem = measureJson(value, limits.maxVariablesDepth, limits.maxVariablesValues);
+    if (problem) return { message: `The ${name} are too large (${problem}).`, extensions: { code: ErrorCode.VARIABLES_TOO_LARGE } };
+  }
+  return undefined;
+}
