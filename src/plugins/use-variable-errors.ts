@@ -4,6 +4,18 @@ import { ErrorCode } from '../errors.ts';
 
 /** Coercion errors reported per request: enough to fix a request, few enough to stay small. */
 const MAX_ERRORS = 10;
+/** Longest string value quoted whole in a message; longer ones are cut, with their length. */
+const MAX_QUOTED = 64;
+/** Longest message: graphql-js quotes a refused value in full, and variables may hold a megabyte. */
+const MAX_MESSAGE = 1024;
+
+/** A coercion message with long quoted values cut, so an error never echoes a caller's whole payload. */
+export function shortMessage(message: string): string {
+  const cut = message.replace(/"((?:[^"\\]|\\.)*)"/g, (quoted, inner: string) =>
+    inner.length > MAX_QUOTED ? `"${inner.slice(0, MAX_QUOTED)}…" (${inner.length} characters)` : quoted,
+  );
+  return cut.length > MAX_MESSAGE ? `${cut.slice(0, MAX_MESSAGE)}…` : cut;
+}
 
 /**
  * Variables that do not coerce to their declared type (`UInt256 "-1"`, `Int 1e10`, an unknown enum
@@ -43,7 +55,7 @@ export function variableErrors(
     const variableName = node?.kind === Kind.VARIABLE_DEFINITION ? node.variable.name.value : undefined;
     // The original error (a scalar's parseValue throwing) is left out: its message is already in this one,
     // and yoga masks errors that carry a non-GraphQL original as unexpected.
-    return new GraphQLError(error.message, {
+    return new GraphQLError(shortMessage(error.message), {
       ...(error.nodes ? { nodes: error.nodes } : {}),
       // `http.spec`: 400 for application/graphql-response+json, 200 for application/json (GraphQL over HTTP), as before.
       extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT, ...(variableName ? { variableName } : {}), http: { status: 400, spec: true } },
