@@ -159,7 +159,13 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     const target = (req.url ?? '/').split('?')[0];
     if (target !== path) return refuseUpgrade(socket, 404, ErrorCode.NOT_FOUND, `WebSocket connections are served on ${path}.`);
     if (closing) return refuseUpgrade(socket, 503, ErrorCode.SERVER_BUSY, 'The gateway is shutting down.');
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      wss.emit('connection', ws, req);
+      // A client's oversized or malformed frame is routine: ws closes the socket itself (1009, 1002);
+      // graphql-ws's own listener would print it to stderr as an internal error.
+      ws.removeAllListeners('error');
+      ws.on('error', () => undefined);
+    });
   };
   server.on('upgrade', onUpgrade);
 
