@@ -130,7 +130,8 @@ export const ValidatorInterface = builder.interfaceRef<ValidatorShape>('Validato
 const objectOptions = (name: string, description: string) => ({
   description,
   interfaces: [NodeInterface, ValidatorInterface],
-  isTypeOf: (v: unknown) => typeof v === 'object' && v !== null && 'validationStatus' in v && validatorTypeOf(v as Validator) === name,
+  // A validation without a status (an answer that left it out) is still one: told by its node and subnet.
+  isTypeOf: (v: unknown) => typeof v === 'object' && v !== null && 'nodeId' in v && 'subnetId' in v && validatorTypeOf(v as Validator) === name,
 });
 
 export const ActiveValidatorRef = builder.objectRef<ValidatorShape>('ActiveValidator').implement({

@@ -21,14 +21,16 @@ describe('upstream values outside an enum', () => {
       ...real,
       listValidators: async (...args) => {
         const page = await real.listValidators(...args);
-        const first = page.validators[0];
+        const [first, second] = page.validators;
         if (first) first.validationStatus = 'jailed';
+        if (second) delete second.validationStatus;
         return page;
       },
       listDelegators: async (...args) => {
         const page = await real.listDelegators(...args);
-        const first = page.delegators[0];
+        const [first, second] = page.delegators;
         if (first) first.delegationStatus = 'slashed';
+        if (second) delete second.delegationStatus;
         return page;
       },
     };
@@ -44,7 +46,7 @@ describe('upstream values outside an enum', () => {
     return (await res.json()) as { data?: Record<string, never>; errors?: unknown[] };
   };
 
-  it('answers UNKNOWN with the raw value, and the rest of the page resolves', async () => {
+  it('answers UNKNOWN with the raw value, null and null for a missing one (no invented status), and the rest of the page resolves', async () => {
     const res = await run(`{ network(name: MAINNET) {
       validators(first: 3) { edges { node { __typename nodeId validationStatus validationStatusRaw } } }
       delegators(first: 3) { edges { node { __typename txHash delegationStatus delegationStatusRaw } } }
@@ -54,11 +56,15 @@ describe('upstream values outside an enum', () => {
       validators: { edges: { node: { __typename: string; validationStatus: string; validationStatusRaw: string } }[] };
       delegators: { edges: { node: { __typename: string; delegationStatus: string; delegationStatusRaw: string } }[] };
     };
-    const [v0, v1] = network.validators.edges.map((e) => e.node);
+    const [v0, v1, v2] = network.validators.edges.map((e) => e.node);
     expect(v0).toMatchObject({ validationStatus: 'UNKNOWN', validationStatusRaw: 'jailed' });
-    expect(v1?.validationStatus).not.toBe('UNKNOWN');
-    const [d0] = network.delegators.edges.map((e) => e.node);
+    // Still a Validator (the type with no status-specific fields), its status not made up.
+    expect(v1).toMatchObject({ __typename: 'PendingValidator', validationStatus: null, validationStatusRaw: null });
+    expect(v2?.validationStatus).not.toBe('UNKNOWN');
+    expect(v2?.validationStatusRaw).toEqual(expect.any(String));
+    const [d0, d1] = network.delegators.edges.map((e) => e.node);
     expect(d0).toMatchObject({ delegationStatus: 'UNKNOWN', delegationStatusRaw: 'slashed' });
+    expect(d1).toMatchObject({ __typename: 'PendingDelegator', delegationStatus: null, delegationStatusRaw: null });
     expect(network.validators.edges).toHaveLength(3);
     expect(network.delegators.edges).toHaveLength(3);
   });
