@@ -18,7 +18,13 @@ const HealthCheckRef = builder.objectRef<HealthCheckShape>('HealthCheck').implem
     message: t.field({ type: 'JSON', nullable: true, description: 'Free-form details of the check (e.g. `connectedPeers` for `network`).', resolve: (c) => c.message ?? null }),
     error: t.field({ type: 'JSON', nullable: true, description: 'Why the check failed; null when it passes.', resolve: (c) => c.error ?? null }),
     timestamp: t.exposeString('timestamp', { nullable: false, description: 'When the check last ran (RFC 3339; `0001-01-01T00:00:00Z` before its first run).' }),
-    duration: t.field({ type: 'UInt256', nullable: false, description: 'How long the last run took, nanoseconds.', resolve: (c) => Math.max(0, Math.round(c.duration ?? 0)) }),
+    duration: t.field({
+      type: 'UInt256',
+      nullable: true,
+      description: 'How long the last run took, nanoseconds; null when the node did not say.',
+      resolve: (c) => (c.duration == null ? null : Math.max(0, Math.round(c.duration))),
+    }),
+    // The node leaves the count out when it is 0 (Go `omitempty`), so an absent count is the node's 0, not a default.
     contiguousFailures: t.int({ nullable: false, description: 'Consecutive failures (0 when passing).', resolve: (c) => c.contiguousFailures ?? 0 }),
     timeOfFirstFailure: t.string({ nullable: true, description: 'When the current run of failures began (RFC 3339); null when passing.', resolve: (c) => c.timeOfFirstFailure ?? null }),
   }),
@@ -41,6 +47,7 @@ const HealthPathEnum = builder.enumType('HealthPath', {
   description: 'A health GET endpoint of a node.',
   values: {
     HEALTH: { value: 'health', description: '`/ext/health`: the holistic report.' },
+    HEALTH_HEALTH: { value: 'health/health', description: '`/ext/health/health`: the same report as `/ext/health`, on its own path.' },
     READINESS: { value: 'readiness', description: '`/ext/health/readiness`: healthy once the node finished initialising.' },
     LIVENESS: { value: 'liveness', description: '`/ext/health/liveness`: healthy once the endpoint is up.' },
   } as const,
@@ -83,7 +90,7 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
   healthStatus: t.field({
     type: HealthStatusRef,
     nullable: true,
-    description: 'A health GET endpoint (`/ext/health[/readiness|/liveness]?tag=...`) with its HTTP status, as a load balancer sees it.',
+    description: 'A health GET endpoint (`/ext/health`, `/ext/health/health`, `/ext/health/readiness` or `/ext/health/liveness`, with `?tag=...`) and its HTTP status, as a load balancer sees it: 200 when the report is healthy, 503 with the same kind of report when it is not.',
     args: {
       path: t.arg({ type: HealthPathEnum, defaultValue: 'health', required: true, description: 'Which endpoint (default HEALTH).' }),
       tags: t.arg.stringList({ description: TAGS, bound: NODE_BOUNDS.healthTags }),

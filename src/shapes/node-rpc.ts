@@ -229,8 +229,16 @@ export function nodeResultShape<M extends NodeRpcMethod>(method: M, k: Kit = REA
   return shapes[method];
 }
 
-/** The health GET endpoints: `/ext/health`, `/ext/health/health`, `/ext/health/readiness`, `/ext/health/liveness`. */
-export type HealthPath = 'health' | 'readiness' | 'liveness';
+/** The health GET endpoints: `/ext/health`, `/ext/health/health` (the same report), `/ext/health/readiness`, `/ext/health/liveness`. */
+export type HealthPath = 'health' | 'health/health' | 'readiness' | 'liveness';
+
+/** The URL path of each health GET endpoint. */
+export const HEALTH_GET_PATHS: Readonly<Record<HealthPath, string>> = {
+  health: '/ext/health',
+  'health/health': '/ext/health/health',
+  readiness: '/ext/health/readiness',
+  liveness: '/ext/health/liveness',
+};
 
 const NODE_APIS = ['admin', 'info', 'health'] as const;
 

@@ -38,7 +38,7 @@ import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client
 import type { ResponseCache } from './cache.ts';
 import { UpstreamError, type UpstreamName } from './errors.ts';
 import {
-  violationsOf, withViolations, type HealthPath, type NodeRpcMethod, type NodeRpcMethods, type RecordedViolation,
+  HEALTH_GET_PATHS, violationsOf, withViolations, type HealthPath, type NodeRpcMethod, type NodeRpcMethods, type RecordedViolation,
 } from '../shapes/index.ts';
 
 /** How fast a kind of resource changes; each class has its own TTL. */
@@ -193,7 +193,7 @@ export function withNodeCache(client: NodeClient, cache: ResponseCache, options:
     },
     healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
       return cached.run(
-        { cacheClass: 'health', key: `${prefix}:GET /ext/health/${path}:${canonicalJson(tags ?? [])}`, upstream, operation: `GET /ext/health/${path}` },
+        { cacheClass: 'health', key: `${prefix}:GET ${HEALTH_GET_PATHS[path]}:${canonicalJson(tags ?? [])}`, upstream, operation: `GET ${HEALTH_GET_PATHS[path]}` },
         opts,
         (callOpts) => client.healthGet(path, tags, callOpts),
       );

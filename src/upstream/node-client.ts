@@ -4,7 +4,7 @@ import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from './request-id.ts';
 import { isHealthReport, isObject } from './normalize.ts';
 import {
-  nodeApiOf, nodeResultShape, readShape, READ_ONLY_NODE_METHODS, SHAPES, violationsOf, withViolations,
+  HEALTH_GET_PATHS, nodeApiOf, nodeResultShape, readShape, READ_ONLY_NODE_METHODS, SHAPES, violationsOf, withViolations,
   type HealthPath, type NodeRpcMethod, type NodeRpcMethods, type Violation,
 } from '../shapes/index.ts';
 
@@ -44,12 +44,6 @@ const RESULT_CONTAINERS: Partial<Record<NodeRpcMethod, readonly string[]>> = {
   'health.health': ['checks', 'healthy'],
   'health.readiness': ['checks', 'healthy'],
   'health.liveness': ['checks', 'healthy'],
-};
-
-const HEALTH_PATHS: Record<HealthPath, string> = {
-  health: '/ext/health',
-  readiness: '/ext/health/readiness',
-  liveness: '/ext/health/liveness',
 };
 
 export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
@@ -114,8 +108,8 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
 
   async function healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
     opts?.onExpiry?.(0);
-    const url = urlFor(HEALTH_PATHS[path]);
-    const operation = `GET ${HEALTH_PATHS[path]}`;
+    const url = urlFor(HEALTH_GET_PATHS[path]);
+    const operation = `GET ${HEALTH_GET_PATHS[path]}`;
     const list = tags ?? [];
     if (list.length > HEALTH_TAG_LIMITS.maxTags || list.some((tag) => tag.length === 0 || tag.length > HEALTH_TAG_LIMITS.maxTagLength || CONTROL.test(tag))) {
       throw new UpstreamError(`${upstream} ${operation}: not sent: query parameter "tag" is empty, longer than ${HEALTH_TAG_LIMITS.maxTagLength} characters, holds a control character or comes more than ${HEALTH_TAG_LIMITS.maxTags} times`, {
