@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
-import type { Plugin } from 'graphql-yoga';
+import { parse, type DocumentNode, type ExecutionArgs, type GraphQLError } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.ts';
 import { edgeErrorResponse } from './edge-response.ts';
 import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument, type RequestLimitsOptions } from './use-request-limits.ts';
@@ -58,8 +59,13 @@ export function useGraphQLSSESingleConnection(options: GraphQLSSEOptions = {}): 
   });
 
   return {
-    onYogaInit(payload) {
-      sse.onYogaInit?.(payload);
+    onYogaInit({ yoga }) {
+      // The plugin's handler gets a yoga whose envelop never throws and never answers errors alone:
+      // graphql-sse takes a result without `data` for execution arguments and answers 400 with no
+      // code, and a throw for a 500. Refusals (syntax, validation, a bad API key, input checks) become
+      // results with `data: null` and the coded errors, sent on the stream like any other result.
+      const getEnveloped = (initial: Parameters<typeof yoga.getEnveloped>[0]) => settled(yoga.getEnveloped(initial));
+      sse.onYogaInit?.({ yoga: Object.create(yoga, { getEnveloped: { value: getEnveloped } }) as typeof yoga });
     },
     async onRequest(payload) {
       const { request, url, fetchAPI, endResponse } = payload;
@@ -127,4 +133,60 @@ function paramsProblem(params: { query?: unknown; variables?: unknown; extension
     if (problem) return { message: `The ${name} are too large (${problem}).`, extensions: { code: ErrorCode.VARIABLES_TOO_LARGE } };
   }
   return undefined;
+}
+
+/** What `getEnveloped` returns (the part graphql-sse's plugin uses). */
+interface Enveloped {
+  parse: (source: string) => DocumentNode;
+  validate: (schema: never, document: DocumentNode) => readonly GraphQLError[];
+  contextFactory: () => unknown;
+  execute: (args: ExecutionArgs) => unknown;
+  subscribe: (args: ExecutionArgs) => unknown;
+}
+
+/** Parsed once: the document handed on when the real one failed to parse (its errors are the result). */
+const PLACEHOLDER = parse('{ __typename }');
+
+/**
+ * The envelop of one operation, its refusals kept until execution: a syntax or validation error,
+ * or a context that could not be made, is the operation's result (`data: null` and the errors), and a
+ * result with errors alone gets `data: null`.
+ */
+function settled<T extends Enveloped>(enveloped: T): T {
+  let refused: readonly unknown[] | undefined;
+  const refuse = (errors: readonly unknown[]) => {
+    refused ??= errors;
+  };
+  const withData = (result: unknown): unknown => {
+    if (result && typeof result === 'object' && !isAsyncIterable(result) && !('data' in result)) return { data: null, ...result };
+    return result;
+  };
+  const run = async (execute: (args: ExecutionArgs) => unknown, args: ExecutionArgs) => (refused ? { data: null, errors: refused } : withData(await execute(args)));
+  return {
+    ...enveloped,
+    parse: (source: string) => {
+      try {
+        return enveloped.parse(source);
+      } catch (error) {
+        refuse([error]);
+        return PLACEHOLDER;
+      }
+    },
+    validate: (schema: never, document: DocumentNode) => {
+      if (refused) return [];
+      const errors = enveloped.validate(schema, document);
+      if (errors.length > 0) refuse(errors);
+      return [];
+    },
+    contextFactory: async () => {
+      try {
+        return await enveloped.contextFactory();
+      } catch (error) {
+        refuse([error]);
+        return {};
+      }
+    },
+    execute: (args: ExecutionArgs) => run(enveloped.execute, args),
+    subscribe: (args: ExecutionArgs) => run(enveloped.subscribe, args),
+  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client, type ClientOptions, type ExecutionResult } from 'graphql-ws';
+import { createClient, type Client, type ClientOptions, type FormattedExecutionResult } from 'graphql-ws';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { configFromEnv } from '../../src/config.ts';
@@ -12,8 +12,8 @@ import { readEvents } from '../helpers/sse.ts';
 // real graphql-ws client: subscriptions, queries, coded errors, limits and the close on shutdown.
 // CACHE=off, so the devnet counts every poll (a cached health.health would hide them).
 
-type Result = ExecutionResult<Record<string, unknown>, Record<string, unknown>>;
-type FormattedErrors = { message: string; extensions?: Record<string, unknown> }[];
+type Result = FormattedExecutionResult<Record<string, unknown>, Record<string, unknown>>;
+type FormattedErrors = readonly { message: string; extensions?: Record<string, unknown> }[];
 
 let running: RunningServer;
 let wsUrl: string;
@@ -60,7 +60,7 @@ async function take(on: Client, query: string, count: number, variables?: Record
 async function refusal(on: Client, query: string, variables?: Record<string, unknown>): Promise<FormattedErrors> {
   try {
     const [result] = await take(on, query, 1, variables);
-    return (result?.errors ?? []) as FormattedErrors;
+    return result?.errors ?? [];
   } catch (errors) {
     return errors as FormattedErrors;
   }
