@@ -10,6 +10,7 @@ import { BREAKER_DEFAULTS } from './upstream/breaker.ts';
 import { UPSTREAM_RATE_DEFAULTS } from './upstream/upstream-rate.ts';
 import { RATE_LIMIT_DEFAULTS } from './plugins/use-rate-limit.ts';
 import { METRICS_DEFAULTS } from './metrics.ts';
+import { APQ_DEFAULTS, loadPersistedManifest } from './plugins/use-persisted-documents.ts';
 import { GRAPHQL_WS_DEFAULTS } from './graphql-ws.ts';
 import { TOPICS_DEFAULTS } from './loaders/topics.ts';
 
@@ -54,6 +55,21 @@ export interface GatewayConfig {
   shutdownGraceMs: number;
   /** Prometheus `/metrics` (README, "Metrics"). */
   metrics: MetricsConfig;
+  /** Persisted operations: automatic persisted queries and trusted documents (README, "Persisted operations"). */
+  persisted: PersistedConfig;
+}
+
+export interface PersistedConfig {
+  /** `APQ` (`on`/`off`): automatic persisted queries, in a store per replica. Default on; off with `ONLY_PERSISTED`. */
+  apq: boolean;
+  /** `APQ_MAX_BYTES`: byte budget of the automatic persisted queries kept. Default 4 MiB. */
+  apqMaxBytes: number;
+  /** `PERSISTED_OPERATIONS`: a manifest file of trusted documents, read at start (a bad file stops the start). Default none. */
+  manifestPath?: string;
+  /** The manifest's documents by id, read from `manifestPath`. */
+  documents?: ReadonlyMap<string, string>;
+  /** `ONLY_PERSISTED` (`true`/`false`): refuse every operation not in the manifest (PERSISTED_QUERY_ONLY). Needs `PERSISTED_OPERATIONS`. Default false. */
+  onlyPersisted: boolean;
 }
 
 export interface MetricsConfig {
@@ -95,6 +111,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
       ...(env['METRICS_TOKEN'] ? { token: env['METRICS_TOKEN'] } : {}),
       maxOperationNames: positiveInteger(env, 'METRICS_MAX_OPERATION_NAMES', METRICS_DEFAULTS.maxOperationNames, 0),
     },
+    persisted: persistedFromEnv(env),
+  };
+}
+
+function persistedFromEnv(env: NodeJS.ProcessEnv): PersistedConfig {
+  const only = env['ONLY_PERSISTED'] ?? '';
+  if (only !== '' && only !== 'true' && only !== 'false') throw new Error(`ONLY_PERSISTED must be true or false, got "${only}"`);
+  const manifestPath = env['PERSISTED_OPERATIONS'] || undefined;
+  if (only === 'true' && !manifestPath) throw new Error('ONLY_PERSISTED=true needs PERSISTED_OPERATIONS (a manifest of the operations to allow)');
+  return {
+    apq: onOff(env, 'APQ', true) && only !== 'true',
+    apqMaxBytes: positiveInteger(env, 'APQ_MAX_BYTES', APQ_DEFAULTS.maxBytes, 1024),
+    ...(manifestPath ? { manifestPath, documents: loadPersistedManifest(manifestPath) } : {}),
+    onlyPersisted: only === 'true',
   };
 }
 

@@ -20,6 +20,8 @@ import { useIntrospectionLimit, type IntrospectionLimitOptions } from './plugins
 import { useRequestLimits, type RequestLimitsOptions } from './plugins/use-request-limits.ts';
 import { useResponseLimit } from './plugins/use-response-limit.ts';
 import { useResponseCache, type ResponseCacheOptions } from './plugins/use-response-cache.ts';
+import { useCacheControl, type CacheControlOptions } from './plugins/use-cache-control.ts';
+import { usePersistedDocuments, type PersistedDocumentsOptions } from './plugins/use-persisted-documents.ts';
 import { useVariableErrors } from './plugins/use-variable-errors.ts';
 import { useTracing, type TracingOptions } from './plugins/use-tracing.ts';
 import { useTopics } from './plugins/use-topics.ts';
@@ -104,6 +106,14 @@ export interface GatewayOptions {
   metrics?: false | (MetricsOptions & MetricsEndpointOptions);
   /** graphql-sse's single-connection mode on the GraphQL endpoint (reservation limits), or `false` for none. Defaults in `GRAPHQL_SSE_DEFAULTS`. */
   graphqlSse?: false | Omit<GraphQLSSEOptions, 'requestLimits'>;
+  /**
+   * Persisted operations: automatic persisted queries (`APQ`, `APQ_MAX_BYTES`; on by default, a
+   * bounded store per replica), trusted documents from a manifest (`PERSISTED_OPERATIONS`) and
+   * `ONLY_PERSISTED`. Default: APQ on with `APQ_DEFAULTS`, no manifest.
+   */
+  persistedDocuments?: PersistedDocumentsOptions;
+  /** `Cache-Control` of GET responses (`useCacheControl`): the longest `max-age` sent, or `false` to send none. Default 300 s. */
+  cacheControl?: false | Pick<CacheControlOptions, 'maxAgeSeconds'>;
 }
 
 export interface GatewayDeps {
@@ -161,8 +171,12 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key',
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
   };
+  const freshUntil = (context: unknown) => (context as Partial<Context>).freshUntil?.at;
+  const responseCache = options.responseCache ? useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil }) : undefined;
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
+    // Trusted documents may be named by `documentId` (GraphQL over HTTP), besides `extensions.persistedQuery`.
+    extraParamNames: ['documentId'],
     graphqlEndpoint: '/graphql',
     context: (initial) => createContext(contextDeps, initial),
     // GraphiQL is served by useGraphiQLAssets (built once, compressed, cached), not yoga's renderer.
@@ -187,6 +201,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       ...(options.graphiql === false ? [] : [useGraphiQLAssets({ title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() })]),
       // One client over its rate is refused before anything else is spent on it, its body not even read.
       ...(options.rateLimit ? [useRateLimit({ apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit })] : []),
+      // A persisted document's text in place of its id, before anything reads the text (the request limits scan it as any other).
+      ...usePersistedDocuments(options.persistedDocuments),
       // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
       useRequestLimits(options.requestLimits),
       // graphql-sse's single-connection mode (its requests only); the distinct-connections mode is yoga's own SSE.
@@ -221,9 +237,18 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useResponseLimit(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
       // After every plugin that refuses a request (an identical request passes them again) and after the
       // response limit (what it holds was measured); a hit skips parsing, validation and execution.
-      ...(options.responseCache
-        ? [useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil: (context) => (context as Partial<Context>).freshUntil?.at })]
-        : []),
+      ...(responseCache ? [responseCache] : []),
+      // GET responses say how long they may be kept: the shortest expiry of what they read (or of the held response).
+      ...(options.cacheControl === false
+        ? []
+        : [
+            useCacheControl({
+              ...options.cacheControl,
+              apiKeyHeader: contextDeps.apiKeyHeader,
+              freshUntil,
+              ...(responseCache ? { heldUntil: (request: Request) => responseCache.heldUntil(request) } : {}),
+            }),
+          ]),
       // GET /health says the process is up (yoga's own); GET /ready says it can serve: the Data API
       // answers (its cheapest call, the chain list). Nodes are optional parts: a node that is down
       // fails its own fields, not the replica.

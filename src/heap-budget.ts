@@ -9,6 +9,7 @@ import type { GatewayConfig } from './config.ts';
 import { DOCUMENT_MEMO_DEFAULTS } from './plugins/document-memo.ts';
 import { PARSE_CACHE_DEFAULTS } from './plugins/use-parse-cache.ts';
 import { COMPILED_EXECUTION_DEFAULTS } from './plugins/use-compiled-execution.ts';
+import { APQ_DEFAULTS } from './plugins/use-persisted-documents.ts';
 
 const MiB = 1024 * 1024;
 
@@ -45,7 +46,12 @@ export interface HeapBudget {
   heapMb: number;
 }
 
-type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'responseCacheMaxBytes' | 'compiledExecution' | 'limits'> & { dataApiUrl?: string | undefined; nodes: readonly unknown[] };
+type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'responseCacheMaxBytes' | 'compiledExecution' | 'limits'> & {
+  dataApiUrl?: string | undefined;
+  nodes: readonly unknown[];
+  /** Absent: APQ at its default budget. */
+  persisted?: Pick<GatewayConfig['persisted'], 'apq' | 'apqMaxBytes'>;
+};
 
 /** The heap the configured limits need, term by term. */
 /** Loaders keep one copy of some cached items with a field added (src/shapes/read.ts withSharedFields): measured 15-25% of the entries' bytes. */
@@ -70,6 +76,7 @@ export function heapBudget(config: BudgetInputs): HeapBudget {
     'whole-response cache (RESPONSE_CACHE_MAX_BYTES)': config.cache === 'off' ? 0 : config.responseCacheMaxBytes,
     'parse cache': PARSE_CACHE_DEFAULTS.maxBytes,
     'compiled queries (COMPILED_EXECUTION)': config.compiledExecution ? COMPILED_EXECUTION_DEFAULTS.maxBytes : 0,
+    'automatic persisted queries (APQ_MAX_BYTES)': config.persisted ? (config.persisted.apq ? config.persisted.apqMaxBytes : 0) : APQ_DEFAULTS.maxBytes,
     // Two memos (cost, argument checks), each at most maxPerDocument results per live document.
     'document memos': 2 * PARSE_CACHE_DEFAULTS.maxEntries * DOCUMENT_MEMO_DEFAULTS.maxPerDocument * memoEntryBytes,
     // Body (raw and as a string), document, response tree and text, upstream answers.

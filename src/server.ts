@@ -144,6 +144,12 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ...(config.adminToken ? { adminToken: config.adminToken } : {}),
       ...(config.cursorSecrets ? { cursorSecrets: config.cursorSecrets } : {}),
       requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
+      // Automatic persisted queries (per replica) and the trusted documents read at start.
+      persistedDocuments: {
+        apq: config.persisted.apq ? { maxBytes: config.persisted.apqMaxBytes } : false,
+        ...(config.persisted.documents ? { documents: config.persisted.documents } : {}),
+        onlyPersisted: config.persisted.onlyPersisted,
+      },
       ...(cache && config.responseCacheMaxBytes > 0 ? { responseCache: { maxBytes: config.responseCacheMaxBytes } } : {}),
       ...(protection.rateLimitRps
         ? {

@@ -30,7 +30,15 @@ interface Held {
   /** Its JSON text, encoded once: what is sent. */
   body: Uint8Array<ArrayBuffer>;
   bytes: number;
+  /** When it expires, ms since the epoch. */
+  until: number;
 }
+
+/** The plugin, and the expiry of what it answered (the `Cache-Control` of a GET served from it). */
+export type ResponseCachePlugin = Plugin & {
+  /** Until when the response this request was served from the cache may be reused; undefined when it was not served from it. */
+  heldUntil(request: Request): number | undefined;
+};
 
 type Served = ExecutionResult & { stringify?: (result: ExecutionResult) => string };
 
@@ -40,7 +48,8 @@ type Served = ExecutionResult & { stringify?: (result: ExecutionResult) => strin
  * the response already made, without parsing, validating or executing it again and
  * without an upstream call. Its `extensions.cost.actualUpstreamCalls` is 0.
  *
- * Held: queries (not mutations or subscriptions) answered without any error, whose
+ * Held: queries (not mutations or subscriptions) answered whole (an incremental response,
+ * `@defer` or `@stream`, is never held) without any error, whose
  * every upstream answer came from, or went into, the upstream cache: the response
  * expires with the earliest of those answers (the request's `freshUntil`); one that
  * read anything uncached (admin calls, export status, any call with `CACHE=off`) is
@@ -52,10 +61,10 @@ type Served = ExecutionResult & { stringify?: (result: ExecutionResult) => strin
  * admission, rate): a held response was made by a request that passed them all, and
  * an identical request passes them again; so a hit skips only the work they guard.
  */
-export function useResponseCache(options: ResponseCacheOptions): Plugin {
+export function useResponseCache(options: ResponseCacheOptions): ResponseCachePlugin {
   const maxBytes = options.maxBytes ?? RESPONSE_CACHE_DEFAULTS.maxBytes;
   const maxTtlMs = options.maxTtlMs ?? RESPONSE_CACHE_DEFAULTS.maxTtlMs;
-  if (maxBytes <= 0) return {};
+  if (maxBytes <= 0) return { heldUntil: () => undefined };
   const held = new LRUCache<string, Held>({
     max: options.maxEntries ?? RESPONSE_CACHE_DEFAULTS.maxEntries,
     maxSize: maxBytes,
@@ -68,6 +77,8 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
   const queries = new WeakSet<Request>();
   // The encoded body of each result served from the cache.
   const bodies = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+  // The expiry of the held response each request was answered with.
+  const served = new WeakMap<Request, number>();
 
   return {
     onParams({ params, request, setResult }) {
@@ -87,9 +98,10 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
         .digest('base64url');
       const hit = held.get(key);
       if (hit) {
-        const served: Served = { ...hit.result, stringify: () => textDecoder.decode(hit.body) };
-        bodies.set(served, hit.body);
-        setResult(served);
+        const answer: Served = { ...hit.result, stringify: () => textDecoder.decode(hit.body) };
+        bodies.set(answer, hit.body);
+        served.set(request, hit.until);
+        setResult(answer);
         return;
       }
       keys.set(request, key);
@@ -112,7 +124,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
       const body = textEncoder.encode(JSON.stringify(response));
       if (body.byteLength > maxBytes / 8) return;
       const bytes = body.byteLength + freezeJson(response) + stringBytes(key) + 256;
-      held.set(key, { result: response, body, bytes }, { ttl });
+      held.set(key, { result: response, body, bytes, until }, { ttl });
     },
     onResultProcess({ request, result, resultProcessor, setResultProcessor }) {
       const body = bodies.get(result);
@@ -121,6 +133,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
       if (!body || !mediaType) return;
       setResultProcessor((_result, fetchAPI) => new fetchAPI.Response(body, { status: 200, headers: { 'content-type': `${mediaType}; charset=utf-8` } }), mediaType);
     },
+    heldUntil: (request) => served.get(request),
   };
 }
 

@@ -66,6 +66,8 @@ builder.queryFields((t) => ({
     description: 'An export operation by id (`GET /v1/operations/{operationId}`), read fresh every time; null when it does not exist.',
     args: { operationId: t.arg.string({ required: true, description: 'The id `createTransactionExport` returned (a UUID).', bound: BOUNDS.operationId }) },
     upstreamCost: OPERATION_LOOKUP_COST,
+    // Its status changes while it runs: a GET reading it answers `Cache-Control: no-store` (src/plugins/use-cache-control.ts).
+    extensions: { cacheControl: 'no-store' },
     resolve: (_root, args, ctx) => operationById(ctx, args.operationId),
   }),
 }));

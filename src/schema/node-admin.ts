@@ -15,7 +15,8 @@ import { AvalancheNodeRef, checkNodeArg, NodeVmRef, type AvalancheNodeShape } fr
  * anything is sent to a node. A refusal is ADMIN_DISABLED when the gateway has no
  * token, FORBIDDEN otherwise (the builder's `unauthorizedError`).
  */
-const ADMIN_ONLY = { authScopes: { admin: true } } as const;
+// Never kept by a shared cache: a GET selecting an admin field answers `Cache-Control: no-store` (src/plugins/use-cache-control.ts).
+const ADMIN_ONLY = { authScopes: { admin: true }, extensions: { cacheControl: 'no-store' } } as const;
 
 const ADMIN_READ_NOTE = ' Needs `authorization: Bearer <ADMIN_TOKEN>` (ADMIN_DISABLED when the gateway has no token, FORBIDDEN without it) and the node\'s admin API (NODE_METHOD_UNAVAILABLE when it is off).';
 
