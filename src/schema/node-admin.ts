@@ -24,15 +24,15 @@ const ADMIN_READ_NOTE = ' Needs `authorization: Bearer <ADMIN_TOKEN>` (ADMIN_DIS
  * The node's log levels, from most to least verbose (avalanchego's `utils/logging`;
  * DEBUG is more verbose than TRACE there). The seed gives levels as strings, so they
  * are served and taken as strings: exactly as the node answers them, and on input one
- * of these names in upper case, as the node writes them (BAD_USER_INPUT otherwise,
+ * of these names in any case, as the node reads them (BAD_USER_INPUT otherwise,
  * before anything is sent).
  */
 export const LOG_LEVELS = ['VERBO', 'DEBUG', 'TRACE', 'INFO', 'WARN', 'ERROR', 'FATAL', 'OFF'] as const;
 
 const LOG_LEVEL_BOUND: Bound = {
-  describe: `One of ${LOG_LEVELS.join(', ')} (most to least verbose).`,
+  describe: `One of ${LOG_LEVELS.join(', ')} (most to least verbose; any case, as the node reads it).`,
   check(value, path) {
-    if (typeof value !== 'string' || !(LOG_LEVELS as readonly string[]).includes(value)) {
+    if (typeof value !== 'string' || !(LOG_LEVELS as readonly string[]).includes(value.toUpperCase())) {
       throw badInput(path, `must be one of ${LOG_LEVELS.join(', ')}, received ${quoteValue(value)}`);
     }
   },

@@ -185,18 +185,23 @@ describe('logger levels', () => {
     expect(all.adminSetLoggerLevel.loggerLevels.every((l: Data) => l.displayLevel === 'WARN')).toBe(true);
   });
 
-  it('needs logLevel or displayLevel, each one of the node\'s level names as it writes them, checked before any call', async () => {
+  it('needs logLevel or displayLevel, each one of the node\'s level names (any case, as the node reads them), checked before any call', async () => {
     const refused = [
       {}, { loggerName: 'main' }, { logLevel: 'UNKNOWN' }, { displayLevel: 'UNKNOWN', logLevel: 'INFO' },
-      { logLevel: 'info' }, { displayLevel: 'Debug' }, { logLevel: '' }, { logLevel: 'INFO ' }, { logLevel: 'VERBOSE' },
+      { logLevel: 'inf' }, { displayLevel: 'Debugs' }, { logLevel: '' }, { logLevel: 'INFO ' }, { logLevel: 'VERBOSE' },
     ];
     for (const input of refused) {
       const result = await stack.query(SET, { input }, AUTH);
       expect(code(result), JSON.stringify(input)).toBe('BAD_USER_INPUT');
     }
-    const message = (await stack.query(SET, { input: { logLevel: 'info' } }, AUTH)).errors?.[0]?.message;
+    const message = (await stack.query(SET, { input: { logLevel: 'inf' } }, AUTH)).errors?.[0]?.message;
     expect(message).toContain('VERBO, DEBUG, TRACE, INFO, WARN, ERROR, FATAL, OFF');
     expect(stack.upstreamRequests()).toBe(0);
+  });
+
+  it('takes a level in any case, as the node does', async () => {
+    const data = await admin(SET, { input: { node: 'fuji', loggerName: 'main', logLevel: 'trace', displayLevel: 'Warn' } });
+    expect(data.adminSetLoggerLevel.loggerLevels).toEqual([{ name: 'main', logLevel: 'TRACE', displayLevel: 'WARN' }]);
   });
 
   it('surfaces an unknown logger on set as NODE_RPC_ERROR', async () => {
