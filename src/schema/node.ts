@@ -1,3 +1,4 @@
+import { ipOfHostPort } from '../lib/host-port.ts';
 import type { InputShapeFromFields } from '@pothos/core';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
@@ -163,6 +164,8 @@ export const PeerRef = builder.objectRef<PeerShape>('Peer').implement({
     nodeID: t.exposeString('nodeID', { nullable: false, description: "The peer's node id, `NodeID-...`." }),
     ip: t.exposeString('ip', { nullable: false, description: 'Remote address of the connection (`host:port`).' }),
     publicIP: t.exposeString('publicIP', { nullable: false, description: 'Public address the peer announces (`host:port`, empty when unknown).' }),
+    ipAddress: t.field({ type: 'IP', nullable: true, description: 'The IP address of `ip`, without its port; null when the host is not an IP address.', resolve: (p) => ipOfHostPort(p.ip) }),
+    publicIPAddress: t.field({ type: 'IP', nullable: true, description: 'The IP address of `publicIP`, without its port; null when unknown or not an IP address.', resolve: (p) => ipOfHostPort(p.publicIP) }),
     version: t.exposeString('version', { nullable: false, description: 'Software version the peer runs, e.g. `avalanchego/1.14.2`.' }),
     upgradeTime: t.field({ type: 'UInt64', nullable: true, description: 'Upgrade time the peer announced, unix seconds (nodes from v1.14.1).', resolve: (p) => p.upgradeTime ?? null }),
     upgradeAt: t.field({ type: 'DateTime', nullable: true, description: 'Upgrade time the peer announced: `upgradeTime` as a DateTime.', resolve: (p) => unixSecondsToDate(p.upgradeTime) }),
@@ -262,6 +265,13 @@ AvalancheNodeRef.implement({
       description: 'The address the node announces to its peers, `host:port` (info.getNodeIP).',
       upstreamCost: NODE_METHOD_COST,
       resolve: async (n, _args, ctx) => (await nodeRpc(ctx, n.name, 'info.getNodeIP')).ip,
+    }),
+    ipAddress: t.field({
+      type: 'IP',
+      nullable: true,
+      description: 'The IP address of `ip`, without its port (info.getNodeIP); null when the host is not an IP address.',
+      upstreamCost: NODE_METHOD_COST,
+      resolve: async (n, _args, ctx) => ipOfHostPort((await nodeRpc(ctx, n.name, 'info.getNodeIP')).ip),
     }),
     version: t.field({
       type: NodeVersionRef,

@@ -217,7 +217,7 @@ describe('AvalancheNode health', () => {
 describe('AvalancheNode.peers', () => {
   const PAGE = `query ($first: Int, $after: String, $nodeIds: [String!], $node: String) {
     avalancheNode(name: $node) { peers(first: $first, after: $after, nodeIds: $nodeIds) {
-      totalCount pageInfo { hasNextPage endCursor } edges { cursor node { nodeID ip publicIP version upgradeTime upgradeAt lastSent lastReceived observedUptime trackedSubnets supportedACPs objectedACPs benched node { name } } }
+      totalCount pageInfo { hasNextPage endCursor } edges { cursor node { nodeID ip publicIP ipAddress publicIPAddress version upgradeTime upgradeAt lastSent lastReceived observedUptime trackedSubnets supportedACPs objectedACPs benched node { name } } }
     } }
   }`;
 
@@ -249,6 +249,9 @@ describe('AvalancheNode.peers', () => {
     expect(typeof peer.observedUptime).toBe('number');
     expect(peer.upgradeTime).toMatch(/^(0|[1-9][0-9]*)$/);
     expect(peer.upgradeAt).toBe(new Date(Number(peer.upgradeTime) * 1000).toISOString());
+    // The IP-typed hosts beside the host:port texts.
+    expect(`${peer.ipAddress}:${peer.ip.split(':').pop()}`).toBe(peer.ip);
+    expect(peer.publicIPAddress === null || peer.publicIP.startsWith(`${peer.publicIPAddress}:`)).toBe(true);
     expect(Array.isArray(peer.trackedSubnets) && Array.isArray(peer.benched) && Array.isArray(peer.supportedACPs)).toBe(true);
     const ids = [first[2].nodeID, first[0].nodeID, 'NodeID-111111111111111111116DBWJs'];
     const filtered = (await ok(PAGE, { nodeIds: ids })).avalancheNode.peers;
