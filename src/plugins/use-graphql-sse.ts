@@ -71,13 +71,16 @@ export function useGraphQLSSESingleConnection(options: GraphQLSSEOptions = {}): 
       const { request, url, fetchAPI, endResponse } = payload;
       if (url.pathname !== endpoint) return;
       const token = tokenOf(request);
-      if (request.method !== 'PUT' && token === null) return;
+      // A reservation is a PUT accepting plain text (graphql-sse's client sends no accept); any other PUT is yoga's (405).
+      const accept = request.headers.get('accept') ?? '*/*';
+      const reserving = request.method === 'PUT' && (accept === '*/*' || accept === 'text/plain');
+      if (!reserving && token === null) return;
       const refuse = (status: number, code: string, message: string): void => endResponse(edgeErrorResponse(fetchAPI, status, code, message));
       const forward = async (forwarded: Request, end: (response: Response) => void = endResponse): Promise<void> => {
         await sse.onRequest?.({ ...payload, request: forwarded, endResponse: end });
       };
 
-      if (request.method === 'PUT') {
+      if (reserving) {
         // Reservations whose stream never came are dropped: opening and cancelling the stream frees it in the handler too.
         const now = performance.now();
         for (const [reserved, state] of reservations) {
