@@ -50,7 +50,7 @@ type BudgetInputs = Pick<GatewayConfig, 'cache' | 'cacheMaxBytes' | 'responseCac
   dataApiUrl?: string | undefined;
   nodes: readonly unknown[];
   /** Absent: APQ at its default budget. */
-  persisted?: Pick<GatewayConfig['persisted'], 'apq' | 'apqMaxBytes'>;
+  persisted?: Pick<GatewayConfig['persisted'], 'apq' | 'apqMaxBytes' | 'documents'>;
 };
 
 /** The heap the configured limits need, term by term. */
@@ -77,6 +77,8 @@ export function heapBudget(config: BudgetInputs): HeapBudget {
     'parse cache': PARSE_CACHE_DEFAULTS.maxBytes,
     'compiled queries (COMPILED_EXECUTION)': config.compiledExecution ? COMPILED_EXECUTION_DEFAULTS.maxBytes : 0,
     'automatic persisted queries (APQ_MAX_BYTES)': config.persisted ? (config.persisted.apq ? config.persisted.apqMaxBytes : 0) : APQ_DEFAULTS.maxBytes,
+    // Held for the process's life: each document's text (two bytes a character at worst) and its id.
+    'trusted documents (PERSISTED_OPERATIONS)': [...(config.persisted?.documents ?? new Map<string, string>())].reduce((sum, [id, text]) => sum + 2 * (id.length + text.length) + 128, 0),
     // Two memos (cost, argument checks), each at most maxPerDocument results per live document.
     'document memos': 2 * PARSE_CACHE_DEFAULTS.maxEntries * DOCUMENT_MEMO_DEFAULTS.maxPerDocument * memoEntryBytes,
     // Body (raw and as a string), document, response tree and text, upstream answers.

@@ -251,5 +251,10 @@ describe('the heap limit follows the budgets', () => {
     const smaller = heapBudget(configFromEnv({ MAX_CONCURRENT_OPERATIONS: '8', DATA_API_URL: 'http://x', NODE_URLS: 'a=http://x' }));
     expect(smaller.heapMb).toBeLessThan(budget.heapMb);
     expect(smaller.terms['in-process devnet']).toBe(0);
+    // A trusted-documents manifest is held for the process's life: counted by its size.
+    expect(budget.terms['trusted documents (PERSISTED_OPERATIONS)']).toBe(0);
+    const documents = new Map([['a'.repeat(64), `query { ${'chains { chainId } '.repeat(1000)}}`]]);
+    const withManifest = heapBudget({ ...config, persisted: { ...config.persisted, documents } });
+    expect(withManifest.terms['trusted documents (PERSISTED_OPERATIONS)']).toBeGreaterThan(2 * 17_000);
   });
 });
