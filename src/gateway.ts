@@ -21,7 +21,7 @@ import { useRequestLimits, type RequestLimitsOptions } from './plugins/use-reque
 import { useResponseLimit } from './plugins/use-response-limit.ts';
 import { useResponseCache, type ResponseCacheOptions } from './plugins/use-response-cache.ts';
 import { useCacheControl, type CacheControlOptions } from './plugins/use-cache-control.ts';
-import { usePersistedDocuments, type PersistedDocumentsOptions } from './plugins/use-persisted-documents.ts';
+import { createPersistedDocuments, usePersistedDocuments, type PersistedDocuments, type PersistedDocumentsOptions } from './plugins/use-persisted-documents.ts';
 import { useVariableErrors } from './plugins/use-variable-errors.ts';
 import { useTracing, type TracingOptions } from './plugins/use-tracing.ts';
 import { useTopics } from './plugins/use-topics.ts';
@@ -138,6 +138,8 @@ export interface GatewayDeps {
 export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
   /** The gateway's metrics (its own prom-client registry), absent when `metrics: false`. */
   readonly metrics?: GatewayMetrics;
+  /** Its persisted documents, for the transports that do not pass yoga's request stage (graphql-ws). */
+  readonly persisted: PersistedDocuments;
 };
 
 /**
@@ -152,6 +154,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   const schema = getSchema();
   const requestIds = createRequestIds();
   const topics = deps.topics ?? createTopics();
+  const persisted = createPersistedDocuments(options.persistedDocuments);
   const cache = deps.cache;
   const metrics =
     options.metrics === false
@@ -202,13 +205,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       // One client over its rate is refused before anything else is spent on it, its body not even read.
       ...(options.rateLimit ? [useRateLimit({ apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit })] : []),
       // A persisted document's text in place of its id, before anything reads the text (the request limits scan it as any other).
-      ...usePersistedDocuments(options.persistedDocuments),
+      ...usePersistedDocuments(persisted),
       // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
       useRequestLimits(options.requestLimits),
       // graphql-sse's single-connection mode (its requests only); the distinct-connections mode is yoga's own SSE.
       ...(options.graphqlSse === false
         ? []
-        : [useGraphQLSSESingleConnection({ maxReservations: admission.options.maxSubscriptions, ...options.graphqlSse, ...(options.requestLimits ? { requestLimits: options.requestLimits } : {}) })]),
+        : [useGraphQLSSESingleConnection({ maxReservations: admission.options.maxSubscriptions, ...options.graphqlSse, persisted, ...(options.requestLimits ? { requestLimits: options.requestLimits } : {}) })]),
       // Every operation's context reaches the subscriptions' shared pollers.
       useTopics(topics, { closeOnDispose: !deps.topics }),
       useAdmissionControl(admission),
@@ -269,5 +272,5 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       }),
     ],
   });
-  return metrics ? Object.assign(yoga, { metrics }) : yoga;
+  return Object.assign(yoga, { persisted, ...(metrics ? { metrics } : {}) });
 }

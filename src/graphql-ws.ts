@@ -96,6 +96,14 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
         if (Object.keys(ctx.subscriptions).length > maxOperations) {
           return [codedError(ErrorCode.SERVER_BUSY, `Too many operations on this socket (limit ${maxOperations}): complete some, or open another connection.`)];
         }
+        // A persisted document's text in place of its id, or the refusal HTTP would make (ONLY_PERSISTED...).
+        try {
+          const query = gateway.persisted.resolve(payload as typeof payload & { documentId?: unknown });
+          if (query === undefined) return [codedError(ErrorCode.BAD_REQUEST, 'The operation has no query and names no persisted document.')];
+          payload = { ...payload, query };
+        } catch (error) {
+          return [asGraphQLError(error)];
+        }
         const problem = paramsProblem(payload, limits);
         if (problem) return [problem];
         const controller = controllerOf(ctx, id);

@@ -4,6 +4,7 @@ import { parse, type DocumentNode, type ExecutionArgs, type GraphQLError } from 
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.ts';
 import { edgeErrorResponse } from './edge-response.ts';
+import type { PersistedDocuments } from './use-persisted-documents.ts';
 import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument, type RequestLimitsOptions } from './use-request-limits.ts';
 
 /** Options of {@link useGraphQLSSESingleConnection}. */
@@ -16,6 +17,8 @@ export interface GraphQLSSEOptions {
   maxReservations?: number;
   /** How long a reservation may wait for its stream (GET) before it is dropped, ms. Default 30000. */
   reservationTtlMs?: number;
+  /** The gateway's persisted documents: an operation's text comes from them as over HTTP (ONLY_PERSISTED included). Default none. */
+  persisted?: Pick<PersistedDocuments, 'resolve'>;
 }
 
 export const GRAPHQL_SSE_DEFAULTS = { endpoint: '/graphql', maxReservations: 100, reservationTtlMs: 30_000 } as const;
@@ -112,15 +115,32 @@ export function useGraphQLSSESingleConnection(options: GraphQLSSEOptions = {}): 
       if (!Number.isSafeInteger(declared)) return refuse(411, ErrorCode.BAD_REQUEST, 'Send operations with a Content-Length.');
       if (declared > limits.maxBodyBytes) return refuse(413, ErrorCode.PAYLOAD_TOO_LARGE, `The request body is larger than ${limits.maxBodyBytes} bytes.`);
       const text = await request.text();
-      let params: { query?: unknown; variables?: unknown; extensions?: unknown };
+      let params: { query?: unknown; variables?: unknown; extensions?: unknown; documentId?: unknown };
       try {
         params = JSON.parse(text) as typeof params;
       } catch {
         return refuse(400, ErrorCode.BAD_REQUEST, 'The request body is not JSON.');
       }
+      if (typeof params !== 'object' || params === null || Array.isArray(params)) return refuse(400, ErrorCode.BAD_REQUEST, 'The request body is not a JSON object.');
+      let body = text;
+      if (options.persisted) {
+        // A persisted document's text in place of its id, or the refusal HTTP would make (ONLY_PERSISTED...).
+        let query: string | undefined;
+        try {
+          query = options.persisted.resolve(params);
+        } catch (error) {
+          const extensions = (error as { extensions?: { code?: unknown; http?: { status?: unknown } } }).extensions;
+          const status = typeof extensions?.http?.status === 'number' ? extensions.http.status : 400;
+          return refuse(status, String(extensions?.code ?? ErrorCode.BAD_REQUEST), (error as Error).message);
+        }
+        if (query !== params.query) {
+          params = { ...params, query };
+          body = JSON.stringify(params);
+        }
+      }
       const problem = paramsProblem(params, limits);
       if (problem) return endResponse(edgeErrorResponse(fetchAPI, 400, String(problem.extensions['code']), problem.message));
-      return forward(new fetchAPI.Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }));
+      return forward(new fetchAPI.Request(request.url, { method: 'POST', headers: request.headers, body, signal: request.signal }));
     },
   };
 }

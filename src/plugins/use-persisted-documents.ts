@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { useAPQ, type APQStore } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
@@ -54,6 +55,61 @@ interface Params {
 }
 
 /**
+ * The persisted documents of one gateway, shared by every transport: HTTP (the plugins below),
+ * graphql-ws and graphql-sse's single-connection mode, which do not pass yoga's request stage and
+ * ask {@link PersistedDocuments.resolve} for an operation's text instead.
+ */
+export interface PersistedDocuments {
+  readonly documents: ReadonlyMap<string, string> | undefined;
+  readonly store: CountedApqStore | undefined;
+  readonly onlyPersisted: boolean;
+  /**
+   * The text an operation runs: its own `query`, or the document its `documentId` /
+   * `extensions.persistedQuery` names (a hash sent with its query registers it, as APQ does).
+   * Throws the coded error HTTP would answer (PERSISTED_QUERY_ONLY, _NOT_FOUND, _MISMATCH, _INVALID, _NOT_SUPPORTED).
+   */
+  resolve(params: { query?: unknown; extensions?: unknown; documentId?: unknown }): string | undefined;
+}
+
+export function createPersistedDocuments(options: PersistedDocumentsOptions = {}): PersistedDocuments {
+  const documents = options.documents;
+  const onlyPersisted = options.onlyPersisted === true && documents !== undefined;
+  const store = options.apq === false || onlyPersisted ? undefined : createApqStore(options.apq);
+  return {
+    documents,
+    store,
+    onlyPersisted,
+    resolve(params) {
+      const id = persistedId(params);
+      const query = typeof params.query === 'string' && params.query !== '' ? params.query : undefined;
+      refuseEarly(id, query !== undefined, onlyPersisted, documents !== undefined || store !== undefined, store !== undefined);
+      if (id === undefined || id === null) return query;
+      if (query !== undefined) {
+        if (store && createHash('sha256').update(query).digest('hex') !== id) throw coded(PersistedCode.PERSISTED_QUERY_MISMATCH, 'PersistedQueryMismatch', 400);
+        store?.set(id, query);
+        return query;
+      }
+      const text = documents?.get(id) ?? store?.get(id);
+      if (text == null) throw coded(PersistedCode.PERSISTED_QUERY_NOT_FOUND, 'PersistedQueryNotFound', 404);
+      return text;
+    },
+  };
+}
+
+/** The refusals every transport makes before looking a document up. */
+function refuseEarly(id: string | null | undefined, hasQuery: boolean, onlyPersisted: boolean, anyStore: boolean, apq: boolean): void {
+  if (id === undefined) {
+    if (onlyPersisted && hasQuery) throw onlyError();
+    return;
+  }
+  if (id === null) throw coded(PersistedCode.PERSISTED_QUERY_INVALID, 'extensions.persistedQuery must be { "version": 1, "sha256Hash": "<64 hex characters>" }, and documentId a hash of at most 128 characters.', 400);
+  if (hasQuery && onlyPersisted) throw onlyError();
+  if (!hasQuery && !anyStore) throw coded(PersistedCode.PERSISTED_QUERY_NOT_SUPPORTED, 'PersistedQueryNotSupported', 400);
+  // A hash sent with its query registers it: it must be the query's SHA-256, as APQ checks (not a manifest id).
+  if (hasQuery && apq && !SHA256_HEX.test(id)) throw coded(PersistedCode.PERSISTED_QUERY_MISMATCH, 'PersistedQueryMismatch', 400);
+}
+
+/**
  * Persisted operations, in front of everything that reads the query text (registered before
  * the request limits, which then scan the stored text like any other):
  *
@@ -71,26 +127,15 @@ interface Params {
  * `extensions.persistedQuery` that is not `{ version: 1, sha256Hash: <string> }`, and ids outside
  * the id grammar, answer PERSISTED_QUERY_INVALID (400) rather than being ignored.
  */
-export function usePersistedDocuments(options: PersistedDocumentsOptions = {}): Plugin[] {
-  const documents = options.documents;
-  const onlyPersisted = options.onlyPersisted === true && documents !== undefined;
-  const store = options.apq === false || onlyPersisted ? undefined : createApqStore(options.apq);
+export function usePersistedDocuments(persisted: PersistedDocuments): Plugin[] {
+  const { documents, store, onlyPersisted } = persisted;
   // Requests whose query came from the manifest or the store: nothing to register.
   const resolved = new WeakSet<Request>();
 
   const guard: Plugin = {
     onParams({ params, request }) {
-      const id = persistedId(params as Params, request);
       const hasQuery = typeof params.query === 'string' && params.query !== '';
-      if (id === undefined) {
-        if (onlyPersisted && hasQuery) throw onlyError();
-        return;
-      }
-      if (id === null) throw coded(PersistedCode.PERSISTED_QUERY_INVALID, 'extensions.persistedQuery must be { "version": 1, "sha256Hash": "<64 hex characters>" }, and documentId a hash of at most 128 characters.', 400);
-      if (hasQuery && onlyPersisted) throw onlyError();
-      if (!hasQuery && !documents && !store) throw coded(PersistedCode.PERSISTED_QUERY_NOT_SUPPORTED, 'PersistedQueryNotSupported', 400);
-      // A hash sent with its query registers it: it must be the query's SHA-256, as APQ checks (not a manifest id).
-      if (hasQuery && store && !SHA256_HEX.test(id)) throw coded(PersistedCode.PERSISTED_QUERY_MISMATCH, 'PersistedQueryMismatch', 400);
+      refuseEarly(persistedId(params as Params, request), hasQuery, onlyPersisted, documents !== undefined || store !== undefined, store !== undefined);
     },
   };
   const plugins: Plugin[] = [guard];
@@ -145,8 +190,8 @@ function coded(code: string, message: string, status: number): Error {
  * `extensions.persistedQuery.sha256Hash`; undefined when it names none; null when what it sent
  * is not a well-formed id (wrong types, version, or grammar).
  */
-function persistedId(params: Params, request: Request): string | null | undefined {
-  const documentId = params.documentId ?? (request.method === 'GET' ? urlDocumentId(request) : undefined);
+function persistedId(params: Params, request?: Request): string | null | undefined {
+  const documentId = params.documentId ?? (request?.method === 'GET' ? urlDocumentId(request) : undefined);
   if (documentId !== undefined && documentId !== null) return typeof documentId === 'string' && DOCUMENT_ID.test(documentId) ? documentId : null;
   const extensions = params.extensions;
   if (extensions === undefined || extensions === null) return undefined;
@@ -164,7 +209,11 @@ function urlDocumentId(request: Request): string | undefined {
 }
 
 /** The APQ store plus what it holds (for tests). */
-export type CountedApqStore = APQStore & { stats(): { entries: number; bytes: number; maxBytes: number } };
+export type CountedApqStore = Omit<APQStore, 'get'> & {
+  /** Synchronous here (an in-process LRU), so every transport can read it without waiting. */
+  get(key: string): string | undefined;
+  stats(): { entries: number; bytes: number; maxBytes: number };
+};
 
 /** A bounded APQ store: an LRU counted in bytes (each query's text and key); a query over `maxQueryBytes` is not kept. */
 export function createApqStore(options: ApqStoreOptions = {}): CountedApqStore {
