@@ -4,7 +4,7 @@ import pino, { type Logger } from 'pino';
 import { createContext, type Context } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from './loaders/registry.ts';
 import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
-import { useRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.ts';
+import { createClientRateLimit, useRateLimit, type ClientRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.ts';
 import { useGracefulShutdown } from './plugins/use-graceful-shutdown.ts';
 import { createMetrics, type GatewayMetrics, type MetricsOptions, type MetricsSources } from './metrics.ts';
 import { useMetrics, type MetricsEndpointOptions } from './plugins/use-metrics.ts';
@@ -140,6 +140,8 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
   readonly metrics?: GatewayMetrics;
   /** Its persisted documents, for the transports that do not pass yoga's request stage (graphql-ws). */
   readonly persisted: PersistedDocuments;
+  /** Its per-client rate limit (`RATE_LIMIT_RPS`), for the same transports; absent when off. */
+  readonly rateLimit?: ClientRateLimit;
 };
 
 /**
@@ -155,6 +157,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   const requestIds = createRequestIds();
   const topics = deps.topics ?? createTopics();
   const persisted = createPersistedDocuments(options.persistedDocuments);
+  const rateLimitOptions = options.rateLimit ? { apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit } : undefined;
+  const rateLimit = rateLimitOptions ? createClientRateLimit(rateLimitOptions) : undefined;
   const cache = deps.cache;
   const metrics =
     options.metrics === false
@@ -203,7 +207,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       // first, so admission control never queues a page load.
       ...(options.graphiql === false ? [] : [useGraphiQLAssets({ title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() })]),
       // One client over its rate is refused before anything else is spent on it, its body not even read.
-      ...(options.rateLimit ? [useRateLimit({ apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit })] : []),
+      ...(rateLimitOptions && rateLimit ? [useRateLimit(rateLimitOptions, rateLimit)] : []),
       // A persisted document's text in place of its id, before anything reads the text (the request limits scan it as any other).
       ...usePersistedDocuments(persisted),
       // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
@@ -272,5 +276,5 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       }),
     ],
   });
-  return Object.assign(yoga, { persisted, ...(metrics ? { metrics } : {}) });
+  return Object.assign(yoga, { persisted, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}) });
 }

@@ -108,6 +108,12 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
         if (problem) return [problem];
         const controller = controllerOf(ctx, id);
         const request = operationRequest(ctx, apiKeyHeader, path, controller.signal);
+        // Each operation counts against its client's rate as an HTTP request would.
+        const waitMs = gateway.rateLimit?.take(request, ctx.extra.request.socket.remoteAddress) ?? 0;
+        if (waitMs > 0) {
+          const { message, retryAfter } = (gateway.rateLimit as NonNullable<Gateway['rateLimit']>).refusal(waitMs);
+          return [codedError(ErrorCode.RATE_LIMITED, message, { retryAfter })];
+        }
         const enveloped = gateway.getEnveloped({ request, params: payload });
         let document: DocumentNode;
         try {
@@ -167,6 +173,12 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     const target = (req.url ?? '/').split('?')[0];
     if (target !== path) return refuseUpgrade(socket, 404, ErrorCode.NOT_FOUND, `WebSocket connections are served on ${path}.`);
     if (closing) return refuseUpgrade(socket, 503, ErrorCode.SERVER_BUSY, 'The gateway is shutting down.');
+    // Opening a socket counts against the client's rate too (a flood of upgrades is a flood of requests).
+    if (gateway.rateLimit) {
+      const upgradeRequest = new Request(`http://gateway${path}`, { headers: Object.entries(req.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value] as [string, string]] : [])) });
+      const waitMs = gateway.rateLimit.take(upgradeRequest, req.socket.remoteAddress);
+      if (waitMs > 0) return refuseUpgrade(socket, 429, ErrorCode.RATE_LIMITED, gateway.rateLimit.refusal(waitMs).message);
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       wss.emit('connection', ws, req);
       // A client's oversized or malformed frame is routine: ws closes the socket itself (1009, 1002);
@@ -274,6 +286,6 @@ function coded(source: AsyncIterable<ExecutionResult>, finish: () => void): Asyn
 
 function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
   const body = edgeErrorBody(code, message);
-  const reason = status === 404 ? 'Not Found' : 'Service Unavailable';
+  const reason = status === 404 ? 'Not Found' : status === 429 ? 'Too Many Requests' : 'Service Unavailable';
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -133,21 +133,40 @@ export function addressBlock(address: string): string {
 }
 
 /**
+ * One gateway's rate limit, for every transport: each HTTP request, each WebSocket upgrade and
+ * each operation sent over a socket takes a token from its client's bucket.
+ */
+export interface ClientRateLimit {
+  /** Takes a token for the client of this request (its API key, else its address): 0 when granted, else the ms until one is due. */
+  take(request: Request, socketAddress: string | undefined): number;
+  /** The refusal's message and `Retry-After` seconds for a wait of `waitMs`. */
+  refusal(waitMs: number): { message: string; retryAfter: number };
+}
+
+export function createClientRateLimit(options: RateLimitOptions): ClientRateLimit {
+  const limiter = createRateLimiter(options);
+  return {
+    take: (request, socketAddress) => limiter.take(clientKey(request, socketAddress, options)),
+    refusal(waitMs) {
+      const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+      return { retryAfter, message: `Too many requests from this client: at most ${options.rps} per second. Retry after ${retryAfter} s.` };
+    },
+  };
+}
+
+/**
  * Refuses requests over a client's rate with 429 RATE_LIMITED and `Retry-After`. Put it
  * after the plugins that answer other paths themselves (metrics, GraphiQL assets) and
  * before the request limits and admission control.
  */
-export function useRateLimit(options: RateLimitOptions): Plugin {
-  const limiter = createRateLimiter(options);
+export function useRateLimit(options: RateLimitOptions, limit: ClientRateLimit = createClientRateLimit(options)): Plugin {
   const endpoint = options.endpoint ?? RATE_LIMIT_DEFAULTS.endpoint;
   return {
     onRequest({ request, url, serverContext, fetchAPI, endResponse }) {
       if (url.pathname !== endpoint && url.pathname !== `${endpoint}/`) return;
-      const client = clientKey(request, socketAddressOf(serverContext), options);
-      const waitMs = limiter.take(client);
+      const waitMs = limit.take(request, socketAddressOf(serverContext));
       if (waitMs === 0) return;
-      const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-      const message = `Too many requests from this client: at most ${options.rps} per second. Retry after ${retryAfter} s.`;
+      const { retryAfter, message } = limit.refusal(waitMs);
       endResponse(
         new fetchAPI.Response(edgeErrorBody(ErrorCode.RATE_LIMITED, message, { retryAfter }), {
           status: 429,

@@ -23,7 +23,7 @@ const persisted = (query: string) => ({ persistedQuery: { version: 1, sha256Hash
 type Outcome = { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] };
 
 /** The first result of an operation, or the errors it was refused with. */
-async function first(client: WsClient | SseClient, payload: { query: string; extensions?: Record<string, unknown> }): Promise<Outcome> {
+async function first(client: WsClient | SseClient<boolean>, payload: { query: string; extensions?: Record<string, unknown> }): Promise<Outcome> {
   const iterator = (client as WsClient).iterate(payload);
   try {
     const { value } = await iterator.next();
@@ -48,12 +48,12 @@ const codeOf = (outcome: Outcome) => {
 };
 
 describe.each([
-  ['graphql-ws', (running: RunningServer): WsClient | SseClient => createWsClient({ url: running.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, lazy: true })],
-  ['graphql-sse single connection', (running: RunningServer): WsClient | SseClient => createSseClient({ url: running.url, singleConnection: true, retryAttempts: 0 })],
+  ['graphql-ws', (running: RunningServer): WsClient | SseClient<boolean> => createWsClient({ url: running.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, lazy: true })],
+  ['graphql-sse single connection', (running: RunningServer): WsClient | SseClient<boolean> => createSseClient({ url: running.url, singleConnection: true, retryAttempts: 0 })],
 ] as const)('%s', (_transport, connect) => {
   const saved = nodeHealthPolling.intervalMs;
   const servers: RunningServer[] = [];
-  const clients: (WsClient | SseClient)[] = [];
+  const clients: (WsClient | SseClient<boolean>)[] = [];
   let onlyPersisted: RunningServer;
   let apq: RunningServer;
 
