@@ -145,6 +145,10 @@ export function createTopics(options: TopicsOptions = {}): Topics {
       if (entry.stop.signal.aborted) break;
       if (holding && !entry.poller) startPoller(entry);
       else if (!holding && entry.poller) stopPoller(entry);
+      // A state topic's holder says the state again at each renewal: a replica whose subscription to the
+      // event target came after the last change (Redis SUBSCRIBE is asynchronous) would otherwise wait for
+      // the next change, which may never come. Subscribers drop what they have already seen.
+      else if (holding && entry.source.replayLast && entry.last) pubsub.publish(entry.key, entry.last);
       try {
         await delay(leaseTtlMs / 3, undefined, { signal: entry.stop.signal });
       } catch {

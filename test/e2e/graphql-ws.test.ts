@@ -7,6 +7,7 @@ import { blockPolling } from '../../src/loaders/block-poller.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { readEvents } from '../helpers/sse.ts';
+import { takeResults } from '../helpers/take.ts';
 
 // graphql-ws on the gateway's own listening server and path (/graphql upgraded to WebSocket), with a
 // real graphql-ws client: subscriptions, queries, coded errors, limits and the close on shutdown.
@@ -42,18 +43,8 @@ function client(options: Partial<ClientOptions> = {}): Client {
 }
 
 /** The first `count` results of an operation, then completes it (the client sends `complete`). */
-async function take(on: Client, query: string, count: number, variables?: Record<string, unknown>): Promise<Result[]> {
-  const results: Result[] = [];
-  const iterator = on.iterate<Record<string, unknown>, Record<string, unknown>>({ query, ...(variables ? { variables } : {}) });
-  try {
-    for await (const result of iterator) {
-      results.push(result);
-      if (results.length >= count) break;
-    }
-  } finally {
-    await iterator.return?.();
-  }
-  return results;
+function take(on: Client, query: string, count: number, variables?: Record<string, unknown>): Promise<Result[]> {
+  return takeResults(on.iterate<Record<string, unknown>, Record<string, unknown>>({ query, ...(variables ? { variables } : {}) }), count);
 }
 
 /** The errors an operation was refused with (graphql-ws `error` message), or its result's errors. */

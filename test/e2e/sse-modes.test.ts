@@ -4,6 +4,7 @@ import pino from 'pino';
 import { configFromEnv } from '../../src/config.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
+import { takeResults } from '../helpers/take.ts';
 
 // Both modes of graphql-sse on /graphql with the real graphql-sse client: distinct connections (one
 // SSE response per operation: yoga's own) and single connection (a reserved stream that carries
@@ -36,18 +37,8 @@ function client(options: Partial<ClientOptions<boolean>> = {}): Client {
   return made;
 }
 
-async function take(on: Client, query: string, count: number): Promise<Result[]> {
-  const results: Result[] = [];
-  const iterator = on.iterate<Record<string, unknown>, Record<string, unknown>>({ query });
-  try {
-    for await (const result of iterator) {
-      results.push(result);
-      if (results.length >= count) break;
-    }
-  } finally {
-    await iterator.return?.();
-  }
-  return results;
+function take(on: Client, query: string, count: number): Promise<Result[]> {
+  return takeResults(on.iterate<Record<string, unknown>, Record<string, unknown>>({ query }), count);
 }
 
 const healthy = (result: Result | undefined): unknown => (result?.data?.['nodeHealth'] as { healthy?: unknown } | undefined)?.healthy;

@@ -315,6 +315,9 @@ const COUPLED: Readonly<Record<string, readonly string[]>> = {
   'input.startDate': ['input.firstDate'],
   'input.endDate': ['input.lastDate', 'input.firstDate'],
   'input.lastDate': ['input.firstDate'],
+  // adminSetLoggerLevel needs one of the two: without either, the refusal names the input.
+  'input.logLevel': ['input'],
+  'input.displayLevel': ['input'],
 };
 
 function setPath(base: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
