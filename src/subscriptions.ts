@@ -48,7 +48,9 @@ export function createRedisTopics(options: RedisTopicsOptions): Topics {
   // Commands of the publishing client fail fast while Redis is away (a lease is then simply not held).
   const publishClient = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 });
   // The subscribed client queues its SUBSCRIBEs until it is connected, and resubscribes after a reconnect.
-  const subscribeClient = new Redis(options.url, { maxRetriesPerRequest: null, connectTimeout: 2000 });
+  // No ready check: ioredis checks with INFO, which a connection whose SUBSCRIBE went out first refuses
+  // ("only subscriber commands"), leaving it subscribed but never delivering a message.
+  const subscribeClient = new Redis(options.url, { maxRetriesPerRequest: null, connectTimeout: 2000, enableReadyCheck: false });
   for (const client of [publishClient, subscribeClient]) client.on('error', (error: Error) => onError(error, ''));
   const inner = createRedisEventTarget<CustomEvent<TopicMessage<unknown>>>({ publishClient, subscribeClient, serializer });
   // Channels under the prefix; publishing awaited here, so a failed PUBLISH is reported, never left unhandled.
