@@ -79,20 +79,41 @@ function writePart(out: Writer, part: string): void {
     out.byte(Kind.Hex);
     return out.sized(Buffer.from(part.slice(2), 'hex'));
   }
-  // Only when the text is exactly what re-encoding the bytes gives (checksum included).
-  const cb58 = part.length <= 72 ? decodeCb58(part, 32) : undefined;
-  if (cb58 && encodeCb58(cb58) === part) {
-    if (cb58.every((b) => b === 0)) return out.byte(Kind.ZeroId);
-    out.byte(Kind.Cb58);
-    return out.raw(cb58);
-  }
-  const nodeId = part.startsWith(NODE_ID_PREFIX) && part.length <= 60 ? decodeCb58(part.slice(NODE_ID_PREFIX.length), 20) : undefined;
-  if (nodeId && `${NODE_ID_PREFIX}${encodeCb58(nodeId)}` === part) {
-    out.byte(Kind.NodeId);
-    return out.raw(nodeId);
+  const known = KNOWN_PARTS.get(part) ?? binaryPart(part);
+  if (known) {
+    out.byte(known.kind);
+    return out.raw(known.bytes);
   }
   out.byte(Kind.Text);
   out.sized(Buffer.from(part, 'utf8'));
+}
+
+/**
+ * cb58 ids and node ids already written, with their bytes: the same validators' and subnets' ids
+ * are written on every request, and checking a checksum costs a SHA-256. Only parts that decoded
+ * are kept; bounded (starts over when full).
+ */
+const KNOWN_PARTS = new Map<string, { kind: Kind; bytes: Uint8Array }>();
+const MAX_KNOWN_PARTS = 8192;
+
+/**
+ * A cb58 id or node id as its bytes, when it is one (checksum included). Base58 is a bijection
+ * between texts of its alphabet and byte strings (leading `1`s are leading zero bytes), so bytes
+ * that decode with a good checksum write back to exactly this text.
+ */
+function binaryPart(part: string): { kind: Kind; bytes: Uint8Array } | undefined {
+  let found: { kind: Kind; bytes: Uint8Array } | undefined;
+  const cb58 = part.length <= 72 ? decodeCb58(part, 32) : undefined;
+  if (cb58) found = cb58.every((b) => b === 0) ? { kind: Kind.ZeroId, bytes: new Uint8Array(0) } : { kind: Kind.Cb58, bytes: cb58 };
+  else if (part.startsWith(NODE_ID_PREFIX) && part.length <= 60) {
+    const nodeId = decodeCb58(part.slice(NODE_ID_PREFIX.length), 20);
+    if (nodeId) found = { kind: Kind.NodeId, bytes: nodeId };
+  }
+  if (found) {
+    if (KNOWN_PARTS.size >= MAX_KNOWN_PARTS) KNOWN_PARTS.clear();
+    KNOWN_PARTS.set(part, found);
+  }
+  return found;
 }
 
 /** The compact id of family `code` and these local parts (numbers are written as decimals). */
