@@ -16,3 +16,5 @@ export * from './shapes.ts';
 export * from './read.ts';
 export { decimalString, READ, STRICT, type Kit, type Leaf } from './kit.ts';
 export * from './pages.ts';
+// Primary-network lookups and ICM (network details, supply, blockchains)
+export * from './network.ts';

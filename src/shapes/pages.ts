@@ -22,4 +22,7 @@ export const PAGES = {
   blocks: spec('blocks', 10, 100), // E15
   icmMessages: spec('icmMessages', 10, 100), // E16
   vertices: spec('vertices', 10, 100), // E18
+  // Primary-network lookups and ICM
+  blockchains: spec('blockchains', 100, 10000), // listBlockchains
+  allIcmMessages: spec('allIcmMessages', 10, 100), // listIcmMessages
 } as const satisfies Record<string, PageSpec>;

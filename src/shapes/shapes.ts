@@ -9,6 +9,7 @@ import { describeCommon } from './common.ts';
 import { describeEvm } from './evm.ts';
 import { describeExports } from './exports.ts';
 import { describeIcm } from './icm.ts';
+import { describeNetwork } from './network.ts';
 import { READ, STRICT, type Kit } from './kit.ts';
 import { describeNode, describeNodeResults } from './node-rpc.ts';
 import { describeStaking } from './staking.ts';
@@ -24,6 +25,7 @@ function describeAll(k: Kit) {
     ...describeIcm(k),
     ...describeExports(k),
     ...describeNode(k),
+    ...describeNetwork(k),
   };
 }
 

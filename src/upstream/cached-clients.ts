@@ -120,6 +120,15 @@ const DATA_API_METHODS: Record<keyof DataApi, MethodSpec> = {
   getNftToken: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
   getOperation: { optsIndex: 1, cacheClass: null, operation: 'GET /v1/operations/{operationId}' },
   getTransaction: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/transactions/{txHash}' },
+  // Primary-network lookups and ICM
+  getValidatorDetails: { optsIndex: 3, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/validators/{nodeId}' },
+  getSubnet: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/subnets/{subnetId}' },
+  listBlockchains: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/blockchains' },
+  getBlockchain: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}' },
+  getNetworkDetails: { optsIndex: 1, cacheClass: 'staking', operation: 'GET /v1/networks/{network}' },
+  getAvaxSupply: { optsIndex: 0, cacheClass: 'staking', operation: 'GET /v1/avax/supply' },
+  listAllIcmMessages: { optsIndex: 1, cacheClass: 'activity', operation: 'GET /v1/icm/messages' },
+  getIcmMessage: { optsIndex: 1, cacheClass: 'activity', operation: 'GET /v1/icm/messages/{messageId}' },
 };
 
 const NODE_METHOD_CLASSES: Record<NodeRpcMethod, CacheClass | null> = {

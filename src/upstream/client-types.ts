@@ -10,6 +10,11 @@ import type {
   ListVerticesResponse, Network, NftToken, NodeRpcMethod, NodeRpcMethods, PageParams, SignedMessage,
   SortOrder,
 } from '../shapes/index.ts';
+// Primary-network lookups and ICM
+import type {
+  AvaxSupply, Blockchain, GetValidatorDetailsParams, IcmMessage, ListAllIcmMessagesParams, ListBlockchainsParams,
+  ListBlockchainsResponse, NetworkDetails, Subnet,
+} from '../shapes/index.ts';
 import type { UpstreamErrorKind, UpstreamName } from './errors.ts';
 
 /** One attempt of one upstream call, as reported to an {@link UpstreamObserver}. */
@@ -109,6 +114,23 @@ export interface DataApi {
   getOperation(operationId: string, opts?: CallOptions): Promise<ExportOperation>;
   /** `GET /v1/chains/{chainId}/transactions/{txHash}` */
   getTransaction(chainId: string, txHash: string, opts?: CallOptions): Promise<FullTransaction>;
+  // Primary-network lookups and ICM
+  /** getSingleValidatorDetails `GET /v1/networks/{network}/validators/{nodeId}`: the node's validations, paged. */
+  getValidatorDetails(network: Network, nodeId: string, params?: GetValidatorDetailsParams, opts?: CallOptions): Promise<ListValidatorsResponse>;
+  /** getSubnetById `GET /v1/networks/{network}/subnets/{subnetId}` */
+  getSubnet(network: Network, subnetId: string, opts?: CallOptions): Promise<Subnet>;
+  /** listBlockchains `GET /v1/networks/{network}/blockchains` */
+  listBlockchains(network: Network, params?: ListBlockchainsParams, opts?: CallOptions): Promise<ListBlockchainsResponse>;
+  /** getBlockchainById `GET /v1/networks/{network}/blockchains/{blockchainId}` */
+  getBlockchain(network: Network, blockchainId: string, opts?: CallOptions): Promise<Blockchain>;
+  /** getNetworkDetails `GET /v1/networks/{network}` */
+  getNetworkDetails(network: Network, opts?: CallOptions): Promise<NetworkDetails>;
+  /** getAvaxSupply `GET /v1/avax/supply` */
+  getAvaxSupply(opts?: CallOptions): Promise<AvaxSupply>;
+  /** listIcmMessages `GET /v1/icm/messages`: every message, narrowed by the filters. */
+  listAllIcmMessages(params?: ListAllIcmMessagesParams, opts?: CallOptions): Promise<ListIcmMessagesResponse>;
+  /** getIcmMessage `GET /v1/icm/messages/{messageId}` */
+  getIcmMessage(messageId: string, opts?: CallOptions): Promise<IcmMessage>;
 }
 
 export interface HealthGetResult {

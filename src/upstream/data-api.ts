@@ -181,6 +181,15 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     nft: { method: 'GET', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
     operation: { method: 'GET', template: '/v1/operations/{operationId}' },
     transaction: { method: 'GET', template: '/v1/chains/{chainId}/transactions/{txHash}' },
+    // Primary-network lookups and ICM
+    validatorDetails: { method: 'GET', template: '/v1/networks/{network}/validators/{nodeId}' },
+    subnet: { method: 'GET', template: '/v1/networks/{network}/subnets/{subnetId}' },
+    blockchains: { method: 'GET', template: '/v1/networks/{network}/blockchains' },
+    blockchain: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}' },
+    networkDetails: { method: 'GET', template: '/v1/networks/{network}' },
+    avaxSupply: { method: 'GET', template: '/v1/avax/supply' },
+    icmAll: { method: 'GET', template: '/v1/icm/messages' },
+    icmMessage: { method: 'GET', template: '/v1/icm/messages/{messageId}' },
   } as const satisfies Record<string, Endpoint>;
 
   const S = SHAPES;
@@ -220,6 +229,17 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     getNftToken: (chainId, address, tokenId, opts) => request(E.nft, S.NftToken, { path: { chainId, address, tokenId } }, opts),
     getOperation: (operationId, opts) => request(E.operation, S.ExportOperation, { path: { operationId } }, opts),
     getTransaction: (chainId, txHash, opts) => request(E.transaction, S.FullTransaction, { path: { chainId, txHash } }, opts),
+    // Primary-network lookups and ICM
+    getValidatorDetails: (network, nodeId, params, opts) =>
+      request(E.validatorDetails, S.ListValidatorsResponse, { path: { network, nodeId }, query: { ...params }, container: 'validators' }, opts),
+    getSubnet: (network, subnetId, opts) => request(E.subnet, S.Subnet, { path: { network, subnetId } }, opts),
+    listBlockchains: (network, params, opts) =>
+      request(E.blockchains, S.ListBlockchainsResponse, { path: { network }, query: { ...params }, container: 'blockchains' }, opts),
+    getBlockchain: (network, blockchainId, opts) => request(E.blockchain, S.Blockchain, { path: { network, blockchainId } }, opts),
+    getNetworkDetails: (network, opts) => request(E.networkDetails, S.NetworkDetails, { path: { network } }, opts),
+    getAvaxSupply: (opts) => request(E.avaxSupply, S.AvaxSupply, {}, opts),
+    listAllIcmMessages: (params, opts) => request(E.icmAll, S.ListIcmMessagesResponse, { query: { ...params }, container: 'messages' }, opts),
+    getIcmMessage: (messageId, opts) => request(E.icmMessage, S.IcmMessage, { path: { messageId } }, opts),
     close: async () => {
       if (ownsHttp) await http.close();
     },
