@@ -9,6 +9,7 @@ export * from './staking.ts';
 export * from './subnets.ts';
 export * from './blocks.ts';
 export * from './evm.ts';
+export * from './evm-address.ts'; // EVM address tokens
 export * from './icm.ts';
 export * from './exports.ts';
 export * from './node-rpc.ts';

@@ -22,6 +22,14 @@ export const PAGES = {
   blocks: spec('blocks', 10, 100), // E15
   icmMessages: spec('icmMessages', 10, 100), // E16
   vertices: spec('vertices', 10, 100), // E18
+  // EVM address tokens (public spec: balances 1-500, transfer listings 1-100)
+  erc20Balances: spec('erc20Balances', 10, 500), // listErc20Balances
+  erc721Balances: spec('erc721Balances', 10, 500), // listErc721Balances
+  collectibleBalances: spec('collectibleBalances', 10, 500), // listCollectibleBalances
+  erc20Transfers: spec('erc20Transfers', 10, 100), // listErc20Transactions
+  erc721Transfers: spec('erc721Transfers', 10, 100), // listErc721Transactions
+  erc1155Transfers: spec('erc1155Transfers', 10, 100), // listErc1155Transactions
+  internalTransactions: spec('internalTransactions', 10, 100), // listInternalTransactions
   // Primary-network lookups and ICM
   blockchains: spec('blockchains', 100, 10000), // listBlockchains
   allIcmMessages: spec('allIcmMessages', 10, 100), // listIcmMessages

@@ -7,6 +7,8 @@
 import { describeBlocks } from './blocks.ts';
 import { describeCommon } from './common.ts';
 import { describeEvm } from './evm.ts';
+// EVM address tokens (balances and transfer listings)
+import { describeEvmAddress } from './evm-address.ts';
 import { describeExports } from './exports.ts';
 import { describeIcm } from './icm.ts';
 import { describeNetwork } from './network.ts';
@@ -22,6 +24,7 @@ function describeAll(k: Kit) {
     ...describeSubnets(k),
     ...describeBlocks(k),
     ...describeEvm(k),
+    ...describeEvmAddress(k),
     ...describeIcm(k),
     ...describeExports(k),
     ...describeNode(k),

@@ -120,6 +120,14 @@ const DATA_API_METHODS: Record<keyof DataApi, MethodSpec> = {
   getNftToken: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
   getOperation: { optsIndex: 1, cacheClass: null, operation: 'GET /v1/operations/{operationId}' },
   getTransaction: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/transactions/{txHash}' },
+  // EVM address tokens
+  listErc20Balances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20' },
+  listErc721Balances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721' },
+  listCollectibleBalances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles' },
+  listErc20Transfers: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc20' },
+  listErc721Transfers: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc721' },
+  listErc1155Transfers: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc1155' },
+  listInternalTransactions: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listInternals' },
   // Primary-network lookups and ICM
   getValidatorDetails: { optsIndex: 3, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/validators/{nodeId}' },
   getSubnet: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/subnets/{subnetId}' },

@@ -15,6 +15,12 @@ import type {
   AvaxSupply, Blockchain, GetValidatorDetailsParams, IcmMessage, ListAllIcmMessagesParams, ListBlockchainsParams,
   ListBlockchainsResponse, NetworkDetails, Subnet,
 } from '../shapes/index.ts';
+// EVM address tokens
+import type {
+  ListAddressTransfersParams, ListCollectibleBalancesResponse, ListErc1155TransfersResponse, ListErc20BalancesParams,
+  ListErc20BalancesResponse, ListErc20TransfersResponse, ListErc721BalancesResponse, ListErc721TransfersResponse,
+  ListInternalTransactionsResponse, ListNftBalancesParams,
+} from '../shapes/index.ts';
 import type { UpstreamErrorKind, UpstreamName } from './errors.ts';
 
 /** One attempt of one upstream call, as reported to an {@link UpstreamObserver}. */
@@ -114,6 +120,21 @@ export interface DataApi {
   getOperation(operationId: string, opts?: CallOptions): Promise<ExportOperation>;
   /** `GET /v1/chains/{chainId}/transactions/{txHash}` */
   getTransaction(chainId: string, txHash: string, opts?: CallOptions): Promise<FullTransaction>;
+  // EVM address tokens (public spec)
+  /** listErc20Balances `GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20` */
+  listErc20Balances(chainId: string, address: string, params?: ListErc20BalancesParams, opts?: CallOptions): Promise<ListErc20BalancesResponse>;
+  /** listErc721Balances `GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721` */
+  listErc721Balances(chainId: string, address: string, params?: ListNftBalancesParams, opts?: CallOptions): Promise<ListErc721BalancesResponse>;
+  /** listCollectibleBalances `GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles` */
+  listCollectibleBalances(chainId: string, address: string, params?: ListNftBalancesParams, opts?: CallOptions): Promise<ListCollectibleBalancesResponse>;
+  /** listErc20Transactions `GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc20` */
+  listErc20Transfers(chainId: string, address: string, params?: ListAddressTransfersParams, opts?: CallOptions): Promise<ListErc20TransfersResponse>;
+  /** listErc721Transactions `GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc721` */
+  listErc721Transfers(chainId: string, address: string, params?: ListAddressTransfersParams, opts?: CallOptions): Promise<ListErc721TransfersResponse>;
+  /** listErc1155Transactions `GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc1155` */
+  listErc1155Transfers(chainId: string, address: string, params?: ListAddressTransfersParams, opts?: CallOptions): Promise<ListErc1155TransfersResponse>;
+  /** listInternalTransactions `GET /v1/chains/{chainId}/addresses/{address}/transactions:listInternals` */
+  listInternalTransactions(chainId: string, address: string, params?: ListAddressTransfersParams, opts?: CallOptions): Promise<ListInternalTransactionsResponse>;
   // Primary-network lookups and ICM
   /** getSingleValidatorDetails `GET /v1/networks/{network}/validators/{nodeId}`: the node's validations, paged. */
   getValidatorDetails(network: Network, nodeId: string, params?: GetValidatorDetailsParams, opts?: CallOptions): Promise<ListValidatorsResponse>;

@@ -181,6 +181,14 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     nft: { method: 'GET', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
     operation: { method: 'GET', template: '/v1/operations/{operationId}' },
     transaction: { method: 'GET', template: '/v1/chains/{chainId}/transactions/{txHash}' },
+    // EVM address tokens
+    erc20Balances: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc20' },
+    erc721Balances: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc721' },
+    collectibleBalances: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles' },
+    erc20Transfers: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc20' },
+    erc721Transfers: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc721' },
+    erc1155Transfers: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc1155' },
+    internalTxs: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listInternals' },
     // Primary-network lookups and ICM
     validatorDetails: { method: 'GET', template: '/v1/networks/{network}/validators/{nodeId}' },
     subnet: { method: 'GET', template: '/v1/networks/{network}/subnets/{subnetId}' },
@@ -229,6 +237,21 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     getNftToken: (chainId, address, tokenId, opts) => request(E.nft, S.NftToken, { path: { chainId, address, tokenId } }, opts),
     getOperation: (operationId, opts) => request(E.operation, S.ExportOperation, { path: { operationId } }, opts),
     getTransaction: (chainId, txHash, opts) => request(E.transaction, S.FullTransaction, { path: { chainId, txHash } }, opts),
+    // EVM address tokens
+    listErc20Balances: (chainId, address, params, opts) =>
+      request(E.erc20Balances, S.ListErc20BalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'erc20TokenBalances' }, opts),
+    listErc721Balances: (chainId, address, params, opts) =>
+      request(E.erc721Balances, S.ListErc721BalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'erc721TokenBalances' }, opts),
+    listCollectibleBalances: (chainId, address, params, opts) =>
+      request(E.collectibleBalances, S.ListCollectibleBalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'collectibleBalances' }, opts),
+    listErc20Transfers: (chainId, address, params, opts) =>
+      request(E.erc20Transfers, S.ListErc20TransfersResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
+    listErc721Transfers: (chainId, address, params, opts) =>
+      request(E.erc721Transfers, S.ListErc721TransfersResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
+    listErc1155Transfers: (chainId, address, params, opts) =>
+      request(E.erc1155Transfers, S.ListErc1155TransfersResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
+    listInternalTransactions: (chainId, address, params, opts) =>
+      request(E.internalTxs, S.ListInternalTransactionsResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
     // Primary-network lookups and ICM
     getValidatorDetails: (network, nodeId, params, opts) =>
       request(E.validatorDetails, S.ListValidatorsResponse, { path: { network, nodeId }, query: { ...params }, container: 'validators' }, opts),
