@@ -2,9 +2,11 @@ import type { Dataset } from './dataset/index.ts';
 import type { DevnetHandler } from './http-types.ts';
 import { compileRoutes } from './router.ts';
 import { evmRoutes } from './routes/evm.ts';
+// EVM blocks, latest transactions, contracts and transfers (issue 13)
+import { evmBlockRoutes } from './routes/evm-blocks.ts';
 import { primaryRoutes } from './routes/primary.ts';
 
 /** The devnet's Data API (`/v1/...`): the primary-network and EVM routes over one dataset. */
 export function createDataApiHandler(dataset: Dataset): DevnetHandler {
-  return compileRoutes([...primaryRoutes(dataset), ...evmRoutes(dataset)]);
+  return compileRoutes([...primaryRoutes(dataset), ...evmRoutes(dataset), ...evmBlockRoutes(dataset.evm)]);
 }

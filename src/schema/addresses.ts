@@ -45,7 +45,7 @@ export const NativeTokenBalanceRef = builder.objectRef<NativeTokenBalance>('Nati
   }),
 });
 
-const Erc1155TokenBalanceRef = builder.objectRef<Erc1155TokenBalance>('Erc1155TokenBalance').implement({
+export const Erc1155TokenBalanceRef = builder.objectRef<Erc1155TokenBalance>('Erc1155TokenBalance').implement({
   description: 'An address\'s balance of one ERC-1155 token.',
   fields: (t) => ({
     address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),
@@ -100,13 +100,13 @@ const AddressTransactionConnection = builder.connectionObject(
 // ---------------------------------------------------------------- block ranges
 
 /** `startBlock` and `endBlock`: block numbers (`UInt64`), sent as query numbers the upstream reads exactly. */
-const BLOCK_NUMBER = exactUInt64('A block number', 'a block number');
+export const BLOCK_NUMBER = exactUInt64('A block number', 'a block number');
 
 /** A bounded block number argument as the number the upstream takes (exact: at most 2^53 - 1). */
-const blockNumber = (value: string | null | undefined): number | undefined => (value == null ? undefined : Number(value));
+export const blockNumber = (value: string | null | undefined): number | undefined => (value == null ? undefined : Number(value));
 
 /** Both ends given: `startBlock` (inclusive) must be below `endBlock` (exclusive). */
-function checkBlockOrder(args: { startBlock?: string | null; endBlock?: string | null }): void {
+export function checkBlockOrder(args: { startBlock?: string | null; endBlock?: string | null }): void {
   if (args.startBlock != null && args.endBlock != null && Number(args.startBlock) >= Number(args.endBlock)) {
     throw badInput('startBlock', 'must be less than endBlock (startBlock is inclusive, endBlock exclusive)');
   }

@@ -16,6 +16,8 @@ import './addresses.ts';
 import './transactions.ts';
 import './nfts.ts';
 import './icm.ts';
+// EVM address tokens (balances and transfer listings)
+import './address-tokens.ts';
 import './exports.ts';
 import './signatures.ts';
 import './node.ts';

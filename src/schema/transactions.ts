@@ -109,7 +109,7 @@ export const NftMetadataRef = builder.objectRef<NftMetadata>('NftMetadata').impl
   }),
 });
 
-const Erc20TokenRef = builder.objectRef<Erc20Token>('Erc20Token').implement({
+export const Erc20TokenRef = builder.objectRef<Erc20Token>('Erc20Token').implement({
   description: 'An ERC-20 token.',
   fields: (t) => ({
     address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),

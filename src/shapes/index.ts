@@ -9,6 +9,8 @@ export * from './staking.ts';
 export * from './subnets.ts';
 export * from './blocks.ts';
 export * from './evm.ts';
+// EVM blocks, contracts and transfers (issue 13)
+export * from './evm-blocks.ts';
 export * from './evm-address.ts'; // EVM address tokens
 export * from './icm.ts';
 export * from './exports.ts';

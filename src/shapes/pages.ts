@@ -22,6 +22,11 @@ export const PAGES = {
   blocks: spec('blocks', 10, 100), // E15
   icmMessages: spec('icmMessages', 10, 100), // E16
   vertices: spec('vertices', 10, 100), // E18
+  // EVM blocks, latest transactions and contract transfers (issue 13)
+  evmBlocks: spec('evmBlocks', 10, 100), // getLatestBlocks
+  evmBlockTransactions: spec('evmBlockTransactions', 10, 100), // getTransactionsForBlock
+  latestTransactions: spec('latestTransactions', 10, 100), // listLatestTransactions
+  contractTransfers: spec('contractTransfers', 10, 100), // listTransfers
   // EVM address tokens (public spec: balances 1-500, transfer listings 1-100)
   erc20Balances: spec('erc20Balances', 10, 500), // listErc20Balances
   erc721Balances: spec('erc721Balances', 10, 500), // listErc721Balances

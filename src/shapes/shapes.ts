@@ -7,6 +7,8 @@
 import { describeBlocks } from './blocks.ts';
 import { describeCommon } from './common.ts';
 import { describeEvm } from './evm.ts';
+// EVM blocks, contracts and transfers (issue 13)
+import { describeEvmBlocks } from './evm-blocks.ts';
 // EVM address tokens (balances and transfer listings)
 import { describeEvmAddress } from './evm-address.ts';
 import { describeExports } from './exports.ts';
@@ -24,6 +26,8 @@ function describeAll(k: Kit) {
     ...describeSubnets(k),
     ...describeBlocks(k),
     ...describeEvm(k),
+    // EVM blocks, contracts and transfers (issue 13)
+    ...describeEvmBlocks(k),
     ...describeEvmAddress(k),
     ...describeIcm(k),
     ...describeExports(k),

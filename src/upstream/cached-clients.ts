@@ -120,6 +120,14 @@ const DATA_API_METHODS: Record<keyof DataApi, MethodSpec> = {
   getNftToken: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
   getOperation: { optsIndex: 1, cacheClass: null, operation: 'GET /v1/operations/{operationId}' },
   getTransaction: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/transactions/{txHash}' },
+  // EVM blocks, latest transactions, contracts and transfers (issue 13): the moving heads as blocks, the rest as activity
+  getLatestBlocks: { optsIndex: 2, cacheClass: 'blocks', operation: 'GET /v1/chains/{chainId}/blocks' },
+  getBlock: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/blocks/{blockId}' },
+  getTransactionsForBlock: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/blocks/{blockId}/transactions' },
+  listLatestTransactions: { optsIndex: 2, cacheClass: 'blocks', operation: 'GET /v1/chains/{chainId}/transactions' },
+  getContractMetadata: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}' },
+  listTransfers: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/tokens/{address}/transfers' },
+  getChainInfo: { optsIndex: 1, cacheClass: 'chains', operation: 'GET /v1/chains/{chainId}' },
   // EVM address tokens
   listErc20Balances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20' },
   listErc721Balances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721' },

@@ -21,6 +21,11 @@ import type {
   ListErc20BalancesResponse, ListErc20TransfersResponse, ListErc721BalancesResponse, ListErc721TransfersResponse,
   ListInternalTransactionsResponse, ListNftBalancesParams,
 } from '../shapes/index.ts';
+// EVM blocks, latest transactions, contracts and transfers (issue 13)
+import type {
+  Chain, ContractMetadata, EvmBlock, ListBlockTransactionsParams, ListContractTransfersParams, ListContractTransfersResponse,
+  ListEvmBlocksParams, ListEvmBlocksResponse, ListLatestTransactionsParams,
+} from '../shapes/index.ts';
 import type { UpstreamErrorKind, UpstreamName } from './errors.ts';
 
 /** One attempt of one upstream call, as reported to an {@link UpstreamObserver}. */
@@ -120,6 +125,21 @@ export interface DataApi {
   getOperation(operationId: string, opts?: CallOptions): Promise<ExportOperation>;
   /** `GET /v1/chains/{chainId}/transactions/{txHash}` */
   getTransaction(chainId: string, txHash: string, opts?: CallOptions): Promise<FullTransaction>;
+  // EVM blocks, latest transactions, contracts and transfers (issue 13)
+  /** getLatestBlocks `GET /v1/chains/{chainId}/blocks` */
+  getLatestBlocks(chainId: string, params?: ListEvmBlocksParams, opts?: CallOptions): Promise<ListEvmBlocksResponse>;
+  /** getBlock `GET /v1/chains/{chainId}/blocks/{blockId}` (a block number or hash) */
+  getBlock(chainId: string, blockId: string, opts?: CallOptions): Promise<EvmBlock>;
+  /** getTransactionsForBlock `GET /v1/chains/{chainId}/blocks/{blockId}/transactions` */
+  getTransactionsForBlock(chainId: string, blockId: string, params?: ListBlockTransactionsParams, opts?: CallOptions): Promise<ListNativeTransactionsResponse>;
+  /** listLatestTransactions `GET /v1/chains/{chainId}/transactions` */
+  listLatestTransactions(chainId: string, params?: ListLatestTransactionsParams, opts?: CallOptions): Promise<ListNativeTransactionsResponse>;
+  /** getContractMetadata `GET /v1/chains/{chainId}/addresses/{address}` */
+  getContractMetadata(chainId: string, address: string, opts?: CallOptions): Promise<ContractMetadata>;
+  /** listTransfers `GET /v1/chains/{chainId}/tokens/{address}/transfers` */
+  listTransfers(chainId: string, address: string, params?: ListContractTransfersParams, opts?: CallOptions): Promise<ListContractTransfersResponse>;
+  /** getChainInfo `GET /v1/chains/{chainId}` */
+  getChainInfo(chainId: string, opts?: CallOptions): Promise<Chain>;
   // EVM address tokens (public spec)
   /** listErc20Balances `GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20` */
   listErc20Balances(chainId: string, address: string, params?: ListErc20BalancesParams, opts?: CallOptions): Promise<ListErc20BalancesResponse>;

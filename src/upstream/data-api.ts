@@ -181,6 +181,14 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     nft: { method: 'GET', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
     operation: { method: 'GET', template: '/v1/operations/{operationId}' },
     transaction: { method: 'GET', template: '/v1/chains/{chainId}/transactions/{txHash}' },
+    // EVM blocks, latest transactions, contracts and transfers (issue 13)
+    latestBlocks: { method: 'GET', template: '/v1/chains/{chainId}/blocks' },
+    block: { method: 'GET', template: '/v1/chains/{chainId}/blocks/{blockId}' },
+    blockTxs: { method: 'GET', template: '/v1/chains/{chainId}/blocks/{blockId}/transactions' },
+    latestTxs: { method: 'GET', template: '/v1/chains/{chainId}/transactions' },
+    contract: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}' },
+    transfers: { method: 'GET', template: '/v1/chains/{chainId}/tokens/{address}/transfers' },
+    chain: { method: 'GET', template: '/v1/chains/{chainId}' },
     // EVM address tokens
     erc20Balances: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc20' },
     erc721Balances: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc721' },
@@ -237,6 +245,17 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     getNftToken: (chainId, address, tokenId, opts) => request(E.nft, S.NftToken, { path: { chainId, address, tokenId } }, opts),
     getOperation: (operationId, opts) => request(E.operation, S.ExportOperation, { path: { operationId } }, opts),
     getTransaction: (chainId, txHash, opts) => request(E.transaction, S.FullTransaction, { path: { chainId, txHash } }, opts),
+    // EVM blocks, latest transactions, contracts and transfers (issue 13)
+    getLatestBlocks: (chainId, params, opts) => request(E.latestBlocks, S.ListEvmBlocksResponse, { path: { chainId }, query: { ...params }, container: 'blocks' }, opts),
+    getBlock: (chainId, blockId, opts) => request(E.block, S.EvmBlock, { path: { chainId, blockId } }, opts),
+    getTransactionsForBlock: (chainId, blockId, params, opts) =>
+      request(E.blockTxs, S.ListNativeTransactionsResponse, { path: { chainId, blockId }, query: { ...params }, container: 'transactions' }, opts),
+    listLatestTransactions: (chainId, params, opts) =>
+      request(E.latestTxs, S.ListNativeTransactionsResponse, { path: { chainId }, query: { ...params }, container: 'transactions' }, opts),
+    getContractMetadata: (chainId, address, opts) => request(E.contract, S.ContractMetadata, { path: { chainId, address } }, opts),
+    listTransfers: (chainId, address, params, opts) =>
+      request(E.transfers, S.ListContractTransfersResponse, { path: { chainId, address }, query: { ...params }, container: 'transfers' }, opts),
+    getChainInfo: (chainId, opts) => request(E.chain, S.Chain, { path: { chainId } }, opts),
     // EVM address tokens
     listErc20Balances: (chainId, address, params, opts) =>
       request(E.erc20Balances, S.ListErc20BalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'erc20TokenBalances' }, opts),

@@ -3,7 +3,8 @@
 // deployments; and the block clock of each chain.
 import type { Chain, ChainFeature, NetworkToken } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
-import { derivedAddress, hashHex, slugOf, symbolOf } from './helpers.ts';
+import { encodeBlockHash } from './block-hash.ts';
+import { derivedAddress, slugOf, symbolOf } from './helpers.ts';
 import {
   C_CHAIN_GENESIS_TS, COLLECTION_STEMS, DAY, ERC1155_IDS_PER_COLLECTION, ITEM_STEMS, MULTICALL3_ADDRESS,
   type ChainCtx, type ContractDef, type ContractKind, type EvmEnv,
@@ -145,5 +146,6 @@ export function buildChain(env: EvmEnv, c: EvmChainSeed, idx: number): ChainCtx 
 
 export const blockTimestamp = (ctx: ChainCtx, block: number): number => ctx.genesisTs + block * ctx.blockTime;
 export const blockAt = (ctx: ChainCtx, ts: number): number => Math.max(0, Math.floor((ts - ctx.genesisTs) / ctx.blockTime));
-export const blockHash = (ctx: ChainCtx, block: number): string => `0x${hashHex(`${ctx.env.secret}:block:${ctx.evmChainId}:${block}`)}`;
+// Decodable (getBlock takes a number or a hash): see block-hash.ts.
+export const blockHash = (ctx: ChainCtx, block: number): string => encodeBlockHash(ctx.env.secret, ctx.evmChainId, block);
 export const latest = (ctx: ChainCtx): number => Math.max(ctx.anchorBlock, blockAt(ctx, Math.floor(ctx.env.now() / 1000)));

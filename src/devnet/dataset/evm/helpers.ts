@@ -93,9 +93,13 @@ export function slugOf(name: string): string {
 
 // ---------------------------------------------------------------- tx hash codec
 
-/** What a transaction hash points at: an address's history entry, or an ICM message's source/destination tx. */
+/**
+ * What a transaction hash points at: an address's history entry (0), an ICM message's
+ * source/destination tx (1, 2), or a block's filler transaction (3: `address` holds the
+ * block number, see blocks.ts).
+ */
 export interface HashTarget {
-  kind: 0 | 1 | 2;
+  kind: 0 | 1 | 2 | 3;
   chainIdx: number;
   address: string;
   index: number;
@@ -128,7 +132,7 @@ export function decodeTxHash(secret: string, txHash: string): HashTarget | undef
   for (let i = 0; i < 27; i++) plain[i] = (raw[5 + i] ?? 0) ^ (mask[i] ?? 0);
   if (!sha256(`${secret}:tx:${plain.toString('hex')}`).subarray(0, 5).equals(tag)) return undefined;
   const kind = plain[0];
-  if (kind !== 0 && kind !== 1 && kind !== 2) return undefined;
+  if (kind !== 0 && kind !== 1 && kind !== 2 && kind !== 3) return undefined;
   return {
     kind,
     chainIdx: plain[1] ?? 0,

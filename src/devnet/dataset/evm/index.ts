@@ -23,6 +23,8 @@ import {
   DAY, HISTORY_CACHE_SIZE, ICM_CACHE_SIZE, type ChainCtx, type ContractDef, type EvmEnv, type History, type IcmRecord,
 } from './model.ts';
 import { createOperations } from './operations.ts';
+// EVM blocks and contract metadata (issue 13)
+import { createBlocks } from './blocks.ts';
 import { erc1155Token, erc721Token } from './tokens.ts';
 import type { CreateEvmDataInput, EvmData, EvmFixtures } from './types.ts';
 
@@ -53,6 +55,8 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
     histories.getOrCreate(`${ctx.idx}:${address}`, () => buildHistory(ctx, address));
   const icm = (address: string): IcmRecord[] => icmCache.getOrCreate(address, () => buildIcm(env, ctxs, address));
   const operations = createOperations(env);
+  // EVM blocks and contract metadata (issue 13)
+  const blocks = createBlocks({ find: (chainId) => byId.get(chainId), history, icm });
 
   // ------------------------------------------------------------ fixtures
 
@@ -172,6 +176,8 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
       if (!ctx) return undefined;
       const target = decodeTxHash(secret, txHash);
       if (!target || target.chainIdx !== ctx.idx) return undefined;
+      // A block's filler transaction (issue 13): the block number is in the address bytes.
+      if (target.kind === 3) return blocks.fillerTransaction(ctx, Number.parseInt(target.address.slice(2), 16), target.index, currency);
       if (target.kind === 0) {
         const rec = history(ctx, target.address).records[target.index];
         return rec ? fullView(ctx, rec, currency) : undefined;
@@ -201,5 +207,7 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
     createExport: (request) => operations.createExport(request),
     operation: (operationId) => operations.operation(operationId),
     fixtures,
+    // EVM blocks and contract metadata (issue 13)
+    blocks,
   };
 }

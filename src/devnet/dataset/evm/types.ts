@@ -11,6 +11,7 @@ import type {
   TransactionDetails,
 } from '../../../shapes/index.ts';
 import type { DevnetNetwork } from '../../node-view.ts';
+import type { EvmBlocksData } from './blocks.ts';
 
 // The public types of the devnet's EVM data (what the routes and the dataset see).
 
@@ -93,6 +94,8 @@ export interface EvmData {
   /** `GET /v1/operations/{id}`: the operation as of `now()`. */
   operation(operationId: string): ExportOperation | undefined;
   fixtures(): EvmFixtures;
+  /** Blocks, their transactions and transfers, and contract metadata (issue 13). */
+  readonly blocks: EvmBlocksData;
 }
 
 export interface CreateEvmDataInput {
