@@ -1,55 +1,68 @@
+import DataLoader from 'dataloader';
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
-import { PAGES, type IcmMessage, withFields } from '../shapes/index.ts';
-import { upstreamOf, type LoaderContext } from './registry.ts';
+import { PAGES, type IcmMessage, type ListAllIcmMessagesParams } from '../shapes/index.ts';
+import { nullOnNotFound } from './not-found.ts';
+import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
-/**
- * An ICM message plus how it was listed: E16 lists messages by address, and the
- * public spec's lookup by message id is not part of the seed, so a message's global
- * id keeps the address (and network) to find it again in that listing.
- */
-export type ListedIcmMessage = IcmMessage & { listedAddress: string; listedNetwork?: NetworkId | undefined };
+/** The filters of the all-messages listing (listIcmMessages), under the spec's parameter names. */
+export type IcmMessageFilters = Pick<ListAllIcmMessagesParams, 'sourceBlockchainId' | 'destinationBlockchainId' | 'blockchainId' | 'to' | 'from'>;
 
-/** E16 as pages (`icmMessages`, `Address.icmMessages`): messages the address sent or received, newest first. */
-export function icmMessagePages(ctx: LoaderContext, address: string, network?: NetworkId): FetchPage<ListedIcmMessage> {
+/**
+ * ICM messages as pages, newest first: an address's messages (E16, `address` given)
+ * or every message the Data API indexes, narrowed by `filters` (listIcmMessages,
+ * `address` omitted). Both answer the same message objects.
+ */
+export function icmMessagePages(
+  ctx: LoaderContext,
+  address: string | undefined,
+  network?: NetworkId,
+  filters: IcmMessageFilters = {},
+): FetchPage<IcmMessage> {
   const { dataApi } = upstreamOf(ctx);
-  const listedAddress = address.toLowerCase();
+  const listedAddress = address?.toLowerCase();
   return async (pageToken, pageSize) => {
-    const page = await dataApi.listIcmMessages(
-      listedAddress,
-      { pageSize, ...(pageToken ? { pageToken } : {}), ...(network ? { network } : {}) },
-      ctx.call,
-    );
-    return { items: page.messages.map((m) => withFields(m, { listedAddress, listedNetwork: network })), nextPageToken: page.nextPageToken };
+    const paging = { pageSize, ...(pageToken ? { pageToken } : {}), ...(network ? { network } : {}) };
+    const page = listedAddress === undefined
+      ? await dataApi.listAllIcmMessages({ ...paging, ...definedOnly(filters) }, ctx.call)
+      : await dataApi.listIcmMessages(listedAddress, paging, ctx.call);
+    return { items: page.messages, nextPageToken: page.nextPageToken };
   };
 }
 export const ICM_MESSAGE_LISTING_COST: FieldCost = costs.listing(PAGES.icmMessages);
 
-/** How many E16 pages (of 100) {@link findIcmMessage} reads before giving up (null). */
-export const MAX_ICM_REFETCH_PAGES = 10;
-
-/**
- * A message found again in its address's listing (`node(id:)`): pages of 100, newest
- * first, until it shows up. Recent messages are on the first page; one older than
- * {@link MAX_ICM_REFETCH_PAGES} pages gives null, as does one that is gone.
- */
-export async function findIcmMessage(ctx: LoaderContext, address: string, messageId: string, network?: NetworkId): Promise<ListedIcmMessage | null> {
-  const { dataApi } = upstreamOf(ctx);
-  let pageToken: string | undefined;
-  for (let pages = 0; pages < MAX_ICM_REFETCH_PAGES; pages++) {
-    const page = await dataApi.listIcmMessages(
-      address,
-      { pageSize: PAGES.icmMessages.maxSize, ...(pageToken ? { pageToken } : {}), ...(network ? { network } : {}) },
-      ctx.call,
-    );
-    const found = page.messages.find((m) => m.messageId === messageId);
-    if (found) return withFields(found, { listedAddress: address, listedNetwork: network });
-    pageToken = page.nextPageToken;
-    if (!pageToken) break;
+function definedOnly(filters: IcmMessageFilters): IcmMessageFilters {
+  const out: IcmMessageFilters = {};
+  for (const key of ['sourceBlockchainId', 'destinationBlockchainId', 'blockchainId', 'to', 'from'] as const) {
+    const value = filters[key];
+    if (value) out[key] = value;
   }
-  return null;
+  return out;
 }
 
-/** Calls refetching these messages makes at most: {@link MAX_ICM_REFETCH_PAGES} pages each. */
-export const icmRefetchCalls = (ids: readonly unknown[]): number => ids.length * MAX_ICM_REFETCH_PAGES;
+/**
+ * A message by its id (getIcmMessage), null when the Data API has none such. One call
+ * per distinct id, memoized for the request: the upstream has no batch form, and
+ * the listings cannot be asked for a set of ids.
+ */
+export function icmMessageById(ctx: LoaderContext): DataLoader<string, IcmMessage | null, string> {
+  return memoLoader(ctx, 'icmMessageById', () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<string, IcmMessage | null, string>(
+      (ids) => Promise.all(ids.map((id) => nullOnNotFound(dataApi.getIcmMessage(normalizeMessageId(id), ctx.call)))),
+      { cacheKeyFn: normalizeMessageId },
+    );
+  });
+}
+
+/** `icmMessage(messageId:)`: one getIcmMessage per parent at most (the same id is read once per request). */
+export const ICM_MESSAGE_LOOKUP_COST: FieldCost = costs.perParent(1);
+
+/** Calls refetching these messages makes: one getIcmMessage per distinct message id (the second part of an id). */
+export const icmRefetchCalls = (ids: readonly (readonly string[])[]): number => new Set(ids.map((parts) => normalizeMessageId(parts[1] ?? ''))).size;
+
+/** A message id as the Data API writes it: 64 lower-case hex digits, without `0x`. */
+export function normalizeMessageId(messageId: string): string {
+  return messageId.replace(/^0x/i, '').toLowerCase();
+}

@@ -4,12 +4,17 @@ import type { FetchPage } from '../lib/pages.ts';
 import {
   PAGES, PRIMARY_NETWORK_ID, primaryNetworkSubnet, type Blockchain, type SortOrder, type Subnet, withFields,
 } from '../shapes/index.ts';
+import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
 /** Loader keys per network (see `networkKeys`). */
 const SUBNET_BY_ID_KEYS = networkKeys('subnetById');
 const BLOCKCHAIN_BY_ID_KEYS = networkKeys('blockchainById');
+const SUBNET_LOOKUP_KEYS = networkKeys('subnetLookup');
+const BLOCKCHAIN_LOOKUP_KEYS = networkKeys('blockchainLookup');
+/** Where a request notes the networks whose subnet list it has started reading. */
+const INDEX_STARTED = 'subnetIndexStarted';
 
 /** E7's largest page: the whole subnet list usually fits in one call. */
 const SUBNET_PAGE = 10000;
@@ -57,6 +62,7 @@ export function subnetIndex(ctx: LoaderContext): DataLoader<NetworkId, SubnetInd
     return new DataLoader<NetworkId, SubnetIndex>((networks) =>
       Promise.all(
         networks.map(async (network) => {
+          indexStarted(ctx).add(network);
           const subnets = new Map<string, SubnetWithNetwork>();
           let pageToken: string | undefined;
           for (let pages = 0; pages < MAX_SUBNET_PAGES; pages++) {
@@ -116,3 +122,102 @@ export function blockchainById(ctx: LoaderContext, network: NetworkId): DataLoad
     }),
   );
 }
+
+/** The networks whose subnet list this request has started reading (request-scoped, like the loaders). */
+function indexStarted(ctx: LoaderContext): Set<NetworkId> {
+  let started = ctx.loaders.get(INDEX_STARTED) as Set<NetworkId> | undefined;
+  if (!started) {
+    started = new Set();
+    ctx.loaders.set(INDEX_STARTED, started);
+  }
+  return started;
+}
+
+/**
+ * A lookup by id that reads one object directly when that is the cheaper call, else
+ * the request's one subnet list: a batch asking for a single id, with the list not
+ * yet read in this request, costs one small direct read (getSubnetById,
+ * getBlockchainById); a batch of several ids, or any batch once the list is being
+ * read, is answered from the list (one call per network however many ids).
+ */
+function directOrIndexed<T>(
+  ctx: LoaderContext,
+  network: NetworkId,
+  direct: (id: string) => Promise<T | null>,
+  fromIndex: (index: SubnetIndex, id: string) => T | null,
+): (ids: readonly string[]) => Promise<(T | null)[]> {
+  return async (ids) => {
+    const distinct = new Set(ids);
+    if (distinct.size === 1 && !indexStarted(ctx).has(network)) {
+      const found = await direct(ids[0] as string);
+      return ids.map(() => found);
+    }
+    const index = await subnetIndex(ctx).load(network);
+    return ids.map((id) => fromIndex(index, id));
+  };
+}
+
+/**
+ * `Network.subnet(subnetId:)` and `Subnet` refetch: a subnet by id, read directly
+ * (getSubnetById) when the batch holds one id, else from the subnet list (see
+ * {@link directOrIndexed}). The primary network is answered even when the
+ * upstream does not know it by id. Null when the network has no such subnet.
+ */
+export function subnetLookup(ctx: LoaderContext, network: NetworkId): DataLoader<string, SubnetWithNetwork | null> {
+  return memoLoader(ctx, SUBNET_LOOKUP_KEYS(network), () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<string, SubnetWithNetwork | null>(
+      directOrIndexed(
+        ctx,
+        network,
+        async (id) => {
+          const subnet = await nullOnNotFound(dataApi.getSubnet(network, id, ctx.call));
+          if (subnet) return subnetWithNetwork(network, subnet);
+          return id === PRIMARY_NETWORK_ID ? subnetWithNetwork(network, primaryNetworkSubnet(network)) : null;
+        },
+        (index, id) => index.subnets.get(id) ?? null,
+      ),
+    );
+  });
+}
+
+/**
+ * `Blockchain` refetch: a blockchain by id, read directly (getBlockchainById) when
+ * the batch holds one id, else from the subnet list (see {@link directOrIndexed}).
+ * Null when no subnet of the network owns it.
+ */
+export function blockchainLookup(ctx: LoaderContext, network: NetworkId): DataLoader<string, BlockchainWithNetwork | null> {
+  return memoLoader(ctx, BLOCKCHAIN_LOOKUP_KEYS(network), () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<string, BlockchainWithNetwork | null>(
+      directOrIndexed(
+        ctx,
+        network,
+        async (id) => {
+          const chain = await nullOnNotFound(dataApi.getBlockchain(network, id, ctx.call));
+          if (chain) return withFields(chain, { network });
+          const primary = primaryNetworkSubnet(network).blockchains.find((b) => b.blockchainId === id);
+          return primary ? withFields(primary, { network }) : null;
+        },
+        (index, id) => index.blockchains.get(id) ?? null,
+      ),
+    );
+  });
+}
+
+/**
+ * A lookup through {@link subnetLookup} or {@link blockchainLookup}: per network at
+ * most one call (the direct read of a lone id, or the list for several), so
+ * `min(parents, 2)` for the two networks, as for the links read from the list.
+ */
+export const SUBNET_LOOKUP_COST: FieldCost = costs.oncePerScope(2);
+
+/** listBlockchains as pages (`Network.blockchains`), each blockchain with its network. */
+export function blockchainPages(ctx: LoaderContext, network: NetworkId, sortOrder?: SortOrder): FetchPage<BlockchainWithNetwork> {
+  const { dataApi } = upstreamOf(ctx);
+  return async (pageToken, pageSize) => {
+    const page = await dataApi.listBlockchains(network, { pageSize, ...(pageToken ? { pageToken } : {}), ...(sortOrder ? { sortOrder } : {}) }, ctx.call);
+    return { items: page.blockchains.map((b) => withFields(b, { network })), nextPageToken: page.nextPageToken };
+  };
+}
+export const BLOCKCHAIN_LISTING_COST: FieldCost = costs.listing(PAGES.blockchains);

@@ -6,6 +6,7 @@ import {
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
 import { isNodeId } from '../lib/ids.ts';
 import type { FieldCost } from '../lib/cost.ts';
+import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
 import type { UpstreamPage } from '../lib/pages.ts';
 import type { NetworkId } from './types.ts';
@@ -35,9 +36,11 @@ function better(a: Validator, b: Validator): Validator {
 
 /**
  * A node's primary-network validation (active first, else pending, else the latest
- * completed), for links from delegators, rewards, blocks and peers. Node ids are
- * sent 100 at a time as a `nodeIds` comma list; the upstream matches substrings,
- * so results are matched back exactly.
+ * completed), for `Network.validator(nodeId:)` and the links from delegators,
+ * rewards, blocks and peers. A batch of one node reads that node's own validations
+ * (getSingleValidatorDetails: exact, one call); a batch of several sends their ids
+ * 100 at a time as a `nodeIds` comma list (one call per 100 nodes instead of one
+ * per node); the upstream matches substrings, so results are matched back exactly.
  */
 export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataLoader<string, Validator | null> {
   return memoLoader(ctx, VALIDATOR_BY_NODE_ID_KEYS(network), () => {
@@ -49,6 +52,28 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
         const chunks: string[][] = [];
         for (let i = 0; i < valid.length; i += MAX_PAGE) chunks.push(valid.slice(i, i + MAX_PAGE));
         const found = new Map<string, Validator>();
+        const take = (wanted: ReadonlySet<string>, validators: readonly Validator[]) => {
+          for (const v of validators) {
+            // The direct read lists the node's subnet validations too: only the primary network's count.
+            if (!wanted.has(v.nodeId) || v.subnetId !== PRIMARY_NETWORK_ID) continue;
+            const current = found.get(v.nodeId);
+            found.set(v.nodeId, current ? better(current, v) : v);
+          }
+        };
+        if (valid.length === 1) {
+          const nodeId = valid[0] as string;
+          let pageToken: string | undefined;
+          for (let pages = 0; pages < VALIDATOR_LINK.maxPages; pages++) {
+            const page = await nullOnNotFound(
+              dataApi.getValidatorDetails(network, nodeId, { pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call),
+            );
+            if (!page) break;
+            take(new Set([nodeId]), page.validators);
+            pageToken = page.nextPageToken;
+            if (!pageToken) break;
+          }
+          return nodeIds.map((id) => found.get(id) ?? null);
+        }
         await Promise.all(
           chunks.map(async (chunk) => {
             const wanted = new Set(chunk);
@@ -60,11 +85,7 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
                 { nodeIds: chunk, subnetId: PRIMARY_NETWORK_ID, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) },
                 ctx.call,
               );
-              for (const v of page.validators) {
-                if (!wanted.has(v.nodeId)) continue;
-                const current = found.get(v.nodeId);
-                found.set(v.nodeId, current ? better(current, v) : v);
-              }
+              take(wanted, page.validators);
               pageToken = page.nextPageToken;
               if (!pageToken) break;
             }

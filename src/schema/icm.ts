@@ -3,22 +3,26 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
-import { findIcmMessage, icmMessagePages, icmRefetchCalls, ICM_MESSAGE_LISTING_COST, type ListedIcmMessage } from '../loaders/icm.ts';
+import {
+  ICM_MESSAGE_LISTING_COST, ICM_MESSAGE_LOOKUP_COST, icmMessageById, icmMessagePages, icmRefetchCalls, normalizeMessageId, type IcmMessageFilters,
+} from '../loaders/icm.ts';
 import type { IcmMessage } from '../shapes/index.ts';
 import { withFields } from '../shapes/index.ts';
 import { ChainRef } from './chains.ts';
 import { PriceRef } from './common.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
 import { openEnumField, upstreamEnum } from './enums.ts';
-import { BOUNDS, isEvmAddress } from './input-checks.ts';
+import { badInput } from '../errors.ts';
+import { grammar } from './bounds.ts';
+import { BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, optional, registerNodeFamily } from './relay-node.ts';
 import { ErcType, TransactionRef } from './transactions.ts';
 import { unixSecondsToDate } from './scalars.ts';
 
-/** An ICM message plus the address (and network) it was listed for: its global id names them (see `ListedIcmMessage`). */
-export type IcmMessageShape = ListedIcmMessage;
+/** An ICM message as the Data API answers it, listed or looked up by id. */
+export type IcmMessageShape = IcmMessage;
 
 type IcmTxShape<T> = T & { chainId: string };
 
@@ -93,14 +97,19 @@ const IcmDestinationTransactionRef = builder
 
 export const IcmMessageRef = builder.objectRef<IcmMessageShape>('IcmMessage');
 
-const idParts = (m: IcmMessageShape): string[] => (m.listedNetwork ? [m.listedAddress, m.messageId, m.listedNetwork] : [m.listedAddress, m.messageId]);
+/**
+ * Local id parts of a message: its message id alone (getIcmMessage needs nothing
+ * else), after an empty first part. Ids issued earlier named the address and
+ * network it was listed for there; they still refetch, by their message id.
+ */
+const idParts = (m: IcmMessageShape): string[] => ['', `0x${normalizeMessageId(m.messageId)}`];
 
 IcmMessageRef.implement({
   description: 'An Interchain Messaging (ICM / Teleporter) message between two EVM chains.',
   interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.id({
-      description: 'Global id. It names the address (and network) the message was listed for; `node(id:)` finds it again in that listing.',
+      description: 'Global id: the same however the message was found; `node(id:)` reads the message by its id.',
       resolve: (m) => encodeGlobalId('IcmMessage', idParts(m)),
     }),
     messageId: t.exposeString('messageId', { description: 'The Teleporter message id.' }),
@@ -152,47 +161,82 @@ export const IcmMessageConnection = builder.connectionObject(
   { name: 'IcmMessageEdge', description: 'An ICM message and its cursor.' },
 );
 
-/** The arguments of an address's ICM message listing (`Address.icmMessages`; `icmMessages` adds the address). */
+/** The arguments of an address's ICM message listing (`Address.icmMessages`; `icmMessages` adds the address and filters). */
 export const icmListArgs = builder.args((t) => ({
   ...pageArgs(t, PAGES.icmMessages),
   network: t.field({ type: NetworkNameEnum, description: 'Only messages of this network (all when omitted).' }),
 }));
 export type IcmListArgs = InputShapeFromFields<typeof icmListArgs>;
 
-/** E16 as a connection: messages the address sent or received, newest first. `parent` binds cursors to `Address.icmMessages`. */
-export function resolveIcmMessages(ctx: Context, address: string, args: IcmListArgs, parent?: unknown) {
+/**
+ * ICM messages as a connection, newest first: those an address sent or received
+ * (E16), or with no address every message, narrowed by `filters` (listIcmMessages).
+ * `parent` binds cursors to `Address.icmMessages`.
+ */
+export function resolveIcmMessages(ctx: Context, address: string | undefined, args: IcmListArgs, parent?: unknown, filters?: IcmMessageFilters) {
   const network = args.network ? networkId(args.network) : undefined;
   return resolvePageConnection({
     ctx,
-    page: PAGES.icmMessages,
+    page: address === undefined ? PAGES.allIcmMessages : PAGES.icmMessages,
     args,
-    parent: parent ?? { address: address.toLowerCase() },
-    fetchPage: icmMessagePages(ctx, address, network),
+    parent: parent ?? (address === undefined ? {} : { address: address.toLowerCase() }),
+    fetchPage: icmMessagePages(ctx, address, network, filters),
   });
 }
 
 registerNodeFamily('IcmMessage', {
-  parts: [ID_PARTS.evmAddress, ID_PARTS.icmMessageId, optional(ID_PARTS.network)],
-  // No lookup by id in the seed: the address's listing is read until the message shows up.
-  load: async (ctx, [address, messageId, network]) => {
-    if (!address || !messageId || !isEvmAddress(address)) return null;
-    if (network === undefined) return findIcmMessage(ctx, address, messageId);
-    return network === 'mainnet' || network === 'fuji' ? findIcmMessage(ctx, address, messageId, network) : null;
-  },
+  // [address listed for (ids issued before the lookup by id), message id, network (same)].
+  parts: [optional(ID_PARTS.evmAddress), ID_PARTS.icmMessageId, optional(ID_PARTS.network)],
+  load: async (ctx, [, messageId]) => (messageId ? icmMessageById(ctx).load(messageId) : null),
   typeOf: () => 'IcmMessage',
   refetchCalls: icmRefetchCalls,
+});
+
+const ICM_MESSAGE_ID = grammar('An ICM (Teleporter) message id: 64 hex digits, `0x` optional.', 'an ICM message id (64 hex digits)', (v) => ID_PARTS.icmMessageId.test(v));
+
+export const IcmMessageFilter = builder.inputType('IcmMessageFilter', {
+  description: 'Filters of the listing of every ICM message (`icmMessages` without `address`); names are the upstream query parameters.',
+  fields: (t) => ({
+    sourceBlockchainId: t.string({ description: 'Only messages sent from this chain: its blockchain id (cb58) or EVM chain id.', bound: BOUNDS.chainId }),
+    destinationBlockchainId: t.string({ description: 'Only messages sent to this chain: its blockchain id (cb58) or EVM chain id.', bound: BOUNDS.chainId }),
+    blockchainId: t.string({ description: 'Only messages sent from or to this blockchain (cb58).', bound: BOUNDS.cb58Id }),
+    from: t.string({ description: 'Only messages from this sender.', bound: BOUNDS.evmAddress }),
+    to: t.string({ description: 'Only messages to this recipient.', bound: BOUNDS.evmAddress }),
+  }),
 });
 
 builder.queryFields((t) => ({
   icmMessages: t.field({
     type: IcmMessageConnection,
-    description: 'ICM messages an address sent or received, newest first.',
+    description: 'ICM messages, newest first: those an address sent or received, or with no `address` every message the Data API indexes (narrowed by `filter`).',
     args: {
-      address: t.arg.string({ required: true, description: 'The sender or recipient.', bound: BOUNDS.evmAddress }),
+      address: t.arg.string({ description: 'The sender or recipient; every message when omitted.', bound: BOUNDS.evmAddress }),
+      filter: t.arg({ type: IcmMessageFilter, description: 'Filters of the listing of every message; only without `address`.' }),
       ...icmListArgs,
     },
-    checkArgs: (args) => checkAfter(args, PAGES.icmMessages),
+    checkArgs: (args) => {
+      const hasFilter = Object.values(args.filter ?? {}).some((v) => v != null);
+      if (args.address != null && hasFilter) throw badInput('filter', 'filters apply to the listing of every message: leave out `address` (or the filter)');
+      checkAfter(args, args.address == null ? PAGES.allIcmMessages : PAGES.icmMessages);
+    },
     upstreamCost: ICM_MESSAGE_LISTING_COST,
-    resolve: (_root, args, ctx) => resolveIcmMessages(ctx, args.address, args),
+    resolve: (_root, args, ctx) => resolveIcmMessages(ctx, args.address ?? undefined, args, undefined, definedFilters(args.filter)),
+  }),
+  icmMessage: t.field({
+    type: IcmMessageRef,
+    nullable: true,
+    description: 'An ICM message by its message id; null when the Data API has none such. The same id asked twice in a query is read once.',
+    args: { messageId: t.arg.string({ required: true, description: 'The Teleporter message id (64 hex digits).', bound: ICM_MESSAGE_ID }) },
+    upstreamCost: ICM_MESSAGE_LOOKUP_COST,
+    resolve: (_root, args, ctx) => icmMessageById(ctx).load(args.messageId),
   }),
 }));
+
+function definedFilters(filter: { [K in keyof IcmMessageFilters]?: string | null } | null | undefined): IcmMessageFilters {
+  const out: IcmMessageFilters = {};
+  for (const key of ['sourceBlockchainId', 'destinationBlockchainId', 'blockchainId', 'to', 'from'] as const) {
+    const value = filter?.[key];
+    if (value) out[key] = key === 'to' || key === 'from' ? value.toLowerCase() : value;
+  }
+  return out;
+}

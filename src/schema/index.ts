@@ -18,6 +18,8 @@ import './nfts.ts';
 import './icm.ts';
 // EVM address tokens (balances and transfer listings)
 import './address-tokens.ts';
+// Primary-network lookups and ICM
+import './network-details.ts';
 import './exports.ts';
 import './signatures.ts';
 import './node.ts';

@@ -2,7 +2,8 @@ import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
-  blockchainById, subnetById, subnetPages, subnetRefetchCalls, SUBNET_LIST_COST, SUBNET_LISTING_COST,
+  BLOCKCHAIN_LISTING_COST, blockchainById, blockchainLookup, blockchainPages, subnetById, subnetLookup, SUBNET_LIST_COST, SUBNET_LISTING_COST,
+  SUBNET_LOOKUP_COST, subnetPages, subnetRefetchCalls,
 } from '../loaders/subnets.ts';
 import { VALIDATOR_LISTING_COST } from '../loaders/staking.ts';
 import type { NetworkId } from '../loaders/types.ts';
@@ -202,7 +203,8 @@ BlockchainRef.implement({
 
 registerNodeFamily('Blockchain', {
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
-  load: async (ctx, [network, blockchainId]) => (isNetwork(network) && blockchainId ? blockchainById(ctx, network).load(blockchainId) : null),
+  // getBlockchainById for a lone id; several ids of a network share its subnet list.
+  load: async (ctx, [network, blockchainId]) => (isNetwork(network) && blockchainId ? blockchainLookup(ctx, network).load(blockchainId) : null),
   typeOf: () => 'Blockchain',
   refetchCalls: (ids) => subnetRefetchCalls(ids.map(([network = '']) => network)),
 });
@@ -290,7 +292,8 @@ SubnetRef.implement({
 
 registerNodeFamily('Subnet', {
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
-  load: async (ctx, [network, subnetId]) => (isNetwork(network) && subnetId ? subnetById(ctx, network).load(subnetId) : null),
+  // getSubnetById for a lone id; several ids of a network share its subnet list.
+  load: async (ctx, [network, subnetId]) => (isNetwork(network) && subnetId ? subnetLookup(ctx, network).load(subnetId) : null),
   typeOf: () => 'Subnet',
   refetchCalls: (ids) => subnetRefetchCalls(ids.map(([network = '']) => network)),
 });
@@ -298,6 +301,11 @@ registerNodeFamily('Subnet', {
 export const SubnetConnection = builder.connectionObject(
   { type: SubnetRef, name: 'SubnetConnection', description: 'A page of subnets.' },
   { name: 'SubnetEdge', description: 'A subnet and its cursor.' },
+);
+
+export const BlockchainConnection = builder.connectionObject(
+  { type: BlockchainRef, name: 'BlockchainConnection', description: 'A page of blockchains.' },
+  { name: 'BlockchainEdge', description: 'A blockchain and its cursor.' },
 );
 
 builder.objectFields(NetworkRef, (t) => ({
@@ -321,10 +329,27 @@ builder.objectFields(NetworkRef, (t) => ({
   subnet: t.field({
     type: SubnetRef,
     nullable: true,
-    description: `A subnet by id, including the primary network (${PRIMARY_NETWORK_ID}); null when the network has no such subnet. Read from the request's one subnet list.`,
+    description: `A subnet by id, including the primary network (${PRIMARY_NETWORK_ID}); null when the network has no such subnet. One subnet is read directly; several asked in one query (aliases) share one read of the subnet list.`,
     args: { subnetId: t.arg.string({ required: true, description: 'The subnet.', bound: BOUNDS.subnetId }) },
-    upstreamCost: SUBNET_LIST_COST,
-    resolve: (n, args, ctx) => subnetById(ctx, n.network).load(args.subnetId),
+    upstreamCost: SUBNET_LOOKUP_COST,
+    resolve: (n, args, ctx) => subnetLookup(ctx, n.network).load(args.subnetId),
+  }),
+  blockchains: t.field({
+    type: BlockchainConnection,
+    description: 'Blockchains created on this network, of every subnet (the primary network\'s P-, X- and C-Chains included), newest first by default.',
+    args: {
+      ...pageArgs(t.arg, PAGES.blockchains),
+      sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction (by creation).' }),
+    },
+    upstreamCost: BLOCKCHAIN_LISTING_COST,
+    resolve: (n, args, ctx) =>
+      resolvePageConnection<BlockchainShape>({
+        ctx,
+        page: PAGES.blockchains,
+        args,
+        parent: { network: n.network },
+        fetchPage: blockchainPages(ctx, n.network, args.sortOrder ?? undefined),
+      }),
   }),
 }));
 

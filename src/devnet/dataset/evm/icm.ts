@@ -4,7 +4,8 @@
 import type { IcmMessage } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { blockAt, blockTimestamp } from './chains.ts';
-import { derivedAddress, encodeTxHash, hashHex, price } from './helpers.ts';
+import { derivedAddress, encodeTxHash, price } from './helpers.ts';
+import { encodeIcmMessageId } from './icm-ids.ts';
 import { DAY, TELEPORTER_ADDRESS, type ChainCtx, type EvmEnv, type IcmRecord, type TxRecord } from './model.ts';
 import { erc20Transfer, internalTx, nativeTx, tokenAmount } from './tokens.ts';
 
@@ -32,7 +33,8 @@ export function buildIcm(env: EvmEnv, ctxs: readonly ChainCtx[], address: string
     const feeValue = rng.bool(0.3) ? 0n : tokenAmount(rng, fee) / 100n;
     const nonce = String(rng.int(1, 90_000));
     const message: IcmMessage = {
-      messageId: hashHex(`${secret}:icm-id:${address}:${index}`),
+      // Self-describing (address and index), so getIcmMessage finds it by id alone.
+      messageId: encodeIcmMessageId(secret, address, index),
       icmContractAddress: TELEPORTER_ADDRESS,
       sourceBlockchainId: src.seed.blockchainId,
       destinationBlockchainId: dst.seed.blockchainId,
