@@ -8,6 +8,7 @@ export * from './common.ts';
 export * from './staking.ts';
 export * from './subnets.ts';
 export * from './blocks.ts';
+export * from './primary-tx.ts'; // primary-network transactions, balances and assets
 export * from './evm.ts';
 // EVM blocks, contracts and transfers (issue 13)
 export * from './evm-blocks.ts';

@@ -38,4 +38,7 @@ export const PAGES = {
   // Primary-network lookups and ICM
   blockchains: spec('blockchains', 100, 10000), // listBlockchains
   allIcmMessages: spec('allIcmMessages', 10, 100), // listIcmMessages
+  // Primary-network transactions (public spec: 1-100)
+  primaryTransactions: spec('primaryTransactions', 10, 100), // listLatestPrimaryNetworkTransactions
+  stakingTransactions: spec('stakingTransactions', 10, 100), // listActivePrimaryNetworkStakingTransactions
 } as const satisfies Record<string, PageSpec>;

@@ -15,6 +15,8 @@ import { describeExports } from './exports.ts';
 import { describeIcm } from './icm.ts';
 import { describeNetwork } from './network.ts';
 import { READ, STRICT, type Kit } from './kit.ts';
+// Primary-network transactions, balances and assets
+import { describePrimaryTx } from './primary-tx.ts';
 import { describeNode, describeNodeResults } from './node-rpc.ts';
 import { describeStaking } from './staking.ts';
 import { describeSubnets } from './subnets.ts';
@@ -23,6 +25,7 @@ function describeAll(k: Kit) {
   return {
     ...describeCommon(k),
     ...describeStaking(k),
+    ...describePrimaryTx(k),
     ...describeSubnets(k),
     ...describeBlocks(k),
     ...describeEvm(k),

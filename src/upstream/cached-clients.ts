@@ -145,6 +145,12 @@ const DATA_API_METHODS: Record<keyof DataApi, MethodSpec> = {
   getAvaxSupply: { optsIndex: 0, cacheClass: 'staking', operation: 'GET /v1/avax/supply' },
   listAllIcmMessages: { optsIndex: 1, cacheClass: 'activity', operation: 'GET /v1/icm/messages' },
   getIcmMessage: { optsIndex: 1, cacheClass: 'activity', operation: 'GET /v1/icm/messages/{messageId}' },
+  // Primary-network transactions, balances and assets (an asset never changes: cached as long as the chain list)
+  getPrimaryTransaction: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}' },
+  listPrimaryTransactions: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/transactions' },
+  listStakingTransactions: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking' },
+  getPrimaryBalances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/balances' },
+  getAssetDetails: { optsIndex: 2, cacheClass: 'chains', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}' },
 };
 
 const NODE_METHOD_CLASSES: Record<NodeRpcMethod, CacheClass | null> = {

@@ -26,6 +26,11 @@ import type {
   Chain, ContractMetadata, EvmBlock, ListBlockTransactionsParams, ListContractTransfersParams, ListContractTransfersResponse,
   ListEvmBlocksParams, ListEvmBlocksResponse, ListLatestTransactionsParams,
 } from '../shapes/index.ts';
+// Primary-network transactions, balances and assets
+import type {
+  AssetDetails, GetPrimaryBalancesParams, ListPChainTransactionsResponse, ListPrimaryTransactionsParams, PrimaryBalancesByChain,
+  PrimaryChainAlias, PrimaryTransactionByChain, PrimaryTransactionPageByChain,
+} from '../shapes/index.ts';
 import type { UpstreamErrorKind, UpstreamName } from './errors.ts';
 
 /** One attempt of one upstream call, as reported to an {@link UpstreamObserver}. */
@@ -172,6 +177,17 @@ export interface DataApi {
   listAllIcmMessages(params?: ListAllIcmMessagesParams, opts?: CallOptions): Promise<ListIcmMessagesResponse>;
   /** getIcmMessage `GET /v1/icm/messages/{messageId}` */
   getIcmMessage(messageId: string, opts?: CallOptions): Promise<IcmMessage>;
+  // Primary-network transactions, balances and assets (public spec; asked by chain alias, read by that chain's shape)
+  /** getTxByHash `GET /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}` */
+  getPrimaryTransaction<C extends PrimaryChainAlias>(network: Network, chain: C, txHash: string, opts?: CallOptions): Promise<PrimaryTransactionByChain[C]>;
+  /** listLatestPrimaryNetworkTransactions `GET /v1/networks/{network}/blockchains/{blockchainId}/transactions` */
+  listPrimaryTransactions<C extends PrimaryChainAlias>(network: Network, chain: C, params?: ListPrimaryTransactionsParams, opts?: CallOptions): Promise<PrimaryTransactionPageByChain[C]>;
+  /** listActivePrimaryNetworkStakingTransactions `GET /v1/networks/{network}/blockchains/p-chain/transactions:listStaking` */
+  listStakingTransactions(network: Network, params?: ListPrimaryTransactionsParams, opts?: CallOptions): Promise<ListPChainTransactionsResponse>;
+  /** getBalancesByAddresses `GET /v1/networks/{network}/blockchains/{blockchainId}/balances` */
+  getPrimaryBalances<C extends PrimaryChainAlias>(network: Network, chain: C, params: GetPrimaryBalancesParams, opts?: CallOptions): Promise<PrimaryBalancesByChain[C]>;
+  /** getAssetDetails `GET /v1/networks/{network}/blockchains/x-chain/assets/{assetId}` */
+  getAssetDetails(network: Network, assetId: string, opts?: CallOptions): Promise<AssetDetails>;
 }
 
 export interface HealthGetResult {

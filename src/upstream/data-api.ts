@@ -2,7 +2,7 @@ import type { CallOptions, DataApi } from './client-types.ts';
 import { UpstreamError } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from './request-id.ts';
-import { readShape, SHAPES, type Leaf, type Violation } from '../shapes/index.ts';
+import { primaryTxShapesOf, readShape, SHAPES, type Leaf, type Violation } from '../shapes/index.ts';
 
 /** Options of {@link createDataApiClient}. */
 export interface DataApiClientOptions {
@@ -206,9 +206,16 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     avaxSupply: { method: 'GET', template: '/v1/avax/supply' },
     icmAll: { method: 'GET', template: '/v1/icm/messages' },
     icmMessage: { method: 'GET', template: '/v1/icm/messages/{messageId}' },
+    // Primary-network transactions, balances and assets
+    primaryTx: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}' },
+    primaryTxs: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions' },
+    stakingTxs: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking' },
+    primaryBalances: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/balances' },
+    asset: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}' },
   } as const satisfies Record<string, Endpoint>;
 
   const S = SHAPES;
+  const PRIMARY_TX = primaryTxShapesOf(S); // primary-network transactions, balances and assets
   return {
     aggregateSignatures: (network, body, opts) => request(E.aggregate, S.SignedMessage, { path: { network }, json: body }, opts),
     getAggregatedSignatures: (network, txHash, opts) => request(E.aggregated, S.SignedMessage, { path: { network, txHash } }, opts),
@@ -282,6 +289,16 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     getAvaxSupply: (opts) => request(E.avaxSupply, S.AvaxSupply, {}, opts),
     listAllIcmMessages: (params, opts) => request(E.icmAll, S.ListIcmMessagesResponse, { query: { ...params }, container: 'messages' }, opts),
     getIcmMessage: (messageId, opts) => request(E.icmMessage, S.IcmMessage, { path: { messageId } }, opts),
+    // Primary-network transactions, balances and assets: asked by the chain's alias, read by that chain's shape
+    getPrimaryTransaction: (network, chain, txHash, opts) =>
+      request(E.primaryTx, PRIMARY_TX.transaction[chain], { path: { network, blockchainId: chain, txHash } }, opts),
+    listPrimaryTransactions: (network, chain, params, opts) =>
+      request(E.primaryTxs, PRIMARY_TX.page[chain], { path: { network, blockchainId: chain }, query: { ...params }, container: 'transactions' }, opts),
+    listStakingTransactions: (network, params, opts) =>
+      request(E.stakingTxs, S.ListPChainTransactionsResponse, { path: { network, blockchainId: 'p-chain' }, query: { ...params }, container: 'transactions' }, opts),
+    getPrimaryBalances: (network, chain, params, opts) =>
+      request(E.primaryBalances, PRIMARY_TX.balances[chain], { path: { network, blockchainId: chain }, query: { ...params }, container: 'balances' }, opts),
+    getAssetDetails: (network, assetId, opts) => request(E.asset, S.AssetDetails, { path: { network, blockchainId: 'x-chain', assetId } }, opts),
     close: async () => {
       if (ownsHttp) await http.close();
     },

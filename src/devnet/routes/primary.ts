@@ -34,7 +34,7 @@ import { cachedPages, createPageCache, requestKey } from './page-cache.ts';
 const DECIMAL = /^\d+(\.\d+)?$/;
 const INTEGER = /^\d+$/;
 
-class Query {
+export class Query {
   constructor(private readonly q: URLSearchParams) {}
 
   /** The raw value; an absent parameter is undefined (an empty one is '' and fails typed parsers). */
@@ -96,7 +96,7 @@ class Query {
   }
 }
 
-function parseNetwork(name: string | undefined): DevnetNetwork {
+export function parseNetwork(name: string | undefined): DevnetNetwork {
   const network = name === undefined ? undefined : devnetNetworkOf(name);
   if (!network) bad(`network must be one of: mainnet, fuji, testnet`);
   return network;
@@ -110,7 +110,7 @@ const ALL_CHAIN_IDS = new Set<string>([...Object.values(PRIMARY_CHAIN_IDS.mainne
  * value of the spec's `BlockchainId` set (a chain of the other network) is a 404;
  * anything else fails validation (400).
  */
-function parseChain(network: DevnetNetwork, id: string | undefined, allowed: readonly PrimaryChain[]): PrimaryChain {
+export function parseChain(network: DevnetNetwork, id: string | undefined, allowed: readonly PrimaryChain[]): PrimaryChain {
   const ids = PRIMARY_CHAIN_IDS[network];
   let chain: PrimaryChain | undefined = id === undefined ? undefined : ALIASES.get(id);
   if (!chain) chain = id === ids.p ? 'p' : id === ids.x ? 'x' : id === ids.c ? 'c' : undefined;
@@ -132,7 +132,7 @@ const ADDRESS_BODY = /^(avax|fuji)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38}$/;
  * UTXOs), then a bech32 address whose hrp is the network's (`avax` / `fuji`).
  * Returns the bodies without prefix.
  */
-function parseAddresses(data: PrimaryData, raw: readonly string[], name: string, prefixes: readonly string[]): string[] {
+export function parseAddresses(data: PrimaryData, raw: readonly string[], name: string, prefixes: readonly string[]): string[] {
   return raw.map((entry) => {
     const dash = entry.indexOf('-');
     let body = entry;
@@ -161,13 +161,13 @@ function filterHash(scope: unknown): string {
   return createHash('sha256').update(JSON.stringify(scope)).digest('base64url').slice(0, 16);
 }
 
-function encodeToken(scope: unknown, position: number): string {
+export function encodeToken(scope: unknown, position: number): string {
   const body: TokenBody = { v: 1, p: position, f: filterHash(scope) };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
 /** The position stored in `token`, 0 without one; 400 for a malformed token or one issued for other arguments. */
-function decodeToken(token: string | undefined, scope: unknown): number {
+export function decodeToken(token: string | undefined, scope: unknown): number {
   if (token === undefined) return 0;
   let body: Partial<TokenBody> | undefined;
   try {
@@ -191,7 +191,7 @@ function listAnswer<T>(key: string, page: Page<T>, scope: unknown, offset: numbe
   return { status: 200, body };
 }
 
-function chainInfo(chain: PrimaryChain, network: DevnetNetwork): ChainInfo {
+export function chainInfo(chain: PrimaryChain, network: DevnetNetwork): ChainInfo {
   return { chainName: CHAIN_NAMES[chain], network };
 }
 

@@ -49,6 +49,8 @@ import type {
   ValidatorQuery,
 } from './types.ts';
 import { listUtxos } from './utxos.ts';
+// Primary-network transactions, balances and assets
+import { PrimaryTransactions } from './transactions.ts';
 
 export { AVAX_ASSET_IDS, BLOCK_INTERVAL_SECONDS, C_CHAIN_EVM_IDS, CHAIN_NAMES, VM_IDS } from './constants.ts';
 export type { PrimaryChain } from './constants.ts';
@@ -83,6 +85,8 @@ export class PrimaryData {
   private readonly subnetById = new Map<string, Subnet>();
   private readonly producers: BlockProducers;
   private readonly staking: StakingQueries;
+  /** Transactions, balances and assets, derived from the rest (see transactions.ts). */
+  readonly transactions: PrimaryTransactions;
 
   constructor(input: PrimaryDataInput) {
     this.now = input.now;
@@ -103,6 +107,7 @@ export class PrimaryData {
       activeNodeIds: validators.filter((v) => v.primary && v.status === 'active').map((v) => v.nodeId),
       activeL1Validators: validators.filter((v) => !v.primary && v.status === 'active' && this.subnetById.get(v.subnetId)?.isL1).length,
     };
+    this.transactions = new PrimaryTransactions(this.records, (chain, height) => block(this.ctx, this.producers, chain, height), () => this.nowSec());
   }
 
   private nowSec(): number {
@@ -193,7 +198,7 @@ export class PrimaryData {
   }
 
   block(chain: PrimaryChain, height: number): Block {
-    return block(this.ctx, this.producers, chain, height);
+    return this.transactions.decorate(chain, block(this.ctx, this.producers, chain, height));
   }
 
   /**
@@ -201,7 +206,8 @@ export class PrimaryData {
    * so blocks produced between pages do not shift it).
    */
   listBlocks(chain: PrimaryChain, q: BlockQuery, cursor: number | undefined, limit: number): { items: Block[]; next?: number } {
-    return listBlocks(this.ctx, this.producers, chain, q, this.latestHeight(chain), cursor, limit);
+    const page = listBlocks(this.ctx, this.producers, chain, q, this.latestHeight(chain), cursor, limit);
+    return { ...page, items: page.items.map((b) => this.transactions.decorate(chain, b)) };
   }
 
   get vertexCount(): number {
