@@ -5,8 +5,6 @@ import { evmRoutes } from './routes/evm.ts';
 // EVM blocks, latest transactions, contracts and transfers (issue 13)
 import { evmBlockRoutes } from './routes/evm-blocks.ts';
 import { primaryRoutes } from './routes/primary.ts';
-// Primary-network lookups, network details and supply, ICM messages by id (issue 13)
-import { lookupRoutes } from './routes/lookups.ts';
 // Primary-network transactions, balances and assets (issue 13)
 import { primaryTxRoutes } from './routes/primary-tx.ts';
 // Primary-network lookups, network details and supply, ICM messages by id (issue 13)
