@@ -1,4 +1,4 @@
-import { isNodeId } from '../../lib/ids.ts';
+import { isCb58Id, isNodeId } from '../../lib/ids.ts';
 import { VALIDATION_STATUSES, type Blockchain, type IcmMessage } from '../../shapes/index.ts';
 import type { Dataset } from '../dataset/index.ts';
 import type { EvmNetwork } from '../dataset/evm/index.ts';
@@ -11,8 +11,7 @@ import { fail, get, ok } from './http-error.ts';
 /** listBlockchains' page sizes (as listSubnets'). */
 const BLOCKCHAIN_LIMITS: PageLimits = { defaultSize: 100, maxSize: 10_000 };
 const NETWORKS: readonly EvmNetwork[] = ['mainnet', 'fuji'];
-const CB58_ID = /^[1-9A-HJ-NP-Za-km-z]{40,60}$/;
-const CHAIN_ID = /^(\d{1,20}|[1-9A-HJ-NP-Za-km-z]{40,60})$/;
+const isChainId = (value: string): boolean => /^\d{1,20}$/.test(value) || isCb58Id(value);
 
 const newestFirst = (a: IcmMessage, b: IcmMessage): number =>
   (b.sourceTransaction?.timestamp ?? 0) - (a.sourceTransaction?.timestamp ?? 0) || a.messageId.localeCompare(b.messageId);
@@ -68,7 +67,7 @@ export function lookupRoutes(dataset: Dataset): Route[] {
     get('/v1/networks/{network}/subnets/{subnetId}', (p) => {
       const data = primary(p.network);
       const subnetId = p.subnetId ?? '';
-      if (!CB58_ID.test(subnetId)) fail(400, 'subnetId must be a cb58 subnet id');
+      if (!isCb58Id(subnetId)) fail(400, 'subnetId must be a cb58 subnet id');
       const subnet = data.subnet(subnetId);
       return subnet ? ok(subnet) : fail(404, `Subnet ${subnetId} not found on ${data.network}`);
     }),
@@ -86,7 +85,7 @@ export function lookupRoutes(dataset: Dataset): Route[] {
     get('/v1/networks/{network}/blockchains/{blockchainId}', (p) => {
       const network = networkOf(p.network ?? '');
       const blockchainId = p.blockchainId ?? '';
-      if (!CB58_ID.test(blockchainId)) fail(400, 'blockchainId must be a cb58 blockchain id');
+      if (!isCb58Id(blockchainId)) fail(400, 'blockchainId must be a cb58 blockchain id');
       const chain = blockchainsOf(network).find((b) => b.blockchainId === blockchainId);
       return chain ? ok(chain) : fail(404, `Blockchain ${blockchainId} not found on ${network}`);
     }),
@@ -99,14 +98,14 @@ export function lookupRoutes(dataset: Dataset): Route[] {
       const q = req.query;
       const rawNetwork = param(q, 'network');
       const network = rawNetwork === undefined ? undefined : networkOf(rawNetwork);
-      const chainParam = (name: string, grammar: RegExp): string | undefined => {
+      const chainParam = (name: string, evmToo: boolean): string | undefined => {
         const value = param(q, name);
-        if (value !== undefined && !grammar.test(value)) fail(400, `${name} must be a blockchain id (cb58)${grammar === CHAIN_ID ? ' or an EVM chain id' : ''}`);
+        if (value !== undefined && !(evmToo ? isChainId(value) : isCb58Id(value))) fail(400, `${name} must be a blockchain id (cb58)${evmToo ? ' or an EVM chain id' : ''}`);
         return value;
       };
-      const source = chainParam('sourceBlockchainId', CHAIN_ID);
-      const destination = chainParam('destinationBlockchainId', CHAIN_ID);
-      const either = chainParam('blockchainId', CB58_ID);
+      const source = chainParam('sourceBlockchainId', true);
+      const destination = chainParam('destinationBlockchainId', true);
+      const either = chainParam('blockchainId', false);
       const rawTo = param(q, 'to');
       const rawFrom = param(q, 'from');
       const to = rawTo === undefined ? undefined : evmAddress(rawTo, 'to');
