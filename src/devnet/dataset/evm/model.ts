@@ -136,6 +136,7 @@ export interface History {
   records: TxRecord[];
   firstBlock: number;
   finalBalance: bigint;
+  erc1155: { contract: ContractDef; tokenId: number; balance: bigint; sinceBlock: number }[];
 }
 
 export interface IcmRecord {
