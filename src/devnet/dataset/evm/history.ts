@@ -46,6 +46,19 @@ export function buildHistory(ctx: ChainCtx, address: string): History {
       ...overrides,
     };
   };
+  // What the address holds as its history goes (ERC-20 by contract, ERC-1155 by contract:id), so
+  // it never sends more than it received: the devnet's balance listings are these transfers summed.
+  const held = new Map<string, bigint>();
+  const heldOf = (key: string): bigint => held.get(key) ?? 0n;
+  const move = (key: string, t: { from: { address: string }; to: { address: string } }, value: bigint): void => {
+    if (t.to.address === address) held.set(key, heldOf(key) + value);
+    if (t.from.address === address) held.set(key, heldOf(key) - value);
+  };
+  const track = (r: TxRecord): TxRecord => {
+    for (const t of r.erc20) move(t.erc20Token.address, t, BigInt(t.value));
+    for (const t of r.erc1155) move(`${t.erc1155Token.address}:${t.erc1155Token.tokenId}`, t, BigInt(t.value));
+    return r;
+  };
   const nftId = (def: ContractDef): number => {
     if (!isFixture) return rng.int(RESERVED_NFT_IDS + 1, def.supply);
     const next = (reservedNext.get(def.address) ?? 0) + 1;
@@ -64,7 +77,7 @@ export function buildHistory(ctx: ChainCtx, address: string): History {
       internal: [internalTx(ctx, address, def.address, 'CREATE', 0n, rng)],
     };
     if (def.kind === 'erc20') rec.erc20.push(erc20Transfer(ctx, def, ZERO_ADDRESS, address, 1_000_000_000n * pow10(def.decimals), 0));
-    records.push(rec);
+    records.push(track(rec));
   }
 
   const fixtureKinds = [...FIXTURE_KINDS];
@@ -79,7 +92,7 @@ export function buildHistory(ctx: ChainCtx, address: string): History {
       }
     }
     const kind: Kind = isFixture ? (fixtureKinds[j % fixtureKinds.length] as Kind) : rng.pick(WEIGHTED_KINDS);
-    records.push(makeTx(kind, block, index));
+    records.push(track(makeTx(kind, block, index)));
   }
 
   function makeTx(kind: Kind, block: number, index: number): TxRecord {
@@ -102,8 +115,10 @@ export function buildHistory(ctx: ChainCtx, address: string): History {
       case 'erc20-in': {
         const def = token();
         const [from, to] = kind === 'erc20-out' ? [address, other] : [other, address];
-        const amount = tokenAmount(rng, def);
-        const failed = kind === 'erc20-out' && rng.bool(0.05);
+        const drawn = tokenAmount(rng, def);
+        // A sender sends at most what it holds; with nothing to send, the transfer reverts.
+        const amount = kind === 'erc20-out' && drawn > heldOf(def.address) ? heldOf(def.address) : drawn;
+        const failed = kind === 'erc20-out' && (rng.bool(0.05) || amount === 0n);
         const r = rec(call(from, def.address, '0xa9059cbb', 'transfer(address,uint256)', pad32(to) + pad32(amount.toString(16)), 0n, failed));
         if (!failed) r.erc20.push(erc20Transfer(ctx, def, from, to, amount, rng.int(0, 5)));
         return r;
@@ -124,10 +139,13 @@ export function buildHistory(ctx: ChainCtx, address: string): History {
       }
       case 'swap-sell': {
         const def = token();
-        const amount = tokenAmount(rng, def);
+        const drawn = tokenAmount(rng, def);
+        // Sells at most what it holds; with nothing to sell, the swap reverts.
+        const amount = drawn > heldOf(def.address) ? heldOf(def.address) : drawn;
         const out = nativeValue();
         const r = rec(call(address, ctx.router.address, '0x18cbafe5', 'swapExactTokensForAVAX(uint256,uint256,address[],address,uint256)',
-          pad32(amount.toString(16)) + pad32(out.toString(16)) + pad32('a0') + pad32(address) + rng.hex(32)));
+          pad32(amount.toString(16)) + pad32(out.toString(16)) + pad32('a0') + pad32(address) + rng.hex(32), 0n, amount === 0n));
+        if (amount === 0n) return r;
         const log = rng.int(0, 4);
         r.erc20.push(erc20Transfer(ctx, def, address, def.pair, amount, log));
         r.erc20.push(erc20Transfer(ctx, wrapped, def.pair, ctx.router.address, out, log + 2));
@@ -163,12 +181,18 @@ export function buildHistory(ctx: ChainCtx, address: string): History {
       }
       case 'erc1155-batch-out': {
         const def = rng.pick(ctx.erc1155);
-        const ids = [rng.int(1, def.supply), rng.int(1, def.supply)];
+        // Up to two tokens of the collection it holds, at most what it holds of each; holding none, the batch reverts.
+        const owned = [...held].filter(([key, n]) => n > 0n && key.startsWith(`${def.address}:`));
+        const first = owned.length > 0 ? owned.splice(rng.int(0, owned.length - 1), 1) : [];
+        const picks = [...first, ...(owned.length > 0 ? [owned[rng.int(0, owned.length - 1)] as [string, bigint]] : [])];
         const r = rec(call(address, def.address, '0x2eb2c2d6', 'safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)',
-          pad32(address) + pad32(other) + rng.hex(96)));
+          pad32(address) + pad32(other) + rng.hex(96), 0n, picks.length === 0));
         const log = rng.int(0, 3);
-        ids.forEach((id, i) => {
-          r.erc1155.push({ from: info(ctx, address), to: info(ctx, other), logIndex: log + i, value: String(rng.int(1, 10)), erc1155Token: erc1155Token(ctx, def, id) });
+        picks.forEach(([key, n], i) => {
+          const drawn = BigInt(rng.int(1, 10));
+          const value = drawn > n ? n : drawn;
+          const id = Number(key.slice(def.address.length + 1));
+          r.erc1155.push({ from: info(ctx, address), to: info(ctx, other), logIndex: log + i, value: String(value), erc1155Token: erc1155Token(ctx, def, id) });
         });
         return r;
       }
@@ -192,19 +216,7 @@ export function buildHistory(ctx: ChainCtx, address: string): History {
   const finalBalance = records.length === 0 ? 0n : isFixture
     ? BigInt(rng.int(500, 50_000)) * 10n ** 17n + BigInt(rng.int(0, 1_000_000))
     : BigInt(rng.int(0, 200_000)) * 10n ** 15n;
-  const holdings = isFixture ? 10 + rng.int(0, 4) : rng.int(0, 3);
-  const erc1155: History['erc1155'] = [];
-  const seen = new Set<string>();
-  for (let i = 0; i < holdings && records.length > 0; i++) {
-    const contract = rng.pick(ctx.erc1155);
-    const tokenId = rng.int(1, contract.supply);
-    const key = `${contract.address}:${tokenId}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    erc1155.push({ contract, tokenId, balance: BigInt(rng.int(1, 250)), sinceBlock: rng.int(firstBlock, ctx.anchorBlock) });
-  }
-  erc1155.sort((a, b) => a.contract.address.localeCompare(b.contract.address) || a.tokenId - b.tokenId);
-  return { records, firstBlock, finalBalance, erc1155 };
+  return { records, firstBlock, finalBalance };
 }
 
 export function inRange(block: number, range: BlockRange): boolean {

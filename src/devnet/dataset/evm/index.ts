@@ -23,6 +23,8 @@ import {
   DAY, HISTORY_CACHE_SIZE, ICM_CACHE_SIZE, type ChainCtx, type ContractDef, type EvmEnv, type History, type IcmRecord,
 } from './model.ts';
 import { createOperations } from './operations.ts';
+// EVM address tokens: transfer listings and the balances summed from them
+import { createAddressTokens } from './balances.ts';
 // EVM blocks and contract metadata (issue 13)
 import { createBlocks } from './blocks.ts';
 import { erc1155Token, erc721Token } from './tokens.ts';
@@ -55,6 +57,8 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
     histories.getOrCreate(`${ctx.idx}:${address}`, () => buildHistory(ctx, address));
   const icm = (address: string): IcmRecord[] => icmCache.getOrCreate(address, () => buildIcm(env, ctxs, address));
   const operations = createOperations(env);
+  // EVM address tokens: transfer listings and the balances summed from them
+  const addressTokens = createAddressTokens({ find: (chainId) => byId.get(chainId), history });
   // EVM blocks and contract metadata (issue 13)
   const blocks = createBlocks({ find: (chainId) => byId.get(chainId), history, icm });
 
@@ -70,7 +74,7 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
       r.native.txStatus === '1' && (r.native.method?.methodName ?? '').startsWith('swapExactTokensForAVAX'))
       ?? [...records].reverse().find((r) => r.internal.length > 0) ?? records[0];
     const nft = records.find((r) => r.erc721.length > 0 && r.erc721[0]?.to.address === fixtureAddress)?.erc721[0]?.erc721Token;
-    const erc1155 = history(c, fixtureAddress).erc1155[0];
+    const erc1155 = addressTokens.erc1155Balances(c.evmChainId, fixtureAddress)?.[0];
     const deployed = c.erc20[c.erc20.length - 1] as ContractDef;
     const icmSource = icm(fixtureAddress)[0]?.message.sourceTransaction;
     const subnet = ctxs[1];
@@ -84,8 +88,8 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
       icmAddress: fixtureAddress,
       operationId: operations.fixtureOperationId,
       blockchainId: c.seed.blockchainId,
-      erc1155Contract: erc1155?.contract.address ?? (c.erc1155[0] as ContractDef).address,
-      erc1155TokenId: String(erc1155?.tokenId ?? 1),
+      erc1155Contract: erc1155?.address ?? (c.erc1155[0] as ContractDef).address,
+      erc1155TokenId: erc1155?.tokenId ?? '1',
       deploymentTxHash: records[deployed.deployIndex]?.native.txHash ?? '',
       ...(icmSource ? { icmSourceTxHash: icmSource.txHash, icmSourceEvmChainId: icm(fixtureAddress)[0]?.message.sourceEvmChainId ?? '' } : {}),
       ...(subnet ? { subnetEvmChainId: subnet.evmChainId } : {}),
@@ -150,18 +154,8 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
       };
     },
 
-    erc1155Balances(chainId, address, blockNumber, contractAddress) {
-      const ctx = find(chainId);
-      if (!ctx) return undefined;
-      const block = blockNumber ?? latest(ctx);
-      const contract = contractAddress ? norm(contractAddress) : undefined;
-      return history(ctx, norm(address)).erc1155
-        .filter((b) => b.sinceBlock <= block && (!contract || b.contract.address === contract))
-        .map((b) => {
-          const token = erc1155Token(ctx, b.contract, b.tokenId);
-          return { ...token, chainId: ctx.evmChainId, balance: String(b.balance) };
-        });
-    },
+    // Summed from the address's ERC-1155 transfers (see balances.ts).
+    erc1155Balances: (chainId, address, blockNumber, contractAddress) => addressTokens.erc1155Balances(chainId, address, blockNumber, contractAddress),
 
     deployment(chainId, contractAddress, currency) {
       const ctx = find(chainId);
@@ -207,6 +201,8 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
     createExport: (request) => operations.createExport(request),
     operation: (operationId) => operations.operation(operationId),
     fixtures,
+    // EVM address tokens
+    addressTokens,
     // EVM blocks and contract metadata (issue 13)
     blocks,
   };

@@ -136,7 +136,6 @@ export interface History {
   records: TxRecord[];
   firstBlock: number;
   finalBalance: bigint;
-  erc1155: { contract: ContractDef; tokenId: number; balance: bigint; sinceBlock: number }[];
 }
 
 export interface IcmRecord {

@@ -11,6 +11,8 @@ import type {
   TransactionDetails,
 } from '../../../shapes/index.ts';
 import type { DevnetNetwork } from '../../node-view.ts';
+// EVM address tokens
+import type { AddressTokensData } from './balances.ts';
 import type { EvmBlocksData } from './blocks.ts';
 
 // The public types of the devnet's EVM data (what the routes and the dataset see).
@@ -94,6 +96,8 @@ export interface EvmData {
   /** `GET /v1/operations/{id}`: the operation as of `now()`. */
   operation(operationId: string): ExportOperation | undefined;
   fixtures(): EvmFixtures;
+  /** An address's token transfers and internal transactions, and the balances summed from them (issue 13). */
+  readonly addressTokens: AddressTokensData;
   /** Blocks, their transactions and transfers, and contract metadata (issue 13). */
   readonly blocks: EvmBlocksData;
 }
