@@ -146,6 +146,8 @@ describe('global ids and cursors under random input', () => {
     'Address.erc1155Balances': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { erc1155Balances(first: 1, after: $after) { edges { cursor } } } }`,
     'Address.icmMessages': (f) => `chain(chainId: "43114") { address(address: "${f['icmAddress']}") { icmMessages(first: 1, after: $after) { edges { cursor } } } }`,
     'Query.icmMessages': (f) => `icmMessages(address: "${f['icmAddress']}", first: 1, after: $after) { edges { cursor } }`,
+    // Primary-network lookups and ICM
+    'Network.blockchains': () => 'network(name: MAINNET) { blockchains(first: 1, after: $after) { edges { cursor } } }',
     'AvalancheNode.peers': () => 'avalancheNode { peers(first: 1, after: $after) { edges { cursor } } }',
   };
 

@@ -122,7 +122,8 @@ describe('AvalancheNode info fields', () => {
     const data = await ok('{ avalancheNode { nodeId nodePOP { publicKey } again: nodeId validator { nodeId validationStatus } } }');
     expect(data.avalancheNode.validator.nodeId).toBe(data.avalancheNode.nodeId);
     expect(routes()['POST info.getNodeID']).toBe(1);
-    expect(routes()['GET /v1/networks/{network}/validators']).toBe(1);
+    // One node: its validation is read directly (getSingleValidatorDetails).
+    expect(routes()['GET /v1/networks/{network}/validators/{nodeId}']).toBe(1);
   });
 
   it("links each node to its own validation, in the node's network by default", async () => {
