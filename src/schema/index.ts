@@ -10,6 +10,9 @@ import './primary-chain.ts';
 import './blocks.ts';
 import './vertices.ts';
 import './utxos.ts';
+// Primary-network transactions, balances and assets
+import './assets.ts';
+import './primary-tx.ts';
 import './block-subscription.ts';
 import './chains.ts';
 import './addresses.ts';

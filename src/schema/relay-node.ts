@@ -38,6 +38,8 @@ export function encodeLegacyGlobalId(typename: string, parts: readonly (string |
 const FAMILY_CODE_LIST = [
   'Network', 'Validator', 'Delegator', 'Subnet', 'Blockchain', 'PrimaryBlockchain', 'Block', 'Vertex',
   'Utxo', 'Chain', 'Address', 'Transaction', 'NftToken', 'IcmMessage', 'ExportOperation', 'AvalancheNode',
+  // Primary-network transactions and assets (issue 13)
+  'PrimaryTransaction', 'Asset',
 ] as const;
 const FAMILY_CODES = new Map<string, number>(FAMILY_CODE_LIST.map((name, index) => [name, index + 1]));
 const FAMILY_NAMES = new Map<number, string>(FAMILY_CODE_LIST.map((name, index) => [index + 1, name]));

@@ -126,7 +126,7 @@ export class PrimaryTransactions {
   listStaking(q: TxQuery, offset: number, limit: number): Page<PrimaryTx> {
     const { staking } = this.data;
     this.activeStaking ??= [
-      ...staking.validators.flatMap((v, i) => (v.status === 'active' ? [{ hash: v.txHash, ts: v.start - 600 }] : [])),
+      ...staking.validators.flatMap((v) => (v.status === 'active' ? [{ hash: v.txHash, ts: v.start - 600 }] : [])),
       ...Array.from(staking.delegations.status, (_, d) => d)
         .filter((d) => delegationStatus(staking.delegations, d) === 'active')
         .map((d) => ({ hash: delegationTxHash(this.data.ctx, d), ts: (staking.delegations.start[d] as number) - 600 })),
