@@ -70,7 +70,7 @@ afterAll(async () => {
 
 describe('address token listings on the devnet', () => {
   it('serve the strict shapes of the spec, every page', async () => {
-    const cases: [string, keyof typeof S][] = [
+    const cases = [
       ['balances:listErc20', 'ListErc20BalancesResponse'],
       ['balances:listErc721', 'ListErc721BalancesResponse'],
       ['balances:listCollectibles', 'ListCollectibleBalancesResponse'],
@@ -78,7 +78,7 @@ describe('address token listings on the devnet', () => {
       ['transactions:listErc721', 'ListErc721TransfersResponse'],
       ['transactions:listErc1155', 'ListErc1155TransfersResponse'],
       ['transactions:listInternals', 'ListInternalTransactionsResponse'],
-    ];
+    ] as const;
     for (const [suffix, shape] of cases) {
       const first = await ok(`${base}/${suffix}?pageSize=3`);
       expect(mismatches(first, S[shape]), suffix).toEqual([]);
