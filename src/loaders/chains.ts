@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { Chain } from '../shapes/index.ts';
+import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
 
@@ -63,3 +64,23 @@ export const CHAIN_LOOKUP_COST: FieldCost = costs.oncePerScope(1);
 
 /** Calls refetching chains (or addresses, which check their chain) by id makes: the one chain list. */
 export const chainRefetchCalls = (): number => 1;
+
+/**
+ * A chain read directly (getChainInfo) when it is asked alone, as `Query.chain` and a
+ * federation reference keyed by `chainId` usually are; when one batch asks for several
+ * chains, the one chain list of the request answers them all instead. Either way a
+ * batch costs one call. Null when the Data API does not index the chain.
+ */
+export function chainInfoById(ctx: LoaderContext): DataLoader<string, Chain | null> {
+  return memoLoader(ctx, 'chainInfoById', () => {
+    const { dataApi } = upstreamOf(ctx);
+    return new DataLoader<string, Chain | null>(async (ids) => {
+      const [only] = ids;
+      if (ids.length === 1 && only !== undefined) return [await nullOnNotFound(dataApi.getChainInfo(only, ctx.call))];
+      return chainById(ctx).loadMany(ids);
+    });
+  });
+}
+
+/** `Query.chain`: one call per field at most (getChainInfo, or the chain list for several in one batch). */
+export const CHAIN_INFO_COST: FieldCost = costs.perParent();

@@ -1,5 +1,7 @@
 import { builder } from '../builder.ts';
-import { chainById, chainRefetchCalls, chainsList, CHAIN_LIST_COST, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
+import {
+  chainById, chainInfoById, chainRefetchCalls, chainsList, CHAIN_INFO_COST, CHAIN_LIST_COST,
+} from '../loaders/chains.ts';
 import { blockchainById, subnetById, SUBNET_LIST_COST } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { Chain, NetworkToken } from '../shapes/index.ts';
@@ -129,9 +131,10 @@ builder.queryFields((t) => ({
   chain: t.field({
     type: ChainRef,
     nullable: true,
-    description: 'An EVM chain by EVM chain id (`43114`) or blockchain id; null when the Data API does not index it.',
+    description:
+      'An EVM chain by EVM chain id (`43114`) or blockchain id, read directly (getChainInfo); null when the Data API does not index it. Several in one request are answered by one chain list.',
     args: { chainId: t.arg.string({ required: true, description: 'The chain.', bound: BOUNDS.chainId }) },
-    upstreamCost: CHAIN_LOOKUP_COST,
-    resolve: (_root, args, ctx) => chainById(ctx).load(args.chainId),
+    upstreamCost: CHAIN_INFO_COST,
+    resolve: (_root, args, ctx) => chainInfoById(ctx).load(args.chainId),
   }),
 }));

@@ -18,6 +18,9 @@ import './chains.ts';
 import './addresses.ts';
 import './transactions.ts';
 import './nfts.ts';
+// EVM blocks and contracts (issue 13)
+import './evm-blocks.ts';
+import './contracts.ts';
 import './icm.ts';
 // EVM address tokens (balances and transfer listings)
 import './address-tokens.ts';

@@ -38,6 +38,8 @@ export function encodeLegacyGlobalId(typename: string, parts: readonly (string |
 const FAMILY_CODE_LIST = [
   'Network', 'Validator', 'Delegator', 'Subnet', 'Blockchain', 'PrimaryBlockchain', 'Block', 'Vertex',
   'Utxo', 'Chain', 'Address', 'Transaction', 'NftToken', 'IcmMessage', 'ExportOperation', 'AvalancheNode',
+  // EVM blocks and contracts (issue 13)
+  'EvmBlock', 'Contract',
   // Primary-network transactions and assets (issue 13)
   'PrimaryTransaction', 'Asset',
 ] as const;

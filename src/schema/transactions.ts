@@ -8,6 +8,7 @@ import type {
   FullNativeTransaction, InternalTransaction, NativeTransaction, NetworkTokenDetails, NftMetadata,
   TeleporterMessageInfo, TransactionMethod,
 } from '../shapes/index.ts';
+import { withFields } from '../shapes/index.ts';
 import { ChainRef, NetworkTokenRef } from './chains.ts';
 import { currencyOf, PriceRef } from './common.ts';
 import { CurrencyCodeEnum, openEnumField, upstreamEnum } from './enums.ts';
@@ -70,6 +71,15 @@ export const NftIndexStatus = upstreamEnum(
 
 // ---------------------------------------------------------------- shared objects
 
+/**
+ * A token reference or transfer with the EVM chain it was read on, when its parent
+ * knows it: the upstream token objects do not say, and their `contract` link
+ * (src/schema/contracts.ts) needs it. Items of shared answers are copied, never changed.
+ */
+export type OnChain<T> = T & { chainId?: string };
+export const onChain = <T extends object>(item: T, chainId: string | undefined): OnChain<T> => (chainId === undefined ? item : withFields(item, { chainId }));
+const onChainAll = <T extends object>(items: T[] | undefined, chainId: string | undefined): OnChain<T>[] => (items ?? []).map((item) => onChain(item, chainId));
+
 export const AddressInfoRef = builder.objectRef<AddressInfo>('AddressInfo').implement({
   description: 'An address as it appears in a transaction, with the token or contract details the indexer knows.',
   fields: (t) => ({
@@ -109,7 +119,7 @@ export const NftMetadataRef = builder.objectRef<NftMetadata>('NftMetadata').impl
   }),
 });
 
-export const Erc20TokenRef = builder.objectRef<Erc20Token>('Erc20Token').implement({
+export const Erc20TokenRef = builder.objectRef<OnChain<Erc20Token>>('Erc20Token').implement({
   description: 'An ERC-20 token.',
   fields: (t) => ({
     address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),
@@ -122,7 +132,7 @@ export const Erc20TokenRef = builder.objectRef<Erc20Token>('Erc20Token').impleme
   }),
 });
 
-export const Erc721TokenRef = builder.objectRef<Erc721Token>('Erc721Token').implement({
+export const Erc721TokenRef = builder.objectRef<OnChain<Erc721Token>>('Erc721Token').implement({
   description: 'One ERC-721 token.',
   fields: (t) => ({
     address: t.expose('address', { type: 'EvmAddress', description: 'Collection contract address.' }),
@@ -136,7 +146,7 @@ export const Erc721TokenRef = builder.objectRef<Erc721Token>('Erc721Token').impl
   }),
 });
 
-export const Erc1155TokenRef = builder.objectRef<Erc1155Token>('Erc1155Token').implement({
+export const Erc1155TokenRef = builder.objectRef<OnChain<Erc1155Token>>('Erc1155Token').implement({
   description: 'One ERC-1155 token.',
   fields: (t) => ({
     address: t.expose('address', { type: 'EvmAddress', description: 'Contract address.' }),
@@ -147,35 +157,35 @@ export const Erc1155TokenRef = builder.objectRef<Erc1155Token>('Erc1155Token').i
   }),
 });
 
-const Erc20TransferRef = builder.objectRef<Erc20Transfer>('Erc20Transfer').implement({
+const Erc20TransferRef = builder.objectRef<OnChain<Erc20Transfer>>('Erc20Transfer').implement({
   description: 'An ERC-20 transfer (one Transfer log).',
   fields: (t) => ({
     from: t.field({ type: AddressInfoRef, description: 'Sender.', resolve: (x) => x.from }),
     to: t.field({ type: AddressInfoRef, description: 'Receiver.', resolve: (x) => x.to }),
     logIndex: t.exposeInt('logIndex', { description: 'Index of the log in the block.' }),
     value: t.field({ type: 'UInt256', description: 'Amount, in the smallest unit of the token.', resolve: (x) => x.value }),
-    erc20Token: t.field({ type: Erc20TokenRef, description: 'The token.', resolve: (x) => x.erc20Token }),
+    erc20Token: t.field({ type: Erc20TokenRef, description: 'The token.', resolve: (x) => onChain(x.erc20Token, x.chainId) }),
   }),
 });
 
-const Erc721TransferRef = builder.objectRef<Erc721Transfer>('Erc721Transfer').implement({
+const Erc721TransferRef = builder.objectRef<OnChain<Erc721Transfer>>('Erc721Transfer').implement({
   description: 'An ERC-721 transfer.',
   fields: (t) => ({
     from: t.field({ type: AddressInfoRef, description: 'Sender.', resolve: (x) => x.from }),
     to: t.field({ type: AddressInfoRef, description: 'Receiver.', resolve: (x) => x.to }),
     logIndex: t.exposeInt('logIndex', { description: 'Index of the log in the block.' }),
-    erc721Token: t.field({ type: Erc721TokenRef, description: 'The token transferred.', resolve: (x) => x.erc721Token }),
+    erc721Token: t.field({ type: Erc721TokenRef, description: 'The token transferred.', resolve: (x) => onChain(x.erc721Token, x.chainId) }),
   }),
 });
 
-const Erc1155TransferRef = builder.objectRef<Erc1155Transfer>('Erc1155Transfer').implement({
+const Erc1155TransferRef = builder.objectRef<OnChain<Erc1155Transfer>>('Erc1155Transfer').implement({
   description: 'An ERC-1155 transfer.',
   fields: (t) => ({
     from: t.field({ type: AddressInfoRef, description: 'Sender.', resolve: (x) => x.from }),
     to: t.field({ type: AddressInfoRef, description: 'Receiver.', resolve: (x) => x.to }),
     logIndex: t.exposeInt('logIndex', { description: 'Index of the log in the block.' }),
     value: t.field({ type: 'UInt256', description: 'Number of tokens transferred.', resolve: (x) => x.value }),
-    erc1155Token: t.field({ type: Erc1155TokenRef, description: 'The token transferred.', resolve: (x) => x.erc1155Token }),
+    erc1155Token: t.field({ type: Erc1155TokenRef, description: 'The token transferred.', resolve: (x) => onChain(x.erc1155Token, x.chainId) }),
   }),
 });
 
@@ -287,14 +297,14 @@ export const NativeTransactionConnection = builder.connectionObject(
 // ---------------------------------------------------------------- the complete transaction
 
 /** Transfer and internal-transaction lists: the shared fields of Transaction and AddressTransaction. */
-export function transferFields<T extends { erc20Transfers?: Erc20Transfer[]; erc721Transfers?: Erc721Transfer[]; erc1155Transfers?: Erc1155Transfer[]; internalTransactions?: InternalTransaction[] }>(
+export function transferFields<T extends { chainId?: string; erc20Transfers?: Erc20Transfer[]; erc721Transfers?: Erc721Transfer[]; erc1155Transfers?: Erc1155Transfer[]; internalTransactions?: InternalTransaction[] }>(
   t: FieldBuilder<T>,
   scope: string,
 ) {
   return {
-    erc20Transfers: t.field({ type: [Erc20TransferRef], description: `ERC-20 transfers ${scope}.`, resolve: (x) => x.erc20Transfers ?? [] }),
-    erc721Transfers: t.field({ type: [Erc721TransferRef], description: `ERC-721 transfers ${scope}.`, resolve: (x) => x.erc721Transfers ?? [] }),
-    erc1155Transfers: t.field({ type: [Erc1155TransferRef], description: `ERC-1155 transfers ${scope}.`, resolve: (x) => x.erc1155Transfers ?? [] }),
+    erc20Transfers: t.field({ type: [Erc20TransferRef], description: `ERC-20 transfers ${scope}.`, resolve: (x) => onChainAll(x.erc20Transfers, x.chainId) }),
+    erc721Transfers: t.field({ type: [Erc721TransferRef], description: `ERC-721 transfers ${scope}.`, resolve: (x) => onChainAll(x.erc721Transfers, x.chainId) }),
+    erc1155Transfers: t.field({ type: [Erc1155TransferRef], description: `ERC-1155 transfers ${scope}.`, resolve: (x) => onChainAll(x.erc1155Transfers, x.chainId) }),
     internalTransactions: t.field({ type: [InternalTransactionRef], description: `Internal transactions ${scope}.`, resolve: (x) => x.internalTransactions ?? [] }),
   };
 }

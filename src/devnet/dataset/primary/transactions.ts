@@ -147,9 +147,13 @@ export class PrimaryTransactions {
     return page.items.filter((u) => u.blockTimestamp <= at && !(u.consumingBlockTimestamp !== undefined && u.consumingBlockTimestamp <= at));
   }
 
-  /** getBalancesByAddresses: sums of the addresses' UTXOs at `at` (default now), by the chain's categories. */
-  balances(chain: PrimaryChain, addresses: string[], at = this.nowSec()): Record<string, AggregatedAssetAmount[] | SharedAssetAmount[]> {
-    const utxos = this.utxosAt(chain, addresses, at);
+  /** getBalancesByAddresses: sums of the addresses' UTXOs (at `blockTimestamp`, default now), by the chain's categories. */
+  balances(chain: PrimaryChain, addresses: string[], blockTimestamp?: number): Record<string, AggregatedAssetAmount[] | SharedAssetAmount[]> {
+    // Now: exactly the unspent UTXOs served (pending stake outputs included, as pending); at an instant: those alive then.
+    const at = blockTimestamp ?? this.nowSec();
+    const utxos = blockTimestamp === undefined
+      ? listUtxos(this.data, chain, { addresses, includeSpent: false, sortBy: 'timestamp', sortOrder: 'asc' }, 0, Number.MAX_SAFE_INTEGER).items
+      : this.utxosAt(chain, addresses, blockTimestamp);
     if (chain === 'c') {
       return { atomicMemoryUnlocked: shared(utxos, (u) => u.createdOnChainId), atomicMemoryLocked: [] };
     }

@@ -1,0 +1,84 @@
+import DataLoader from 'dataloader';
+import { codedError, ErrorCode } from '../errors.ts';
+import type { FieldCost } from '../lib/cost.ts';
+import { costs } from '../lib/cost.ts';
+import type { FetchPage } from '../lib/pages.ts';
+import { PAGES, withFields, type ContractMetadata, type ContractTransfer, type ListContractTransfersParams } from '../shapes/index.ts';
+import { settle, type WithChain } from './evm.ts';
+import { nullOnNotFound } from './not-found.ts';
+import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
+
+/**
+ * Contract metadata (getContractMetadata) and a token contract's transfers
+ * (listTransfers). Every token reference (ERC-20/721/1155 tokens in transfers and
+ * balances, NFTs) links to its contract: the endpoint takes one address, so the
+ * request's loader reads each distinct (chain, address) once, however many
+ * references share it, and at most {@link MAX_CONTRACTS_PER_REQUEST} of them.
+ */
+
+/** A contract's metadata plus the EVM chain it was read from. */
+export type ChainContract = WithChain<ContractMetadata>;
+/** One transfer of a token contract plus the chain it was listed on. */
+export type ChainContractTransfer = WithChain<ContractTransfer>;
+
+/**
+ * Distinct contracts one request reads at most. Beyond it a `contract` answers
+ * QUERY_TOO_COSTLY: the bound is what lets the cost estimate count a link by the
+ * contracts it may read rather than by its parents (a block's transfers name a
+ * handful of tokens many times).
+ */
+export const MAX_CONTRACTS_PER_REQUEST = 50;
+
+interface ContractKey {
+  chainId: string;
+  address: string;
+}
+
+/** getContractMetadata: each (chain, address) once per request, null when there is no contract there. */
+export function contractByAddress(ctx: LoaderContext): DataLoader<ContractKey, ContractMetadata | null, string> {
+  return memoLoader(ctx, 'contractByAddress', () => {
+    const { dataApi } = upstreamOf(ctx);
+    let read = 0;
+    return new DataLoader<ContractKey, ContractMetadata | null, string>(
+      (keys) =>
+        settle(
+          keys.map((k) => {
+            read += 1;
+            if (read > MAX_CONTRACTS_PER_REQUEST) {
+              return Promise.reject(codedError(ErrorCode.QUERY_TOO_COSTLY, `This request links more than ${MAX_CONTRACTS_PER_REQUEST} distinct contracts; ask for fewer.`));
+            }
+            return nullOnNotFound(dataApi.getContractMetadata(k.chainId, k.address, ctx.call));
+          }),
+        ),
+      { cacheKeyFn: (k) => `${k.chainId}|${k.address}` },
+    );
+  });
+}
+
+/** A contract through the request's loader (the address lowercased); null when there is none. */
+export async function contractOf(ctx: LoaderContext, chainId: string, address: string): Promise<ChainContract | null> {
+  const contract = await contractByAddress(ctx).load({ chainId, address: address.toLowerCase() });
+  return contract ? withFields(contract, { chainId }) : null;
+}
+
+/**
+ * A `contract` link: one call per distinct (chain, address), which is at most the
+ * parents and at most {@link MAX_CONTRACTS_PER_REQUEST} for the whole request.
+ */
+export const CONTRACT_LOOKUP_COST: FieldCost = { calls: ({ parents }) => Math.min(parents, MAX_CONTRACTS_PER_REQUEST) };
+
+/** listTransfers as pages (`Contract.transfers`): the token's transfers, newest first. */
+export function contractTransferPages(
+  ctx: LoaderContext,
+  chainId: string,
+  address: string,
+  params: Omit<ListContractTransfersParams, 'pageToken' | 'pageSize'>,
+): FetchPage<ChainContractTransfer> {
+  const { dataApi } = upstreamOf(ctx);
+  return async (pageToken, pageSize) => {
+    const page = await dataApi.listTransfers(chainId, address, { pageSize, ...(pageToken ? { pageToken } : {}), ...params }, ctx.call);
+    return { items: page.transfers.map((t) => withFields(t, { chainId })), nextPageToken: page.nextPageToken };
+  };
+}
+/** One listing per parent contract. */
+export const CONTRACT_TRANSFER_LISTING_COST: FieldCost = costs.listing(PAGES.contractTransfers);
