@@ -149,6 +149,11 @@ describe('global ids and cursors under random input', () => {
     // Primary-network lookups and ICM
     'Network.blockchains': () => 'network(name: MAINNET) { blockchains(first: 1, after: $after) { edges { cursor } } }',
     'AvalancheNode.peers': () => 'avalancheNode { peers(first: 1, after: $after) { edges { cursor } } }',
+    // EVM blocks and contracts (issue 13)
+    'Chain.blocks': () => 'chain(chainId: "43114") { blocks(first: 1, after: $after) { edges { cursor } } }',
+    'Chain.latestTransactions': () => 'chain(chainId: "43114") { latestTransactions(first: 1, after: $after) { edges { cursor } } }',
+    'EvmBlock.transactions': (f) => `chain(chainId: "43114") { transaction(txHash: "${f['txHash']}") { nativeTransaction { block { transactions(first: 1, after: $after) { edges { cursor } } } } } }`,
+    'Contract.transfers': (f) => `chain(chainId: "43114") { contract(address: "${f['contractAddress']}") { transfers(first: 1, after: $after) { edges { cursor } } } }`,
   };
 
   it('covers the after of every connection in the schema', () => {
