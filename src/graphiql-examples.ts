@@ -44,6 +44,42 @@ query AddressActivity {
   }
 }
 
+query WalletScreen {
+  chain(chainId: "${ids.evmChainId}") {
+    chainName
+    address(address: "${ids.address}") {
+      nativeBalance { name symbol decimals balance balanceValue { value currencyCode } }
+      erc20Balances(first: 10) {
+        edges { node { name symbol decimals balance balanceValue { value currencyCode } token { address } } }
+      }
+      collectibleBalances(first: 10) {
+        edges { node {
+          __typename
+          ... on Erc721TokenBalance { address name symbol tokenId metadata { name imageUri } }
+          ... on Erc1155TokenBalance { address tokenId balance metadata { name imageUri } }
+        } }
+      }
+    }
+  }
+}
+
+query EvmBlockExplorer {
+  chain(chainId: "${ids.evmChainId}") {
+    chainName
+    blocks(first: 3) {
+      edges { node {
+        blockNumber blockHash blockTime txCount gasUsed
+        transactions(first: 5) {
+          edges { node {
+            txHash from { address } to { address } value
+            transaction { erc20Transfers { value erc20Token { symbol decimals contract { name } } } }
+          } }
+        }
+      } }
+    }
+  }
+}
+
 query SubnetWithChains {
   network(name: MAINNET) {
     subnets(first: 3) {

@@ -7,6 +7,7 @@ import {
   type ChainInternalTransaction, type Collectible,
 } from '../loaders/address-tokens.ts';
 import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
+import { BLOCK_LOOKUP_COST, blockById } from '../loaders/evm-blocks.ts';
 import type { AddressInfo, Erc20TokenBalance, Erc721TokenBalance, NativeTokenBalance } from '../shapes/index.ts';
 import {
   AddressRef, blockNumber, checkBlockOrder, Erc1155TokenBalanceRef, NativeTokenBalanceRef, BLOCK_NUMBER,
@@ -19,8 +20,9 @@ import { BOUNDS } from './input-checks.ts';
 import { PAGES } from './pagination.ts';
 import { unixSecondsToDate } from './scalars.ts';
 import {
-  AddressInfoRef, Erc1155TokenRef, Erc20TokenRef, Erc721TokenRef, ErcType, InternalTransactionType, NftMetadataRef, TransactionRef,
+  AddressInfoRef, Erc1155TokenRef, Erc20TokenRef, Erc721TokenRef, ErcType, InternalTransactionType, NftMetadataRef, onChain, TransactionRef,
 } from './transactions.ts';
+import { EvmBlockRef } from './evm-blocks.ts';
 
 /**
  * The token side of an address (public spec): `Address.erc20Balances`,
@@ -169,6 +171,13 @@ function placedFields<T extends Placed>(t: FieldBuilder<T>) {
       upstreamCost: TRANSACTION_LOOKUP_COST,
       resolve: (x, _args, ctx) => transactionOf(ctx, x.chainId, x.txHash),
     }),
+    block: t.field({
+      type: EvmBlockRef,
+      nullable: true,
+      description: 'The block it happened in (one read per block per request).',
+      upstreamCost: BLOCK_LOOKUP_COST,
+      resolve: (x, _args, ctx) => blockById(ctx).load({ chainId: x.chainId, blockId: x.blockNumber }),
+    }),
   };
 }
 
@@ -178,7 +187,7 @@ const AddressErc20TransferRef = builder.objectRef<ChainErc20Transfer>('AddressEr
     ...placedFields(t),
     logIndex: t.exposeInt('logIndex', { description: 'Index of the log in the block.' }),
     value: t.field({ type: 'UInt256', description: 'Amount, in the smallest unit of the token.', resolve: (x) => x.value }),
-    erc20Token: t.field({ type: Erc20TokenRef, description: 'The token.', resolve: (x) => x.erc20Token }),
+    erc20Token: t.field({ type: Erc20TokenRef, description: 'The token.', resolve: (x) => onChain(x.erc20Token, x.chainId) }),
   }),
 });
 
@@ -187,7 +196,7 @@ const AddressErc721TransferRef = builder.objectRef<ChainErc721Transfer>('Address
   fields: (t) => ({
     ...placedFields(t),
     logIndex: t.exposeInt('logIndex', { description: 'Index of the log in the block.' }),
-    erc721Token: t.field({ type: Erc721TokenRef, description: 'The token transferred.', resolve: (x) => x.erc721Token }),
+    erc721Token: t.field({ type: Erc721TokenRef, description: 'The token transferred.', resolve: (x) => onChain(x.erc721Token, x.chainId) }),
   }),
 });
 
@@ -197,7 +206,7 @@ const AddressErc1155TransferRef = builder.objectRef<ChainErc1155Transfer>('Addre
     ...placedFields(t),
     logIndex: t.exposeInt('logIndex', { description: 'Index of the log in the block.' }),
     value: t.field({ type: 'UInt256', description: 'Number of tokens transferred.', resolve: (x) => x.value }),
-    erc1155Token: t.field({ type: Erc1155TokenRef, description: 'The token transferred.', resolve: (x) => x.erc1155Token }),
+    erc1155Token: t.field({ type: Erc1155TokenRef, description: 'The token transferred.', resolve: (x) => onChain(x.erc1155Token, x.chainId) }),
   }),
 });
 

@@ -32,7 +32,7 @@ describe('npm start on the built-in devnet', () => {
     const fixtures = running.devnet?.dataset.fixtures();
     const document = parse(exampleQueries(fixtures?.mainnet));
     const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    expect(operations.map((o) => o.name?.value)).toEqual(['ValidatorWalk', 'AddressActivity', 'SubnetWithChains', 'NodeOverview']);
+    expect(operations.map((o) => o.name?.value)).toEqual(['ValidatorWalk', 'AddressActivity', 'WalletScreen', 'EvmBlockExplorer', 'SubnetWithChains', 'NodeOverview']);
     for (const op of operations) {
       const res = await fetch(running.url, {
         method: 'POST',

@@ -153,6 +153,17 @@ describe('global ids and cursors under random input', () => {
     'Chain.blocks': () => 'chain(chainId: "43114") { blocks(first: 1, after: $after) { edges { cursor } } }',
     'Chain.latestTransactions': () => 'chain(chainId: "43114") { latestTransactions(first: 1, after: $after) { edges { cursor } } }',
     'EvmBlock.transactions': (f) => `chain(chainId: "43114") { transaction(txHash: "${f['txHash']}") { nativeTransaction { block { transactions(first: 1, after: $after) { edges { cursor } } } } } }`,
+    // EVM address tokens (issue 13)
+    'Address.erc20Balances': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { erc20Balances(first: 1, after: $after) { edges { cursor } } } }`,
+    'Address.erc721Balances': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { erc721Balances(first: 1, after: $after) { edges { cursor } } } }`,
+    'Address.collectibleBalances': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { collectibleBalances(first: 1, after: $after) { edges { cursor } } } }`,
+    'Address.erc20Transfers': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { erc20Transfers(first: 1, after: $after) { edges { cursor } } } }`,
+    'Address.erc721Transfers': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { erc721Transfers(first: 1, after: $after) { edges { cursor } } } }`,
+    'Address.erc1155Transfers': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { erc1155Transfers(first: 1, after: $after) { edges { cursor } } } }`,
+    'Address.internalTransactions': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { internalTransactions(first: 1, after: $after) { edges { cursor } } } }`,
+    // Primary-network transactions (issue 13)
+    'PrimaryBlockchain.transactions': () => 'network(name: MAINNET) { blockchain(id: "p-chain") { transactions(first: 1, after: $after) { edges { cursor } } } }',
+    'PrimaryBlockchain.stakingTransactions': () => 'network(name: MAINNET) { blockchain(id: "p-chain") { stakingTransactions(first: 1, after: $after) { edges { cursor } } } }',
     'Contract.transfers': (f) => `chain(chainId: "43114") { contract(address: "${f['contractAddress']}") { transfers(first: 1, after: $after) { edges { cursor } } } }`,
   };
 
