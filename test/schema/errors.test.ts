@@ -44,7 +44,8 @@ describe('upstream failures as coded errors on the failed field', () => {
     expect(error?.extensions['code']).toBe(code);
     expect(error?.path).toEqual(['network', 'validator']);
     expect(error?.extensions['upstream']).toBe('data-api');
-    expect(error?.extensions['operation']).toBe('GET /v1/networks/{network}/validators');
+    // A lone validator is read directly (getSingleValidatorDetails).
+    expect(error?.extensions['operation']).toBe('GET /v1/networks/{network}/validators/{nodeId}');
     // The node answered: its part of the data is intact.
     expect(result.data?.avalancheNodes?.map((n) => n.networkName)).toEqual(['mainnet', 'fuji']);
     // Never the server's key or the upstream's address.
@@ -70,7 +71,7 @@ describe('upstream failures as coded errors on the failed field', () => {
     const error = expectFieldError(await run(), 'UPSTREAM_UNAUTHORIZED');
     // The seed's error body: its status text is kept beside the status.
     expect(error?.extensions).toMatchObject({ upstreamStatus: 401, upstreamError: 'Unauthorized' });
-    expect(devnet.stats().byRoute['GET /v1/networks/{network}/validators']).toBe(1);
+    expect(devnet.stats().byRoute['GET /v1/networks/{network}/validators/{nodeId}']).toBe(1);
   });
 
   it('UPSTREAM_TIMEOUT when no answer comes within the deadline', async () => {
