@@ -12,6 +12,7 @@ import { openEnumField, openEnumInterfaceField, upstreamEnum } from './enums.ts'
 import { EvmBlockRef } from './evm-blocks.ts';
 import { BOUNDS, exactUInt64, isEvmAddress } from './input-checks.ts';
 import { NftTokenRef } from './nfts.ts';
+import { Erc1155TokenBalanceRef } from './addresses.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { unixSecondsToDate } from './scalars.ts';
@@ -285,6 +286,9 @@ builder.objectFields(Erc721TokenRef, (t) => ({
 }));
 builder.objectFields(Erc1155TokenRef, (t) => ({
   contract: t.field({ ...contractLink(LINK), resolve: (x, _args, ctx) => linkOf(ctx, x) }),
+}));
+builder.objectFields(Erc1155TokenBalanceRef, (t) => ({
+  contract: t.field({ ...contractLink(LINK), resolve: (b, _args, ctx) => contractOf(ctx, b.chainId, b.address) }),
 }));
 builder.objectFields(NftTokenRef, (t) => ({
   contract: t.field({ ...contractLink(`The collection contract. ${LINK}`), resolve: (n, _args, ctx) => contractOf(ctx, n.chainId, n.address) }),

@@ -139,6 +139,22 @@ describe('the contract link of token references', () => {
     expect(data.chain.nftToken.contract).toEqual({ __typename: 'Erc721Contract', address: f.nftContract });
     expect(routes()[CONTRACT_ROUTE]).toBe(1);
   });
+
+  it('links every ERC-1155 balance and every address transfer\'s token to its contract, once per distinct contract', async () => {
+    stack.devnet.resetStats();
+    const data = await ok(`query($c: String!, $a: String!) { chain(chainId: $c) { address(address: $a) {
+        erc1155Balances(first: 10) { edges { node { address contract { __typename address } } } }
+        erc20Transfers(first: 10) { edges { node { erc20Token { address contract { address } } } } }
+      } } }`, { c: f.evmChainId, a: f.address });
+    const balances = data.chain.address.erc1155Balances.edges.map((e: Data) => e.node);
+    const transfers = data.chain.address.erc20Transfers.edges.map((e: Data) => e.node.erc20Token);
+    expect(balances.length).toBeGreaterThan(0);
+    expect(transfers.length).toBeGreaterThan(0);
+    for (const b of balances) expect(b.contract).toEqual({ __typename: 'Erc1155Contract', address: b.address });
+    for (const t of transfers) expect(t.contract).toEqual({ address: t.address });
+    const distinct = new Set([...balances.map((b: Data) => b.address), ...transfers.map((t: Data) => t.address)]);
+    expect(routes()[CONTRACT_ROUTE] ?? 0).toBe(distinct.size);
+  });
 });
 
 describe('Contract.transfers', () => {
