@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/server.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway.ts';
 import type { ResponseCache } from '../../src/upstream/cache.ts';
@@ -56,4 +57,18 @@ export async function startStack(
       await devnet.close();
     },
   };
+}
+
+/** Runs an operation that must answer without errors (the errors are shown when it does not); its data. */
+export async function dataOf<D = Record<string, unknown>>(stack: Pick<TestStack, 'query'>, query: string, variables?: Record<string, unknown>): Promise<D> {
+  const res = await stack.query<D>(query, variables);
+  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+  return res.data as D;
+}
+
+/** A devnet route read directly (it must answer 200), to compare with what the gateway serves. */
+export async function devnetGet<T>(stack: Pick<TestStack, 'devnet'>, path: string): Promise<T> {
+  const res = await fetch(stack.devnet.url + path);
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
 }

@@ -3,7 +3,7 @@ import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import type {
   ListCollectibleBalancesResponse, ListErc20BalancesResponse, ListErc20TransfersResponse, ListInternalTransactionsResponse,
 } from '../../src/shapes/index.ts';
-import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
+import { dataOf, devnetGet, type GraphQLResponse, startStack, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -19,17 +19,10 @@ let stack: TestStack;
 let f: NetworkFixtures;
 let base: string;
 
-async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {
-  const res = await stack.query<Data>(query, { id: f.evmChainId, a: f.address, ...variables });
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+/** The operation's data, with the fixture chain and address as `$id` and `$a`. */
+const ok = (query: string, variables?: Record<string, unknown>): Promise<Data> => dataOf<Data>(stack, query, { id: f.evmChainId, a: f.address, ...variables });
 
-async function direct<T>(path: string): Promise<T> {
-  const res = await fetch(stack.devnet.url + path);
-  expect(res.status).toBe(200);
-  return (await res.json()) as T;
-}
+const direct = <T>(path: string): Promise<T> => devnetGet<T>(stack, path);
 
 const routes = (): Record<string, number> => stack.devnet.stats().byRoute;
 const ROUTE = (suffix: string): string => `GET /v1/chains/{chainId}/addresses/{address}/${suffix}`;

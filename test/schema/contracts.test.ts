@@ -3,7 +3,7 @@ import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import { MAX_CONTRACTS_PER_REQUEST } from '../../src/loaders/contracts.ts';
 import { encodeGlobalId } from '../../src/schema/relay-node.ts';
 import type { ContractMetadata, ListContractTransfersResponse, NativeTransaction } from '../../src/shapes/index.ts';
-import { startStack, type TestStack } from '../helpers/stack.ts';
+import { dataOf, devnetGet, startStack, type TestStack } from '../helpers/stack.ts';
 
 /**
  * Contracts through GraphQL on the devnet: `Chain.contract(address:)` and its four
@@ -19,17 +19,9 @@ let f: NetworkFixtures;
 const routes = (): Record<string, number> => stack.devnet.stats().byRoute;
 const CONTRACT_ROUTE = 'GET /v1/chains/{chainId}/addresses/{address}';
 
-async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {
-  const res = await stack.query<Data>(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const ok = (query: string, variables?: Record<string, unknown>): Promise<Data> => dataOf<Data>(stack, query, variables);
 
-async function direct<T>(path: string): Promise<T> {
-  const res = await fetch(stack.devnet.url + path);
-  expect(res.status, path).toBe(200);
-  return (await res.json()) as T;
-}
+const direct = <T>(path: string): Promise<T> => devnetGet<T>(stack, path);
 
 beforeAll(async () => {
   const now = Date.now();

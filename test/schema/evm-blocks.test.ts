@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import type { EvmBlock, FullTransaction, ListNativeTransactionsResponse } from '../../src/shapes/index.ts';
-import { startStack, type TestStack } from '../helpers/stack.ts';
+import { dataOf, devnetGet, startStack, type TestStack } from '../helpers/stack.ts';
 
 /**
  * EVM blocks through GraphQL on the devnet: `Chain.blocks`, `Chain.block(id:)`,
@@ -16,17 +16,9 @@ let stack: TestStack;
 let f: NetworkFixtures;
 const routes = (): Record<string, number> => stack.devnet.stats().byRoute;
 
-async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {
-  const res = await stack.query<Data>(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const ok = (query: string, variables?: Record<string, unknown>): Promise<Data> => dataOf<Data>(stack, query, variables);
 
-async function direct<T>(path: string): Promise<T> {
-  const res = await fetch(stack.devnet.url + path);
-  expect(res.status, path).toBe(200);
-  return (await res.json()) as T;
-}
+const direct = <T>(path: string): Promise<T> => devnetGet<T>(stack, path);
 
 beforeAll(async () => {
   const now = Date.now();

@@ -3,7 +3,7 @@ import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import type {
   Chain, FullTransaction, ListAddressTransactionsResponse, ListErc1155BalancesResponse, ListNativeTransactionsResponse, NftToken,
 } from '../../src/shapes/index.ts';
-import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
+import { dataOf, devnetGet, type GraphQLResponse, startStack, type TestStack } from '../helpers/stack.ts';
 import { isoOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
@@ -13,18 +13,9 @@ let stack: TestStack;
 let f: NetworkFixtures;
 
 /** Runs a query and fails the test on any GraphQL error. */
-async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {
-  const res = await stack.query<Data>(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const ok = (query: string, variables?: Record<string, unknown>): Promise<Data> => dataOf<Data>(stack, query, variables);
 
-/** A devnet route read directly, to compare with what the gateway serves. */
-async function direct<T>(path: string): Promise<T> {
-  const res = await fetch(stack.devnet.url + path);
-  expect(res.status).toBe(200);
-  return (await res.json()) as T;
-}
+const direct = <T>(path: string): Promise<T> => devnetGet<T>(stack, path);
 
 beforeAll(async () => {
   stack = await startStack();

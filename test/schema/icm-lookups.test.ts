@@ -5,7 +5,7 @@ import { createNodeDirectory, loaderContext } from '../../src/loaders/registry.t
 import { encodeLegacyGlobalId } from '../../src/schema/relay-node.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
-import { startStack, type TestStack } from '../helpers/stack.ts';
+import { dataOf, startStack, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -14,11 +14,7 @@ let stack: TestStack;
 let f: NetworkFixtures;
 let api: DataApi;
 
-async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {
-  const res = await stack.query<Data>(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const ok = (query: string, variables?: Record<string, unknown>): Promise<Data> => dataOf<Data>(stack, query, variables);
 
 async function counted(query: string, variables?: Record<string, unknown>): Promise<{ data: Data; byRoute: Record<string, number> }> {
   await fetch(`${stack.devnet.url}/__devnet/stats/reset`, { method: 'POST' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import { PRIMARY_CHAIN_IDS, PRIMARY_NETWORK_ID } from '../../src/shapes/index.ts';
-import { startStack, type TestStack } from '../helpers/stack.ts';
+import { dataOf, startStack, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -9,11 +9,7 @@ type Data = any;
 let stack: TestStack;
 let f: NetworkFixtures;
 
-async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {
-  const res = await stack.query<Data>(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const ok = (query: string, variables?: Record<string, unknown>): Promise<Data> => dataOf<Data>(stack, query, variables);
 
 /** Runs `query` from fresh counters; the devnet's requests per route. */
 async function counted(query: string, variables?: Record<string, unknown>): Promise<{ data: Data; byRoute: Record<string, number> }> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
-import { startStack, type TestStack } from '../helpers/stack.ts';
+import { dataOf, startStack, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -10,11 +10,7 @@ let f: NetworkFixtures;
 /** The devnet's clock, pinned so the latest blocks do not move under a test. */
 const clock = Date.now();
 
-async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {
-  const res = await stack.query<Data>(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const ok = (query: string, variables?: Record<string, unknown>): Promise<Data> => dataOf<Data>(stack, query, variables);
 
 async function refused(query: string, variables?: Record<string, unknown>): Promise<Record<string, unknown>> {
   stack.devnet.resetStats();

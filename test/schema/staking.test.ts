@@ -5,7 +5,7 @@ import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import {
   PRIMARY_NETWORK_ID, type Delegator, type HistoricalReward, type PendingReward, type Validator,
 } from '../../src/shapes/index.ts';
-import { startStack, type TestStack } from '../helpers/stack.ts';
+import { dataOf, startStack, type TestStack } from '../helpers/stack.ts';
 import { isoOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
@@ -16,11 +16,7 @@ let f: NetworkFixtures;
 /** The devnet read directly, to compare with what the gateway serves. */
 let api: DataApi;
 
-async function ok(query: string, variables?: Record<string, unknown>): Promise<Data> {
-  const res = await stack.query<Data>(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
+const ok = (query: string, variables?: Record<string, unknown>): Promise<Data> => dataOf<Data>(stack, query, variables);
 
 const nodes = (connection: Data): Data[] => connection.edges.map((e: Data) => e.node);
 
