@@ -2,11 +2,10 @@
 // listErc20Balances, listErc721Balances, listCollectibleBalances and the four
 // address transfer listings. Balances are summed from the very transfers these
 // listings serve (dataset/evm/balances.ts); bounds and error bodies as elsewhere.
-import type { Chain } from '../../shapes/index.ts';
 import type { EvmData, EvmNetwork } from '../dataset/evm/index.ts';
 import type { Route } from '../router.ts';
 import {
-  blockNumberParam, blockRange, currencyParam, E10_LIMITS, evmAddress, LIST_LIMITS, paginate, param,
+  blockNumberParam, blockRange, chainLookup, currencyParam, E10_LIMITS, evmAddress, LIST_LIMITS, paginate, param,
 } from './evm-params.ts';
 import { fail, get, ok } from './http-error.ts';
 
@@ -14,17 +13,8 @@ import { fail, get, ok } from './http-error.ts';
 const MAX_CONTRACT_ADDRESSES = 100;
 
 export function evmAddressRoutes(evm: Record<EvmNetwork, EvmData>): Route[] {
-  const networks: EvmNetwork[] = ['mainnet', 'fuji'];
 
-  function chainData(chainId: string): { data: EvmData; chain: Chain } {
-    for (const n of networks) {
-      const data = evm[n];
-      if (!data.hasChain(chainId)) continue;
-      const chain = data.chains().find((c) => c.chainId === chainId || c.platformChainId === chainId);
-      if (chain) return { data, chain };
-    }
-    return fail(404, `Chain ${chainId} not found`);
-  }
+  const chainData = chainLookup(evm);
 
   function optionalAddress(q: URLSearchParams, name: string): string | undefined {
     const raw = param(q, name);

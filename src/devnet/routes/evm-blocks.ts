@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { TRANSACTION_STATUSES, type Chain, type ContractTransfer, type NativeTransaction } from '../../shapes/index.ts';
 import type { EvmData, EvmNetwork } from '../dataset/evm/index.ts';
 import type { Route } from '../router.ts';
-import { enumParam, evmAddress, param, type PageLimits } from './evm-params.ts';
+import { chainLookup, enumParam, evmAddress, param, type PageLimits } from './evm-params.ts';
 import { bad, fail, get, ok } from './http-error.ts';
 
 /**
@@ -96,17 +96,12 @@ function walk<T>(
 }
 
 export function evmBlockRoutes(evm: Record<EvmNetwork, EvmData>): Route[] {
-  const networks: EvmNetwork[] = ['mainnet', 'fuji'];
 
+  const lookup = chainLookup(evm);
   function chainData(chainId: string): { data: EvmData; chain: Chain; latest: number } {
-    for (const n of networks) {
-      const data = evm[n];
-      if (!data.hasChain(chainId)) continue;
-      const chain = data.chains().find((c) => c.chainId === chainId || c.platformChainId === chainId);
-      const latest = data.latestBlock(chainId);
-      if (chain && latest !== undefined) return { data, chain, latest };
-    }
-    return fail(404, `Chain ${chainId} not found`);
+    const { data, chain } = lookup(chainId);
+    const latest = data.latestBlock(chainId);
+    return latest !== undefined ? { data, chain, latest } : fail(404, `Chain ${chainId} not found`);
   }
 
   function blockOf(chainId: string, blockId: string): { data: EvmData; chain: Chain; n: number } {

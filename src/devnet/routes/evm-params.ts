@@ -2,12 +2,30 @@
 // bound of the seed, refused with its error body (see http-error.ts).
 import { createHash } from 'node:crypto';
 import { CURRENCY_CODES, type CurrencyCode } from '../../shapes/index.ts';
-import type { EvmNetwork } from '../dataset/evm/index.ts';
+import type { Chain } from '../../shapes/index.ts';
+import type { EvmData, EvmNetwork } from '../dataset/evm/index.ts';
 import { fail } from './http-error.ts';
 
 export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 export const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 export const HEX = /^(0x)?([0-9a-fA-F]{2})+$/;
+
+/**
+ * An EVM chain by its EVM chain id or its blockchain id, with the network's data it lives in; the
+ * Data API's 404 otherwise. EVM chain ids are global, so both networks are searched.
+ */
+export function chainLookup(evm: Record<EvmNetwork, EvmData>): (chainId: string) => { data: EvmData; chain: Chain } {
+  const networks: EvmNetwork[] = ['mainnet', 'fuji'];
+  return (chainId) => {
+    for (const n of networks) {
+      const data = evm[n];
+      if (!data.hasChain(chainId)) continue;
+      const chain = data.chains().find((c) => c.chainId === chainId || c.platformChainId === chainId);
+      if (chain) return { data, chain };
+    }
+    return fail(404, `Chain ${chainId} not found`);
+  };
+}
 
 export function networkOf(value: string, name = 'network'): EvmNetwork {
   if (value === 'mainnet') return 'mainnet';

@@ -1,13 +1,12 @@
 import {
   CHAIN_FEATURES,
-  type Chain,
   type ChainFeature,
   type IcmMessage,
 } from '../../shapes/index.ts';
-import type { EvmData, EvmNetwork } from '../dataset/evm/index.ts';
+import type { EvmNetwork } from '../dataset/evm/index.ts';
 import type { Route } from '../router.ts';
 import {
-  blockNumberParam, blockRange, currencyParam, E10_LIMITS, enumParam, evmAddress, LIST_LIMITS, networkOf, paginate, param, TX_HASH,
+  blockNumberParam, blockRange, chainLookup, currencyParam, E10_LIMITS, enumParam, evmAddress, LIST_LIMITS, networkOf, paginate, param, TX_HASH,
 } from './evm-params.ts';
 import { exportRoutes } from './exports.ts';
 import { fail, get, ok } from './http-error.ts';
@@ -25,15 +24,7 @@ export function evmRoutes(dataset: EvmRoutesDataset): Route[] {
   const networks: EvmNetwork[] = ['mainnet', 'fuji'];
   const evm = dataset.evm;
 
-  function chainData(chainId: string): { data: EvmData; chain: Chain } {
-    for (const n of networks) {
-      const data = evm[n];
-      if (!data.hasChain(chainId)) continue;
-      const chain = data.chains().find((c) => c.chainId === chainId || c.platformChainId === chainId);
-      if (chain) return { data, chain };
-    }
-    return fail(404, `Chain ${chainId} not found`);
-  }
+  const chainData = chainLookup(evm);
 
   return [
     ...signatureRoutes(dataset),
