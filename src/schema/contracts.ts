@@ -223,7 +223,7 @@ const symbolField = (t: ObjectBuilder) => t.exposeString('symbol', { nullable: t
 const pricingField = (t: ObjectBuilder) =>
   t.string({ nullable: true, description: 'The CoinGecko coin id the Data API prices the token with, when it has one.', resolve: (c) => c.pricingProviders?.coingeckoCoinId ?? null });
 
-builder.objectRef<ChainContract>('Erc20Contract').implement({
+export const Erc20ContractRef = builder.objectRef<ChainContract>('Erc20Contract').implement({
   ...variant('Erc20Contract', 'An ERC-20 token contract.'),
   fields: (t) => ({
     symbol: symbolField(t),
@@ -232,17 +232,17 @@ builder.objectRef<ChainContract>('Erc20Contract').implement({
   }),
 });
 
-builder.objectRef<ChainContract>('Erc721Contract').implement({
+export const Erc721ContractRef = builder.objectRef<ChainContract>('Erc721Contract').implement({
   ...variant('Erc721Contract', 'An ERC-721 (NFT) collection contract.'),
   fields: (t) => ({ symbol: symbolField(t) }),
 });
 
-builder.objectRef<ChainContract>('Erc1155Contract').implement({
+export const Erc1155ContractRef = builder.objectRef<ChainContract>('Erc1155Contract').implement({
   ...variant('Erc1155Contract', 'An ERC-1155 multi-token contract.'),
   fields: (t) => ({ symbol: symbolField(t), coingeckoCoinId: pricingField(t) }),
 });
 
-builder.objectRef<ChainContract>('UnknownContract').implement({
+export const UnknownContractRef = builder.objectRef<ChainContract>('UnknownContract').implement({
   ...variant('UnknownContract', 'A contract that is not a token the Data API recognises (`ercTypeRaw` says what it sent).'),
   fields: () => ({}),
 });

@@ -1,3 +1,7 @@
+import { AssetRef } from './assets.ts';
+import { ContractInterface, Erc1155ContractRef, Erc20ContractRef, Erc721ContractRef, UnknownContractRef } from './contracts.ts';
+import { EvmBlockRef } from './evm-blocks.ts';
+import { CChainAtomicTransactionRef, PChainTransactionRef, PrimaryTransactionInterface, XChainTransactionRef } from './primary-tx.ts';
 import { builder } from '../builder.ts';
 import { withFields } from '../shapes/index.ts';
 import { chainById, chainRefetchCalls } from '../loaders/chains.ts';
@@ -72,6 +76,9 @@ const entities = [
   NftTokenRef, AvalancheNodeRef, BlockchainRef, SubnetRef, TransactionRef,
   ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef,
   ActiveDelegatorRef, CompletedDelegatorRef, PendingDelegatorRef, ValidatorInterface, DelegatorInterface,
+  // Beyond the seeds (issue 13): EVM blocks, contracts, primary-network transactions and assets.
+  EvmBlockRef, ContractInterface, Erc20ContractRef, Erc721ContractRef, Erc1155ContractRef, UnknownContractRef,
+  PrimaryTransactionInterface, PChainTransactionRef, XChainTransactionRef, CChainAtomicTransactionRef, AssetRef,
 ] as const;
 
 for (const ref of entities) entityById(ref);

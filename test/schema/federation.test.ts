@@ -66,6 +66,46 @@ describe('federation v2 subgraph', () => {
     expect(stack.devnet.stats().byRoute['GET /v1/networks/{network}/subnets']).toBe(1);
     expect(stack.devnet.stats().byRoute['GET /v1/networks/{network}/delegators'] ?? 0).toBeLessThanOrEqual(4);
   });
+
+  it('resolves the entities beyond the seeds by id: EVM blocks, contracts, primary-network transactions and assets', async () => {
+    const f = stack.devnet.dataset.fixtures().mainnet;
+    const ids = await stack.query<{
+      chain: { blocks: { edges: { node: { __typename: string; id: string; blockNumber: string } }[] }; contract: { __typename: string; id: string; address: string } };
+      network: { blockchain: { transactions: { edges: { node: { __typename: string; id: string; txHash: string } }[] }; asset: { id: string; assetId: string } } };
+    }>(
+      `query($c: String!, $a: String!, $asset: String!) {
+        chain(chainId: $c) { blocks(first: 2) { edges { node { __typename id blockNumber } } } contract(address: $a) { __typename id address } }
+        network(name: MAINNET) { blockchain(id: "x-chain") { transactions(first: 2) { edges { node { __typename id txHash } } } asset(assetId: $asset) { id assetId } } }
+      }`,
+      { c: f.evmChainId, a: f.contractAddress, asset: f.xAssetId },
+    );
+    expect(ids.errors).toBeUndefined();
+    const blocks = ids.data?.chain.blocks.edges.map((e) => e.node) ?? [];
+    const contract = ids.data?.chain.contract;
+    const txs = ids.data?.network.blockchain.transactions.edges.map((e) => e.node) ?? [];
+    const asset = ids.data?.network.blockchain.asset;
+    expect(blocks.length * txs.length).toBeGreaterThan(0);
+    const res = await stack.query<{ _entities: Record<string, string>[] }>(
+      `query($r: [_Any!]!) { _entities(representations: $r) {
+        ... on EvmBlock { blockNumber } ... on Contract { address } ... on PrimaryTransaction { txHash } ... on Asset { assetId }
+      } }`,
+      {
+        r: [
+          ...blocks.map((b) => ({ __typename: 'EvmBlock', id: b.id })),
+          { __typename: contract?.__typename, id: contract?.id },
+          ...txs.map((t) => ({ __typename: t.__typename, id: t.id })),
+          { __typename: 'Asset', id: asset?.id },
+        ],
+      },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?._entities).toEqual([
+      ...blocks.map((b) => ({ blockNumber: b.blockNumber })),
+      { address: contract?.address },
+      ...txs.map((t) => ({ txHash: t.txHash })),
+      { assetId: asset?.assetId },
+    ]);
+  });
 });
 
 /** `@cost`/`@listSize` in the SDL are the estimator's own declarations (`extensions.cost`), field by field. */
