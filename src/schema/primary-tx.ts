@@ -182,8 +182,8 @@ export const PrimaryTransactionFilter = builder.inputType('PrimaryTransactionFil
       description: 'Only these types.',
       bound: both(listOf({ max: PRIMARY_NETWORK_TX_TYPES.length }), PrimaryNetworkTxTypeEnum.bound),
     }),
-    startTimestamp: t.field({ type: 'UInt64', description: 'Only transactions at or after this time, unix seconds.', bound: BOUNDS.unixSeconds }),
-    endTimestamp: t.field({ type: 'UInt64', description: 'Only transactions at or before this time, unix seconds.', bound: BOUNDS.unixSeconds }),
+    startTimestamp: t.field({ type: 'UInt64', description: 'Only transactions at or after this time.', bound: BOUNDS.unixSeconds }),
+    endTimestamp: t.field({ type: 'UInt64', description: 'Only transactions at or before this time.', bound: BOUNDS.unixSeconds }),
   }),
 });
 
@@ -248,8 +248,8 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
     nullable: true,
     description: 'Balances of some addresses on this chain, summed from their UTXOs (getBalancesByAddresses).',
     args: {
-      addresses: t.arg.stringList({ required: true, description: 'The addresses (`avax1...`/`fuji1...`, optionally `P-`/`X-`/`C-` prefixed), all of this network; 1 to 64.', bound: BOUNDS.utxoAddresses }),
-      blockTimestamp: t.arg({ type: 'UInt64', description: 'Balances at this instant, unix seconds (default now).', bound: BOUNDS.unixSeconds }),
+      addresses: t.arg.stringList({ required: true, description: 'The addresses whose balances to read.', bound: BOUNDS.utxoAddresses }),
+      blockTimestamp: t.arg({ type: 'UInt64', description: 'Balances at this instant (default now).', bound: BOUNDS.unixSeconds }),
     },
     upstreamCost: BALANCES_COST,
     resolve: (b, args, ctx) => {
