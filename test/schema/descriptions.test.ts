@@ -27,4 +27,13 @@ describe('descriptions are written for a reader', () => {
     const coded = descriptions(getSchema()).filter(([, text]) => /\bE\d{1,2}\b/.test(text));
     expect(coded).toEqual([]);
   });
+
+  it('say nothing twice: no range or unit repeated (a field\'s text followed by its bound\'s own)', () => {
+    const repeated = descriptions(getSchema()).filter(([, text]) => {
+      const lower = text.toLowerCase();
+      const ranges = lower.match(/\b\d+ to \d+\b/g) ?? [];
+      return new Set(ranges).size !== ranges.length || (lower.match(/unix seconds/g) ?? []).length > 1;
+    });
+    expect(repeated).toEqual([]);
+  });
 });
