@@ -13,7 +13,7 @@ import { edgeErrorBody } from './plugins/edge-response.ts';
 import { exampleQueries } from './graphiql-examples.ts';
 import { heapBudget, redisLocalBytes } from './heap-budget.ts';
 import { createMemoryCache, createRedisCache, type ResponseCache } from './upstream/cache.ts';
-import { withDataApiCache, withNodeCache } from './upstream/cached-clients.ts';
+import { upstreamScope, withDataApiCache, withNodeCache } from './upstream/cached-clients.ts';
 import { createDataApiClient } from './upstream/data-api.ts';
 import { createNodeClient } from './upstream/node-client.ts';
 import { createHttpUpstream } from './upstream/http.ts';
@@ -126,6 +126,8 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   const topics = config.redisUrl
     ? createRedisTopics({
         url: config.redisUrl,
+        // Replicas share topics only when they poll the same upstreams: a fleet in front of others keeps apart.
+        keyPrefix: `chaingraph:topic:${upstreamScope([dataApiUrl, ...nodeClients.map((client) => client.url)].join(' '))}:`,
         maxTopics: config.limits.maxTopics,
         leaseTtlMs: config.limits.topicLeaseTtlMs,
         onError: (err, topic) => logger.warn({ err, topic }, 'Redis unavailable for subscriptions: their events wait until it answers again'),
@@ -168,7 +170,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       admission,
     },
     {
-      ...(cache ? { dataApi: withDataApiCache(dataApi, cache), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache } : { dataApi, nodes: nodeClients }),
+      ...(cache ? { dataApi: withDataApiCache(dataApi, cache, { scope: upstreamScope(dataApiUrl) }), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache } : { dataApi, nodes: nodeClients }),
       readinessProbe,
       logger,
       breakerStates,

@@ -87,6 +87,17 @@ export const DEFAULT_CACHE_TTLS: Readonly<Record<CacheClass, number>> = {
 export interface CachedClientOptions {
   /** Overrides of {@link DEFAULT_CACHE_TTLS}, ms. 0 turns a class off (no caching, no sharing). */
   ttlMs?: Partial<Record<CacheClass, number>>;
+  /**
+   * Names the Data API in every key ({@link upstreamScope} of its URL), so gateways in front of
+   * different upstreams that share one Redis never read each other's answers. Node answers are
+   * always scoped by their node's URL. Default none.
+   */
+  scope?: string;
+}
+
+/** A short digest naming an upstream (its URL) in shared keys; never the URL itself, which may carry credentials. */
+export function upstreamScope(url: string): string {
+  return createHash('sha256').update(url).digest('base64url').slice(0, 12);
 }
 
 interface MethodSpec {
@@ -185,6 +196,7 @@ const NODE_METHOD_CLASSES: Record<NodeRpcMethod, CacheClass | null> = {
 /** The Data API with cached reads; same interface, so nothing above the upstream layer changes. */
 export function withDataApiCache(api: DataApi, cache: ResponseCache, options: CachedClientOptions = {}): DataApi {
   const cached = createCachedCalls(cache, options);
+  const prefix = options.scope ? `data-api@${options.scope}` : 'data-api';
   const wrapped: Partial<Record<keyof DataApi, unknown>> = {};
   for (const name of Object.keys(DATA_API_METHODS) as (keyof DataApi)[]) {
     const spec = DATA_API_METHODS[name];
@@ -194,7 +206,7 @@ export function withDataApiCache(api: DataApi, cache: ResponseCache, options: Ca
       // Padded so `listChains()` and `listChains(undefined)` share a key.
       const keyArgs = Array.from({ length: spec.optsIndex }, (_, i) => args[i]);
       return cached.run(
-        { cacheClass: spec.cacheClass, key: `data-api:${name}:${canonicalJson(keyArgs)}`, upstream: 'data-api', operation: spec.operation },
+        { cacheClass: spec.cacheClass, key: `${prefix}:${name}:${canonicalJson(keyArgs)}`, upstream: 'data-api', operation: spec.operation },
         opts,
         (callOpts) => {
           const callArgs = keyArgs.slice();
@@ -211,7 +223,7 @@ export function withDataApiCache(api: DataApi, cache: ResponseCache, options: Ca
 export function withNodeCache(client: NodeClient, cache: ResponseCache, options: CachedClientOptions = {}): NodeClient {
   const cached = createCachedCalls(cache, options);
   const upstream: UpstreamName = `node:${client.name}`;
-  const prefix = `node:${client.name}`;
+  const prefix = `node:${client.name}@${upstreamScope(client.url)}`;
   return {
     name: client.name,
     url: client.url,

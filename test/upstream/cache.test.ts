@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { Redis } from 'ioredis';
 import { createMemoryCache, createRedisCache, entryBytes, freezeJson, MEMORY_CACHE_DEFAULTS, stringBytes, type RedisCache, type ResponseCache } from '../../src/upstream/cache.ts';
-import { withDataApiCache, withNodeCache, type CachedClientOptions } from '../../src/upstream/cached-clients.ts';
+import { upstreamScope, withDataApiCache, withNodeCache, type CachedClientOptions } from '../../src/upstream/cached-clients.ts';
 import type { UpstreamObserver } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
@@ -434,5 +434,33 @@ describe.each(backends)('cached clients ($name)', (backend) => {
     controller.abort();
     await expect(api.getOperation(devnet.dataset.fixtures().mainnet.operationId, { signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted' });
     expect(requests()).toBe(0);
+  });
+});
+
+describe('one cache in front of different upstreams', () => {
+  let first: Devnet;
+  let second: Devnet;
+  beforeAll(async () => {
+    [first, second] = await Promise.all([startDevnet({ validators: 20, seed: 1 }), startDevnet({ validators: 20, seed: 2 })]);
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close()]);
+  });
+
+  it('keeps their answers apart: the Data API by the scope of its URL, each node by its URL', async () => {
+    // As two gateways pointed at different upstreams would, sharing one Redis: here one memory cache.
+    const cache = createMemoryCache();
+    const apis = [first, second].map((devnet) =>
+      withDataApiCache(createDataApiClient({ baseUrl: devnet.url, apiKey: 'k' }), cache, { scope: upstreamScope(devnet.url) }),
+    );
+    // One after the other, so the second could only be served from the first's entry.
+    const a = await apis[0]?.listValidators('mainnet', { pageSize: 5 });
+    const b = await apis[1]?.listValidators('mainnet', { pageSize: 5 });
+    expect(a?.validators.map((v) => v.nodeId)).not.toEqual(b?.validators.map((v) => v.nodeId));
+    // Same-named nodes at different URLs: each answers for itself.
+    const nodes = [first, second].map((devnet) => withNodeCache(createNodeClient({ name: 'mainnet', url: devnet.nodeUrls['mainnet'] as string }), cache));
+    const idA = await nodes[0]?.call('info.getNodeID', {});
+    const idB = await nodes[1]?.call('info.getNodeID', {});
+    expect(idA?.nodeID).not.toBe(idB?.nodeID);
   });
 });
