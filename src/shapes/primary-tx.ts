@@ -139,13 +139,7 @@ export const describePrimaryTx = perKit((k: Kit) => {
   });
   /** The same in atomic memory, shared with another chain (`status` only on the P-chain). */
   const SharedAssetAmount = v.object({
-    assetId: k.string,
-    name: k.string,
-    symbol: k.string,
-    denomination: k.integer,
-    type: k.string,
-    amount: k.decimal,
-    utxoCount: k.integer,
+    ...AggregatedAssetAmount.entries,
     sharedWithChainId: k.string,
     status: v.optional(k.string),
   });
