@@ -8,7 +8,9 @@ export function percentile(sorted: readonly number[], p: number): number {
 /**
  * Sequential rounds in a request log: a request belongs to a new round when it
  * started after some request of the current round had already finished (it
- * could have depended on it). Parallel requests share a round.
+ * could have depended on it). Parallel requests share a round. Read from wall-clock
+ * overlap, so it is for benchmark reports only: on a loaded machine it counts more
+ * rounds than there are. Tests count rounds from dispatch (test/helpers/rounds.ts).
  */
 export function countRounds(log: readonly { start: number; end: number }[]): number {
   const sorted = [...log].sort((a, b) => a.start - b.start);

@@ -32,6 +32,11 @@
  * Env: STRESS_CONCURRENCY (96), STRESS_ROUNDS (3), STRESS_RAW_SOCKETS (64),
  * STRESS_GRAPHIQL_LOADS (200); GATEWAY_HEAP_MB and every gateway variable reach `npm start`.
  *
+ * `npm run bench:stress -- hostile [a b c d e f]` runs the hostile clients of issue 19 instead (clients
+ * that never read, trickled bodies, large answers in a loop, the validation-heavy document, idle
+ * graphql-ws sockets, slow `@defer` operations: bench/stress/hostile.ts), each against a fresh gateway
+ * with /health probed every 20 ms; `-- limits` runs only the scenarios above; no argument runs both.
+ *
  * This file is the plan (which scenario, against which gateway); the pieces live in
  * bench/stress/: config.ts (the settings above), scenarios.ts (the hostile requests),
  * requests.ts (sending and classifying), measure.ts (one scenario's measurements) and
@@ -44,6 +49,7 @@ import { measure, type Row } from './stress/measure.ts';
 import { report, type Run } from './stress/report.ts';
 import { post, round, round2, tally, tallyText, type Outcome } from './stress/requests.ts';
 import { graphiqlLoad, hostileDocuments, largestResponseRound, maxBody, oversize, RESET_BEFORE_ANSWER } from './stress/scenarios.ts';
+import { runHostileFloods } from './stress/hostile.ts';
 
 const busy = (key: string) => key === '503 SERVER_BUSY';
 
@@ -93,7 +99,8 @@ async function stressGateway(label: string, env: Record<string, string>, plan: (
   return { label, argv: gateway.argv, idle, rows, ...(died ? { died } : {}), ...(error ? { error } : {}) };
 }
 
-async function main(): Promise<void> {
+/** The limit scenarios (1-5 above); their failures. */
+async function limits(): Promise<string[]> {
   const started = new Date();
   const runs: Run[] = [];
 
@@ -183,11 +190,14 @@ async function main(): Promise<void> {
   // The response cache off: every alias of every request goes upstream.
   runs.push(await stressGateway('CACHE=off', { CACHE: 'off' }, async (gateway) => [await largestResponses(gateway, 'off', ROUNDS)]));
 
-  const failures = report(runs, started);
-  if (failures.length > 0) {
-    for (const f of failures) process.stderr.write(`FAILED: ${f}\n`);
-    process.exit(1);
-  }
+  return report(runs, started);
 }
 
-await main();
+// `npm run bench:stress [limits | hostile [a b c d e f]]`: both parts by default.
+const [part, ...floods] = process.argv.slice(2);
+if (part !== undefined && part !== 'limits' && part !== 'hostile') throw new Error(`unknown part ${part}: limits or hostile`);
+const failures = [...(part !== 'hostile' ? await limits() : []), ...(part !== 'limits' ? await runHostileFloods(floods) : [])];
+if (failures.length > 0) {
+  for (const f of failures) process.stderr.write(`FAILED: ${f}\n`);
+  process.exit(1);
+}

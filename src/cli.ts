@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { configFromEnv } from './config.ts';
+import { configFromEnv, secretsFromEnv } from './config.ts';
+import { createRedactor, redactingLogOptions } from './lib/redact.ts';
 import { startServer } from './server.ts';
 
 /**
@@ -15,10 +16,16 @@ const CLOSE_MARGIN_MS = 5000;
  * in pino's transport worker. `LOG_FORMAT=json|pretty` overrides the guess.
  */
 const pretty = (process.env['LOG_FORMAT'] ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
+// Every line written with the settings' secrets hidden, read from the environment before it is parsed, so
+// even a bad setting's error cannot show one.
 const logger = pino(
-  { level: process.env['LOG_LEVEL'] ?? 'info' },
+  { level: process.env['LOG_LEVEL'] ?? 'info', ...redactingLogOptions(createRedactor(secretsFromEnv(process.env))) },
   pretty ? pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }) : undefined,
 );
+// Node writes process warnings (deprecations, listener leaks) as text on stderr: they are log lines
+// like any other instead, so JSON logs stay JSON lines only.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => logger.warn({ err: warning }, `process warning: ${warning.name}`));
 
 /** The devnet's sample ids, printed so the README's examples (which use them) can be run and varied. */
 function fixtureLines(fixtures: Record<string, string>, devnetUrl: string): string {
@@ -34,9 +41,15 @@ function fixtureLines(fixtures: Record<string, string>, devnetUrl: string): stri
 try {
   const config = configFromEnv();
   const running = await startServer(config, logger);
-  // Plain line too, so the URL is easy to spot among JSON logs.
-  console.log(`\n  chaingraph is running: open ${running.url}\n`);
-  if (running.devnet) console.log(`${fixtureLines(running.devnet.dataset.fixtures().mainnet, running.devnet.url)}\n`);
+  // Announced whatever the log level, so the URL is easy to spot (and a script can wait for it): plain text
+  // for a person at a terminal, else one JSON line of pino's form, so JSON logs stay JSON lines only.
+  if (pretty) {
+    console.log(`\n  chaingraph is running: open ${running.url}\n`);
+    if (running.devnet) console.log(`${fixtureLines(running.devnet.dataset.fixtures().mainnet, running.devnet.url)}\n`);
+  } else {
+    const devnet = running.devnet ? { devnet: running.devnet.url, fixtures: running.devnet.dataset.fixtures().mainnet } : {};
+    console.log(JSON.stringify({ level: 30, time: Date.now(), msg: `chaingraph is running: open ${running.url}`, url: running.url, ...devnet }));
+  }
   let firstSignalAt: number | undefined;
   // SIGTERM or SIGINT, to node or to `npm start` (whose script execs node, so npm's forwarding reaches
   // it): drain, then exit 0; 1 when requests had to be aborted (grace over, or a second signal).

@@ -4,8 +4,11 @@ import { parseCursorSecrets } from './schema/pagination.ts';
 import { parseNodeUrls } from './upstream/node-client.ts';
 import { telemetryFromEnv, type TelemetryConfig } from './telemetry.ts';
 import { ADMISSION_DEFAULTS } from './plugins/use-admission-control.ts';
+import { EDGE_POLICY_DEFAULTS } from './plugins/edge-policy.ts';
+import { CONNECTION_DEFAULTS } from './drain.ts';
 import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
 import { RESPONSE_LIMIT_DEFAULTS } from './plugins/use-response-limit.ts';
+import { VALIDATION_LIMIT_DEFAULTS } from './plugins/use-validation-limit.ts';
 import { BREAKER_DEFAULTS } from './upstream/breaker.ts';
 import { UPSTREAM_RATE_DEFAULTS } from './upstream/upstream-rate.ts';
 import { RATE_LIMIT_DEFAULTS } from './plugins/use-rate-limit.ts';
@@ -13,6 +16,8 @@ import { METRICS_DEFAULTS } from './metrics.ts';
 import { APQ_DEFAULTS, loadPersistedManifest } from './plugins/use-persisted-documents.ts';
 import { GRAPHQL_WS_DEFAULTS } from './graphql-ws.ts';
 import { TOPICS_DEFAULTS } from './loaders/topics.ts';
+import { parseCorsOrigins } from './plugins/use-cors-policy.ts';
+import { urlSecrets } from './lib/redact.ts';
 
 /** Everything the gateway reads from the environment (see README, "Configuration"). */
 export interface GatewayConfig {
@@ -57,6 +62,15 @@ export interface GatewayConfig {
   metrics: MetricsConfig;
   /** Persisted operations: automatic persisted queries and trusted documents (README, "Persisted operations"). */
   persisted: PersistedConfig;
+  /**
+   * `CORS_ORIGINS` (`*` or comma-separated origins; default `*`: any origin, without credentials) and
+   * `CORS_CREDENTIALS` (`true`/`false`, default false; `true` needs a list of origins).
+   */
+  cors: { origins: '*' | string[]; credentials: boolean };
+  /** `ALLOW_FORM_POSTS` (`true`/`false`): also execute form-encoded and multipart POSTs, queries only. Default false. */
+  allowFormPosts: boolean;
+  /** Every secret among the settings ({@link secretsFromEnv}): hidden from every log line and error message. */
+  secrets: string[];
 }
 
 export interface PersistedConfig {
@@ -112,6 +126,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
       maxOperationNames: positiveInteger(env, 'METRICS_MAX_OPERATION_NAMES', METRICS_DEFAULTS.maxOperationNames, 0),
     },
     persisted: persistedFromEnv(env),
+    cors: corsFromEnv(env),
+    allowFormPosts: trueFalse(env, 'ALLOW_FORM_POSTS', false),
+    secrets: secretsFromEnv(env),
   };
 }
 
@@ -133,6 +150,8 @@ export interface EdgeLimits {
   maxBodyBytes: number;
   /** `MAX_RESPONSE_BYTES`: largest serialized response (RESPONSE_TOO_LARGE). Default 8 MiB. */
   maxResponseBytes: number;
+  /** `MAX_VALIDATION_COMPLEXITY`: most estimated field comparisons validating a document may take (400 QUERY_TOO_COMPLEX, before validation). Default 2000. */
+  maxValidationComplexity: number;
   /** `MAX_CONCURRENT_OPERATIONS`: GraphQL requests in progress at once. Default 32. */
   maxConcurrentOperations: number;
   /** `MAX_QUEUED_OPERATIONS`: requests waiting for a slot; beyond, 503 SERVER_BUSY. Default 64. */
@@ -149,12 +168,31 @@ export interface EdgeLimits {
   maxTopics: number;
   /** `TOPIC_LEASE_TTL_MS`: with REDIS_URL, how long a replica's lease on a topic's poller lasts unrenewed (takeover time). Default 10000. */
   topicLeaseTtlMs: number;
+  /** `MAX_OPERATIONS_PER_CLIENT`: operations one client may have executing at once. Default half of MAX_CONCURRENT_OPERATIONS. */
+  maxOperationsPerClient?: number;
+  /** `MAX_SUBSCRIPTIONS_PER_CLIENT`: live subscriptions of one client. Default half of MAX_SUBSCRIPTIONS. */
+  maxSubscriptionsPerClient?: number;
+  /** `MAX_BODY_BYTES_IN_FLIGHT`: request bodies being read at once, in bytes. Default 32 MiB. */
+  maxBodyBytesInFlight: number;
+  /** `BODY_TIMEOUT_MS`: longest a request may take to arrive whole, body included (408). Default 10000. */
+  bodyTimeoutMs: number;
+  /** `MAX_CONNECTIONS`: open connections, WebSockets included. Default 4096. */
+  maxConnections: number;
+  /** `MAX_CONNECTIONS_PER_CLIENT`: open connections from one address. Default 1024. */
+  maxConnectionsPerClient: number;
+  /** `WS_MAX_SOCKETS`: open graphql-ws sockets. Default 2048. */
+  wsMaxSockets: number;
+  /** `WRITE_TIMEOUT_MS`: longest a connection may hold unsent bytes with none leaving before it is cut. Default 10000. */
+  writeTimeoutMs: number;
+  /** `READY_PROBE_INTERVAL_MS`: how long `/ready` reuses its last look at the Data API. Default 5000. */
+  readyProbeIntervalMs: number;
 }
 
 function edgeLimitsFromEnv(env: NodeJS.ProcessEnv): EdgeLimits {
   return {
     maxBodyBytes: positiveInteger(env, 'MAX_BODY_BYTES', REQUEST_LIMITS_DEFAULTS.maxBodyBytes),
     maxResponseBytes: positiveInteger(env, 'MAX_RESPONSE_BYTES', RESPONSE_LIMIT_DEFAULTS.maxResponseBytes),
+    maxValidationComplexity: positiveInteger(env, 'MAX_VALIDATION_COMPLEXITY', VALIDATION_LIMIT_DEFAULTS.maxComplexity),
     maxConcurrentOperations: positiveInteger(env, 'MAX_CONCURRENT_OPERATIONS', ADMISSION_DEFAULTS.maxConcurrent),
     maxQueuedOperations: positiveInteger(env, 'MAX_QUEUED_OPERATIONS', ADMISSION_DEFAULTS.maxQueued, 0),
     maxQueueWaitMs: positiveInteger(env, 'MAX_QUEUE_WAIT_MS', ADMISSION_DEFAULTS.maxWaitMs, 0),
@@ -163,7 +201,23 @@ function edgeLimitsFromEnv(env: NodeJS.ProcessEnv): EdgeLimits {
     wsConnectionInitTimeoutMs: positiveInteger(env, 'WS_CONNECTION_INIT_TIMEOUT_MS', GRAPHQL_WS_DEFAULTS.connectionInitTimeoutMs),
     maxTopics: positiveInteger(env, 'MAX_TOPICS', TOPICS_DEFAULTS.maxTopics),
     topicLeaseTtlMs: positiveInteger(env, 'TOPIC_LEASE_TTL_MS', TOPICS_DEFAULTS.leaseTtlMs, 300),
+    ...optionalInteger(env, 'MAX_OPERATIONS_PER_CLIENT', 'maxOperationsPerClient'),
+    ...optionalInteger(env, 'MAX_SUBSCRIPTIONS_PER_CLIENT', 'maxSubscriptionsPerClient'),
+    maxBodyBytesInFlight: positiveInteger(env, 'MAX_BODY_BYTES_IN_FLIGHT', EDGE_POLICY_DEFAULTS.maxBodyBytesInFlight, 1024),
+    bodyTimeoutMs: positiveInteger(env, 'BODY_TIMEOUT_MS', 10_000, 100),
+    maxConnections: positiveInteger(env, 'MAX_CONNECTIONS', CONNECTION_DEFAULTS.maxConnections),
+    maxConnectionsPerClient: positiveInteger(env, 'MAX_CONNECTIONS_PER_CLIENT', CONNECTION_DEFAULTS.maxConnectionsPerClient),
+    wsMaxSockets: positiveInteger(env, 'WS_MAX_SOCKETS', GRAPHQL_WS_DEFAULTS.maxSockets),
+    writeTimeoutMs: positiveInteger(env, 'WRITE_TIMEOUT_MS', CONNECTION_DEFAULTS.writeTimeoutMs, 100),
+    readyProbeIntervalMs: positiveInteger(env, 'READY_PROBE_INTERVAL_MS', 5000, 0),
   };
+}
+
+/** `{ [key]: value }` when the variable is set to an integer of at least 1, else nothing (the default is derived elsewhere). */
+function optionalInteger<K extends string>(env: NodeJS.ProcessEnv, name: string, key: K): Partial<Record<K, number>> {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return {};
+  return { [key]: positiveInteger(env, name, 1) } as Partial<Record<K, number>>;
 }
 
 export interface ProtectionConfig {
@@ -248,4 +302,41 @@ function cacheMode(value: string | undefined, hasRedis: boolean): GatewayConfig[
     return value;
   }
   throw new Error(`CACHE must be memory, redis or off, got "${value}"`);
+}
+
+function corsFromEnv(env: NodeJS.ProcessEnv): GatewayConfig['cors'] {
+  const origins = parseCorsOrigins(env['CORS_ORIGINS']);
+  const credentials = trueFalse(env, 'CORS_CREDENTIALS', false);
+  // Credentials for any origin would let every site act as its visitors: only for origins named one by one.
+  if (credentials && origins === '*') throw new Error('CORS_CREDENTIALS=true needs CORS_ORIGINS: a comma-separated list of origins (not *)');
+  return { origins, credentials };
+}
+
+function trueFalse(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const value = env[name] ?? '';
+  if (value === '') return fallback;
+  if (value !== 'true' && value !== 'false') throw new Error(`${name} must be true or false, got "${value.slice(0, 100)}"`);
+  return value === 'true';
+}
+
+/**
+ * Every secret value among the settings, read raw (no validation, so the logger made before the
+ * configuration is parsed can hide them from the very error that reports a bad setting): the keys and
+ * tokens (`DATA_API_KEY`, `ADMIN_TOKEN`, each `CURSOR_SECRET` entry, `METRICS_TOKEN`), the header values
+ * of `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS`, and the credentials inside `DATA_API_URL`, `NODE_URLS` and `REDIS_URL`.
+ */
+export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  const list = (name: string) => (env[name] ?? '').split(',').map((entry) => entry.trim());
+  const headerValues = [...list('OTEL_EXPORTER_OTLP_HEADERS'), ...list('OTEL_EXPORTER_OTLP_TRACES_HEADERS')].map((entry) => decoded(entry.slice(entry.indexOf('=') + 1).trim()));
+  const values = [env['DATA_API_KEY'], env['ADMIN_TOKEN'], ...list('CURSOR_SECRET'), env['METRICS_TOKEN'], ...headerValues];
+  return [...values.filter((value): value is string => Boolean(value)), ...urlSecrets(env['DATA_API_URL'], env['NODE_URLS'], env['REDIS_URL'])];
+}
+
+/** A percent-encoded value decoded (the redactor then finds it in either form); as is when malformed. */
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

@@ -6,6 +6,7 @@ import { loaderContext, type LoaderContext, type NodeDirectory } from './loaders
 import type { CursorCodec } from './schema/pagination.ts';
 import { isApiKey, MAX_API_KEY_LENGTH } from './upstream/data-api.ts';
 import type { CallOptions, DataApi, UpstreamObserver } from './upstream/client-types.ts';
+import { URL_REDACTOR, type Redactor } from './lib/redact.ts';
 
 /** Per-request context: loaders, the request's signal, the caller's key and admin rights. */
 export interface Context extends LoaderContext {
@@ -27,6 +28,8 @@ export interface Context extends LoaderContext {
    * nothing. The whole-response cache keeps the response no longer (`useResponseCache`).
    */
   readonly freshUntil: { at: number };
+  /** Hides the gateway's secrets and this request's own API key from any text about this request (upstream errors). */
+  readonly redactor: Redactor;
 }
 
 /**
@@ -69,6 +72,8 @@ export interface ContextDeps {
   logger: Logger;
   /** Told about every upstream attempt of every request, after the budget (the gateway's metrics). */
   observer?: UpstreamObserver;
+  /** The gateway's secrets (`DATA_API_KEY`, `ADMIN_TOKEN`...), hidden from errors. Default: URL credentials only. */
+  redactor?: Redactor;
 }
 
 export function createContext(deps: ContextDeps, initial: YogaInitialContext): Context {
@@ -87,6 +92,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
   const observer = deps.observer;
   const freshUntil = { at: Infinity };
   let log: Logger | undefined;
+  let redactor: Redactor | undefined;
   const call: CallOptions = {
     signal: request.signal,
     ...(callerKey ? { apiKey: callerKey } : {}),
@@ -123,6 +129,10 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
       return (log ??= requestId !== undefined ? deps.logger.child({ requestId }) : deps.logger);
     },
     freshUntil,
+    // Made on first use too: only a request whose upstream failed needs its own key in a pattern.
+    get redactor(): Redactor {
+      return (redactor ??= (deps.redactor ?? URL_REDACTOR).with([callerKey]));
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { errorBodyMessage, UpstreamError } from './upstream/errors.ts';
+import { excerpt, URL_REDACTOR, type Redactor } from './lib/redact.ts';
 
 /**
  * Stable `extensions.code` values. Clients branch on these, never on messages.
@@ -34,6 +35,8 @@ export const ErrorCode = {
   DOCUMENT_TOO_LARGE: 'DOCUMENT_TOO_LARGE',
   VARIABLES_TOO_LARGE: 'VARIABLES_TOO_LARGE',
   INTROSPECTION_LIMIT: 'INTROSPECTION_LIMIT',
+  /** Validating the document would take more than `MAX_VALIDATION_COMPLEXITY` field comparisons (src/plugins/use-validation-limit.ts; 400). */
+  QUERY_TOO_COMPLEX: 'QUERY_TOO_COMPLEX',
   RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
   SERVER_BUSY: 'SERVER_BUSY',
   /** One client sent more than `RATE_LIMIT_RPS` (src/plugins/use-rate-limit.ts; HTTP 429 with `Retry-After`). */
@@ -56,9 +59,14 @@ export function codedError(code: ErrorCode, message: string, extra: Record<strin
  * The one place upstream failures become GraphQL errors. Used by yoga's
  * `maskedErrors.maskError`, so it sees the resolver's original error; anything it
  * does not recognise stays masked.
+ *
+ * The message is the gateway's own words with the upstream's HTTP status or JSON-RPC code; the
+ * upstream's text appears only as an excerpt (controls removed, at most 200 characters) with
+ * `redactor`'s secrets hidden (the gateway's, and the request's own API key): an upstream, or a
+ * proxy in front of it, that echoes the key it received never hands it to a caller.
  */
-export function upstreamToGraphQLError(error: UpstreamError): GraphQLError {
-  const detail = errorBodyMessage(error.body) ?? error.rpcError?.message;
+export function upstreamToGraphQLError(error: UpstreamError, redactor: Redactor = URL_REDACTOR): GraphQLError {
+  const detail = excerpt(errorBodyMessage(error.body) ?? error.rpcError?.message, redactor);
   const isNode = error.upstream.startsWith('node:');
   const extensions: Record<string, unknown> = {
     code: codeFor(error, isNode),
@@ -87,16 +95,21 @@ export function upstreamToGraphQLError(error: UpstreamError): GraphQLError {
   }
   if (error.status !== undefined) extensions['upstreamStatus'] = error.status;
   // The Data API's error body names its status in words (`error`: "Bad Request", "Too Many Requests").
-  if (error.body?.error) extensions['upstreamError'] = error.body.error;
+  const statusWords = excerpt(error.body?.error, redactor, 100);
+  if (statusWords) extensions['upstreamError'] = statusWords;
   if (error.retryAfter !== undefined) extensions['retryAfter'] = error.retryAfter;
   if (error.rpcError) extensions['rpcCode'] = error.rpcError.code;
   const where = isNode ? `Node "${error.upstream.slice(5)}"` : 'The Data API';
   // A protocol error of one field of an answer (the rest of the answer was usable): where it is.
   if (error.field !== undefined) {
-    extensions['upstreamField'] = error.field;
-    return new GraphQLError(`${where} answered ${error.operation} without a usable ${error.field}`, { extensions });
+    const field = excerpt(error.field, redactor) ?? '(answer)';
+    extensions['upstreamField'] = field;
+    return new GraphQLError(`${where} answered ${error.operation} without a usable ${field}`, { extensions });
   }
-  const message = detail ? `${where} failed on ${error.operation}: ${detail}` : `${where} failed on ${error.operation} (${error.kind}${error.status ? ` ${error.status}` : ''})`;
+  const what = error.rpcError
+    ? `JSON-RPC error ${error.rpcError.code}`
+    : error.kind === 'http' && error.status !== undefined ? `HTTP ${error.status}` : `${error.kind}${error.status ? ` ${error.status}` : ''}`;
+  const message = detail ? `${where} failed on ${error.operation} (${what}): ${detail}` : `${where} failed on ${error.operation} (${what})`;
   return new GraphQLError(message, { extensions });
 }
 

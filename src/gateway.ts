@@ -8,21 +8,29 @@ import { createClientRateLimit, useRateLimit, type ClientRateLimit, type RateLim
 import { useGracefulShutdown } from './plugins/use-graceful-shutdown.ts';
 import { createMetrics, type GatewayMetrics, type MetricsOptions, type MetricsSources } from './metrics.ts';
 import { useMetrics, type MetricsEndpointOptions } from './plugins/use-metrics.ts';
-import { createRequestIds, useRequestId } from './plugins/use-request-id.ts';
+import { createRequestIds, currentRequestId, useRequestId } from './plugins/use-request-id.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
 import { useCompiledExecution, type CompiledExecutionOptions } from './plugins/use-compiled-execution.ts';
 import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
+import { useValidationLimit } from './plugins/use-validation-limit.ts';
 import { opaqueInputChecks } from './plugins/opaque-inputs.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions, type QueryCostOptions } from './plugins/use-query-cost.ts';
-import { createAdmissionGate, useAdmissionControl, type AdmissionGate, type AdmissionOptions } from './plugins/use-admission-control.ts';
+import type { AdmissionGate } from './plugins/use-admission-control.ts';
+import { createEdgePolicy, useEdgePolicy, type EdgePolicy, type EdgePolicyOptions } from './plugins/edge-policy.ts';
+import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
+import { createSharedProbe } from './lib/shared-probe.ts';
 import { useIntrospectionLimit, type IntrospectionLimitOptions } from './plugins/use-introspection-limit.ts';
 import { useRequestLimits, type RequestLimitsOptions } from './plugins/use-request-limits.ts';
 import { useResponseLimit } from './plugins/use-response-limit.ts';
+import { useLoopBudget } from './plugins/use-loop-budget.ts';
+import { createLoopBudget } from './lib/loop-budget.ts';
 import { useResponseCache, type ResponseCacheOptions } from './plugins/use-response-cache.ts';
 import { useCacheControl, type CacheControlOptions } from './plugins/use-cache-control.ts';
 import { createPersistedDocuments, usePersistedDocuments, type PersistedDocuments, type PersistedDocumentsOptions } from './plugins/use-persisted-documents.ts';
 import { useVariableErrors } from './plugins/use-variable-errors.ts';
+import { useStrictParams } from './plugins/use-strict-params.ts';
+import { useUnservableValues } from './plugins/use-unservable-values.ts';
 import { useTracing, type TracingOptions } from './plugins/use-tracing.ts';
 import { useTopics } from './plugins/use-topics.ts';
 import { useGraphQLSSESingleConnection, type GraphQLSSEOptions } from './plugins/use-graphql-sse.ts';
@@ -33,6 +41,9 @@ import { createCursorCodec, randomCursorSecret } from './schema/pagination.ts';
 import type { ResponseCache } from './upstream/cache.ts';
 import type { DataApi, NodeClient } from './upstream/client-types.ts';
 import { exampleQueries } from './graphiql-examples.ts';
+import { corsOptions, useCorsPolicy, type CorsPolicyOptions } from './plugins/use-cors-policy.ts';
+import { useContentTypePolicy } from './plugins/use-content-type-policy.ts';
+import { createRedactor } from './lib/redact.ts';
 
 export interface GatewayOptions {
   /**
@@ -45,6 +56,16 @@ export interface GatewayOptions {
   apiKeyHeader?: string;
   /** Enables admin mutations for callers sending `authorization: Bearer <token>`. */
   adminToken?: string;
+  /**
+   * Other secrets no error message may repeat (`server.ts` passes every secret setting: `DATA_API_KEY`...);
+   * `adminToken`, `cursorSecrets` and the metrics token are added here, and each request adds its own API key.
+   * Default none.
+   */
+  secrets?: readonly string[];
+  /** Which origins' pages may read responses (`CORS_ORIGINS`, `CORS_CREDENTIALS`). Default any origin, without credentials. */
+  cors?: CorsPolicyOptions;
+  /** `ALLOW_FORM_POSTS`: also execute form-encoded and multipart POSTs, queries only. Default false: JSON POSTs and GET only. */
+  allowFormPosts?: boolean;
   /** Serve GraphiQL at /graphql (default true). */
   graphiql?: boolean;
   /** Told about each upstream failure that reached a response (the server logs them at warn level). */
@@ -55,6 +76,8 @@ export interface GatewayOptions {
   maxQueryCost?: number;
   /** Most objects (connection items, list elements) one response may hold. Default 50000. */
   maxQueryNodes?: number;
+  /** Most estimated field comparisons validating a document may take (`MAX_VALIDATION_COMPLEXITY`); QUERY_TOO_COMPLEX above, before any rule runs. Default 2000. */
+  maxValidationComplexity?: number;
   /** Overrides of the fields' declared upstream costs, by `Type.field` (tests of the run-time budget). Default none. */
   fieldCosts?: QueryCostOptions['fieldCosts'];
   /** Depth, alias, token and directive limits (graphql-armor). Defaults in `OPERATION_LIMITS_DEFAULTS`. */
@@ -80,8 +103,11 @@ export interface GatewayOptions {
   maxResponseBytes?: number;
   /** `__schema`/`__type` counts and introspection list nesting per operation. Defaults in `INTROSPECTION_LIMIT_DEFAULTS`. */
   introspectionLimits?: IntrospectionLimitOptions;
-  /** Concurrency, queue and subscription limits (`MAX_CONCURRENT_OPERATIONS`...), or a gate to share. Defaults in `ADMISSION_DEFAULTS`. */
-  admission?: AdmissionOptions | AdmissionGate;
+  /**
+   * Concurrency, queue, per-client and subscription limits (`MAX_CONCURRENT_OPERATIONS`...), or a policy
+   * (or bare gate) shared with the other transports. Defaults in `ADMISSION_DEFAULTS` and `createEdgePolicy`.
+   */
+  admission?: EdgePolicyOptions | AdmissionGate | EdgePolicy;
   /**
    * Per-client rate limit on the GraphQL endpoint (`RATE_LIMIT_RPS`, `RATE_LIMIT_BURST`, `TRUST_PROXY`):
    * 429 RATE_LIMITED with `Retry-After` beyond it. Default off. The caller's API key header is this
@@ -112,6 +138,8 @@ export interface GatewayOptions {
    * `ONLY_PERSISTED`. Default: APQ on with `APQ_DEFAULTS`, no manifest.
    */
   persistedDocuments?: PersistedDocumentsOptions;
+  /** How long `/ready` reuses its last look at the Data API (`READY_PROBE_INTERVAL_MS`), so probes cost at most one upstream call per interval. Default 5000. */
+  readyProbeIntervalMs?: number;
   /** `Cache-Control` of GET responses (`useCacheControl`): the longest `max-age` sent, or `false` to send none. Default 300 s. */
   cacheControl?: false | Pick<CacheControlOptions, 'maxAgeSeconds'>;
 }
@@ -150,11 +178,16 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
  */
 export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gateway {
   const nodes = createNodeDirectory(deps.nodes);
-  const admission = options.admission && 'acquire' in options.admission ? options.admission : createAdmissionGate(options.admission);
+  const clients = { apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', trustProxy: options.rateLimit?.trustProxy ?? 0 };
+  const given = options.admission;
+  const policy = !given ? createEdgePolicy({ clients }) : 'admitOperation' in given ? given : 'acquire' in given ? createEdgePolicy({ clients }, given) : createEdgePolicy({ clients, ...given });
+  const admission = policy.gate;
   warmNodeDirectory(nodes);
   const cursors = createCursorCodec(options.cursorSecrets?.length ? options.cursorSecrets : [randomCursorSecret()]);
   const schema = getSchema();
   const requestIds = createRequestIds();
+  // One budget of the event loop for execution and serialization: operations take turns, so a probe or a small query never waits behind seconds of it.
+  const loopBudget = createLoopBudget();
   const topics = deps.topics ?? createTopics();
   const persisted = createPersistedDocuments(options.persistedDocuments);
   const rateLimitOptions = options.rateLimit ? { apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit } : undefined;
@@ -168,7 +201,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
           ...(cache ? { cache: () => cache.stats() } : {}),
           ...(deps.breakerStates ? { breakers: deps.breakerStates } : {}),
         });
+  const redactor = createRedactor([...(options.secrets ?? []), options.adminToken, ...(options.cursorSecrets ?? []), options.metrics ? options.metrics.token : undefined]);
   const contextDeps = {
+    redactor,
     requestId: (request: Request) => requestIds.of(request),
     logger: deps.logger ?? pino({ level: 'silent' }),
     ...(metrics ? { observer: metrics.upstreamObserver } : {}),
@@ -178,6 +213,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key',
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
   };
+  const ready = createSharedProbe(deps.readinessProbe ?? (() => deps.dataApi.listChains({}, { timeoutMs: 3000 })), options.readyProbeIntervalMs ?? 5000);
   const freshUntil = (context: unknown) => (context as Partial<Context>).freshUntil?.at;
   const responseCache = options.responseCache ? useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil }) : undefined;
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -195,6 +231,10 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     maskedErrors: true,
     // Yoga's own body limit (25 MB, REQUEST_ENTITY_TOO_LARGE) is replaced by useRequestLimits (1 MiB, PAYLOAD_TOO_LARGE).
     maxRequestBodySize: false,
+    // Yoga's default echoes any Origin with credentials; only the configured ones are named (useCorsPolicy adds Vary).
+    cors: corsOptions(options.cors),
+    // Yoga's own lines (masked errors) go to the gateway's logger, redacted as every other line, not to the console.
+    ...(deps.logger ? { logging: yogaLogging(deps.logger) } : {}),
     // Cost before input validation: its execute replacement yields to a BAD_USER_INPUT stop (see useQueryCost).
     plugins: [
       // Before anything that may refuse a request, so every response carries its id.
@@ -210,20 +250,36 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       ...(rateLimitOptions && rateLimit ? [useRateLimit(rateLimitOptions, rateLimit)] : []),
       // A persisted document's text in place of its id, before anything reads the text (the request limits scan it as any other).
       ...usePersistedDocuments(persisted),
+      // With a list of CORS origins, every response varies by Origin (yoga's `cors` option above decides the headers).
+      useCorsPolicy(options.cors),
+      // Only JSON bodies execute (a cross-site form cannot start a mutation), refused before the body is read.
+      useContentTypePolicy({ allowFormPosts: options.allowFormPosts === true }),
       // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
+      // GET and form parameters read strictly (a repeated or malformed one is a 400); before the request
+      // limits, which wrap the parser set here so a form body is still counted.
+      useStrictParams(),
       useRequestLimits(options.requestLimits),
       // graphql-sse's single-connection mode (its requests only); the distinct-connections mode is yoga's own SSE.
       ...(options.graphqlSse === false
         ? []
-        : [useGraphQLSSESingleConnection({ maxReservations: admission.options.maxSubscriptions, ...options.graphqlSse, persisted, ...(options.requestLimits ? { requestLimits: options.requestLimits } : {}) })]),
+        : [
+            useGraphQLSSESingleConnection({
+              maxReservations: admission.options.maxSubscriptions,
+              ...options.graphqlSse,
+              persisted,
+              ...(options.requestLimits ? { requestLimits: options.requestLimits } : {}),
+              ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+            }),
+          ]),
       // Every operation's context reaches the subscriptions' shared pollers.
       useTopics(topics, { closeOnDispose: !deps.topics }),
-      useAdmissionControl(admission),
       useIntrospectionLimit(options.introspectionLimits),
       useVariableErrors(),
       useOperationLimits(options.operationLimits),
       // @defer and @stream (their directives and validation rules); before the parse cache, which keys validation by its rules.
       useDeferStream(),
+      // Keeps useDeferStream's overlap rule in place of graphql-js's, and refuses what that rule would take too long on; before the parse cache, which caches its refusals.
+      useValidationLimit(options.maxValidationComplexity !== undefined ? { maxComplexity: options.maxValidationComplexity } : {}),
       // After the armor limits, whose token-limited parser it caches.
       useParseCache(options.parseCache),
       // Before the cost plugin, whose refusal replaces the execute function this sets (tracing, later, wraps it).
@@ -240,8 +296,16 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       // Declared argument checks, plus cursors (signed per gateway) and federation representations, before any resolver runs.
       useInputValidation({ fieldChecks: [opaqueInputChecks(schema, { verifyCursor: (cursor) => void cursors.verify(cursor), checkRepresentations })] }),
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
+      // A value a field's type cannot serve (an Int beyond 32 bits...) is the upstream's: UPSTREAM_PROTOCOL_ERROR, before masking.
+      useUnservableValues(),
+      // Admission when an operation is about to execute (its body read, its document valid and within its
+      // cost), held until its last byte is written; the same hooks serve HTTP, both SSE modes and graphql-ws.
+      useEdgePolicy(policy, { maxBodyBytes: options.requestLimits?.maxBodyBytes ?? REQUEST_LIMITS_DEFAULTS.maxBodyBytes }),
+      // After the edge policy (a body's reservation is released before waiting); parsing, validation and
+      // cost-free subtrees of execution wait their turn when the loop's slice is spent.
+      useLoopBudget(loopBudget),
       // Last of the result hooks: measures the response as it will be sent.
-      useResponseLimit(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      useResponseLimit({ ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}), loopBudget }),
       // After every plugin that refuses a request (an identical request passes them again) and after the
       // response limit (what it holds was measured); a hit skips parsing, validation and execution.
       ...(responseCache ? [responseCache] : []),
@@ -257,24 +321,37 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
             }),
           ]),
       // GET /health says the process is up (yoga's own); GET /ready says it can serve: the Data API
-      // answers (its cheapest call, the chain list). Nodes are optional parts: a node that is down
-      // fails its own fields, not the replica.
+      // answers (its cheapest call, the chain list, asked at most once per READY_PROBE_INTERVAL_MS and
+      // shared by every probe meanwhile). Nodes are optional parts: a node that is down fails its own
+      // fields, not the replica.
       useReadinessCheck({
         endpoint: '/ready',
         check: async ({ fetchAPI }) => {
-          try {
-            await (deps.readinessProbe ? deps.readinessProbe() : deps.dataApi.listChains({}, { timeoutMs: 3000 }));
-            const body = { ready: true, admission: admission.stats(), ...(deps.cache ? { cache: deps.cache.stats() } : {}) };
+          if (await ready()) {
+            const body = { ready: true, admission: policy.stats(), ...(deps.cache ? { cache: deps.cache.stats() } : {}) };
             return new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
-          } catch {
-            return new fetchAPI.Response(JSON.stringify({ ready: false, reason: 'the Data API does not answer' }), {
-              status: 503,
-              headers: { 'content-type': 'application/json' },
-            });
           }
+          return new fetchAPI.Response(JSON.stringify({ ready: false, reason: 'the Data API does not answer' }), {
+            status: 503,
+            headers: { 'content-type': 'application/json' },
+          });
         },
       }),
     ],
   });
   return Object.assign(yoga, { persisted, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}) });
+}
+
+/** Yoga's logger interface over pino: an error logged alone keeps its stack (`err`), anything else is joined into the message. */
+function yogaLogging(logger: Logger): Record<'debug' | 'info' | 'warn' | 'error', (...args: unknown[]) => void> {
+  const at = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]): void => {
+    if (!logger.isLevelEnabled(level)) return;
+    // Yoga logs without the request: the line is about the one being handled, if any (use-request-id.ts).
+    const requestId = currentRequestId();
+    const bound = requestId === undefined ? {} : { requestId };
+    const [first, ...rest] = args;
+    if (first instanceof Error) logger[level]({ ...bound, err: first }, rest.map(String).join(' ') || first.message);
+    else logger[level](bound, args.map(String).join(' '));
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

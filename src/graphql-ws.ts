@@ -1,15 +1,17 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { isAsyncIterable } from 'graphql-yoga';
 import type { Context as WsContext } from 'graphql-ws';
-import { useServer, type Extra } from 'graphql-ws/use/ws';
+import type { Extra } from 'graphql-ws/use/ws';
+import pino, { type Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import { codedError, ErrorCode, isUpstreamError, upstreamToGraphQLError } from './errors.ts';
 import type { Gateway } from './gateway.ts';
+import { useLoggedServer } from './graphql-ws-server.ts';
 import { edgeErrorBody } from './plugins/edge-response.ts';
-import type { AdmissionGate } from './plugins/use-admission-control.ts';
-import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument, type RequestLimitsOptions } from './plugins/use-request-limits.ts';
+import { REQUEST_LIMITS_DEFAULTS, type RequestLimitsOptions } from './plugins/use-request-limits.ts';
+import { prepareOperation, withoutHttp } from './plugins/edge-policy.ts';
 import { RESPONSE_LIMIT_DEFAULTS } from './plugins/use-response-limit.ts';
 
 /** Options of {@link attachGraphQLWs}. */
@@ -26,17 +28,24 @@ export interface GraphQLWsOptions {
   maxResponseBytes?: number;
   /** The header naming a caller's own Data API key; also read from `connectionParams` under this name. Default `x-service-api-key`. */
   apiKeyHeader?: string;
-  /** The gateway's admission gate: queries and mutations take a slot as over HTTP (subscriptions are counted by its plugin). Default none. */
-  admission?: AdmissionGate;
   /** Ping interval, ms; a socket that does not answer within as long is terminated. Default 12000. */
   keepAliveMs?: number;
+  /** Where graphql-ws's own failures are logged, one line bound to the connection's request id. Default: silent. */
+  logger?: Logger;
+  /**
+   * Most open WebSockets (`WS_MAX_SOCKETS`). At the cap a new one takes the place of the longest-open
+   * socket with no operation in progress; when every socket is busy the upgrade is refused 503. Default 2048.
+   */
+  maxSockets?: number;
 }
 
-export const GRAPHQL_WS_DEFAULTS = { path: '/graphql', connectionInitTimeoutMs: 3000, maxOperationsPerSocket: 25, keepAliveMs: 12_000 } as const;
+export const GRAPHQL_WS_DEFAULTS = { path: '/graphql', connectionInitTimeoutMs: 3000, maxOperationsPerSocket: 25, keepAliveMs: 12_000, maxSockets: 2048 } as const;
 
 export interface GraphQLWsServer {
   /** Open sockets. */
   sockets(): number;
+  /** Whether the connection on this TCP socket has operations in progress (the connection caps never evict those). */
+  busy(socket: Duplex): boolean;
   /** Refuses new upgrades, closes every socket with 1001 (Going Away), and terminates those still open after `graceMs`. */
   close(graceMs?: number): Promise<void>;
 }
@@ -44,16 +53,16 @@ export interface GraphQLWsServer {
 /** Upgrade headers never passed on to an operation's request. */
 const HOP_HEADERS = new Set(['connection', 'upgrade', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'content-length']);
 
-type Operation = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown; release?: () => void };
+type Operation = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
 
 /**
  * GraphQL over WebSocket (the `graphql-transport-ws` protocol of graphql-ws) on the gateway's own
  * HTTP server and path: an upgrade of `/graphql` is a graphql-ws connection, anything else stays
  * HTTP. Each operation runs through the gateway's envelop (`gateway.getEnveloped`, yoga's recipe),
- * so every plugin applies (armor limits, cost and its per-event budget, admission of subscriptions,
+ * so every plugin applies (armor limits, cost and its per-event budget, the edge policy's admission,
  * input validation, upstream errors, masking), with a request made of the upgrade request's headers
  * and, from `connectionParams`, the caller's API key. What yoga checks at the HTTP edge is checked
- * here: message size, document and variables shape, queries' admission slots, response size.
+ * here: message size, document and variables shape, response size.
  */
 export function attachGraphQLWs(server: Server, gateway: Gateway, options: GraphQLWsOptions = {}): GraphQLWsServer {
   const path = options.path ?? GRAPHQL_WS_DEFAULTS.path;
@@ -61,11 +70,14 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
   const maxOperations = options.maxOperationsPerSocket ?? GRAPHQL_WS_DEFAULTS.maxOperationsPerSocket;
   const maxResponseBytes = options.maxResponseBytes ?? RESPONSE_LIMIT_DEFAULTS.maxResponseBytes;
   const apiKeyHeader = (options.apiKeyHeader ?? 'x-service-api-key').toLowerCase();
-  const admission = options.admission;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxBodyBytes });
   const operations = new WeakMap<ExecutionArgs, Operation>();
   /** Each socket's operations in progress and their abort controllers (the signal of their request). */
   const signals = new WeakMap<object, Map<string, AbortController>>();
+  /** Each connection's graphql-ws context, by its TCP socket and by its WebSocket. */
+  const contexts = new WeakMap<object, WsContext<Record<string, unknown> | undefined, Extra>>();
+  const maxSockets = options.maxSockets ?? GRAPHQL_WS_DEFAULTS.maxSockets;
+  const busy = (socket: object): boolean => Object.keys(contexts.get(socket)?.subscriptions ?? {}).length > 0;
   let closing = false;
 
   const controllerOf = (ctx: object, id: string): AbortController => {
@@ -75,6 +87,22 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     byId.get(id)?.abort();
     byId.set(id, controller);
     return controller;
+  };
+  /** Each socket's admitted operations' releases, called once their `complete` is sent or the socket closes. */
+  const releases = new WeakMap<object, Map<string, () => void>>();
+  const holds = (ctx: object): Map<string, () => void> => {
+    let byId = releases.get(ctx);
+    if (!byId) releases.set(ctx, (byId = new Map()));
+    return byId;
+  };
+  const settle = (ctx: object, id?: string): void => {
+    const byId = releases.get(ctx);
+    if (!byId) return;
+    for (const [key, release] of byId) {
+      if (id !== undefined && key !== id) continue;
+      release();
+      byId.delete(key);
+    }
   };
   const abort = (ctx: object, id?: string): void => {
     const byId = signals.get(ctx);
@@ -86,9 +114,14 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
     }
   };
 
-  const disposable = useServer<Record<string, unknown> | undefined>(
+  const disposable = useLoggedServer<Record<string, unknown> | undefined>(
     {
       connectionInitWaitTimeout: options.connectionInitTimeoutMs ?? GRAPHQL_WS_DEFAULTS.connectionInitTimeoutMs,
+      onConnect: (ctx) => {
+        contexts.set(ctx.extra.request.socket, ctx);
+        contexts.set(ctx.extra.socket, ctx);
+        return true;
+      },
       execute: (args) => run(args, 'execute'),
       subscribe: (args) => run(args, 'subscribe'),
       onSubscribe: async (ctx, id, payload) => {
@@ -96,16 +129,10 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
         if (Object.keys(ctx.subscriptions).length > maxOperations) {
           return [codedError(ErrorCode.SERVER_BUSY, `Too many operations on this socket (limit ${maxOperations}): complete some, or open another connection.`)];
         }
-        // A persisted document's text in place of its id, or the refusal HTTP would make (ONLY_PERSISTED...).
-        try {
-          const query = gateway.persisted.resolve(payload as typeof payload & { documentId?: unknown });
-          if (query === undefined) return [codedError(ErrorCode.BAD_REQUEST, 'The operation has no query and names no persisted document.')];
-          payload = { ...payload, query };
-        } catch (error) {
-          return [asGraphQLError(error)];
-        }
-        const problem = paramsProblem(payload, limits);
-        if (problem) return [problem];
+        // The edge's checks before parsing, as over HTTP: persisted documents, the document's shape, the variables.
+        const prepared = prepareOperation(payload, gateway.persisted, limits);
+        if (prepared instanceof GraphQLError) return [withoutHttp(prepared)];
+        payload = prepared;
         const controller = controllerOf(ctx, id);
         const request = operationRequest(ctx, apiKeyHeader, path, controller.signal);
         // Each operation counts against its client's rate as an HTTP request would.
@@ -114,7 +141,11 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
           const { message, retryAfter } = (gateway.rateLimit as NonNullable<Gateway['rateLimit']>).refusal(waitMs);
           return [codedError(ErrorCode.RATE_LIMITED, message, { retryAfter })];
         }
-        const enveloped = gateway.getEnveloped({ request, params: payload });
+        // The edge policy (src/plugins/edge-policy.ts) admits the operation when it executes and holds its
+        // slot until its `complete` is sent (or the socket closes).
+        const edgeHold = (release: () => void): void => void holds(ctx).set(id, release);
+        const socketAddress = ctx.extra.request.socket.remoteAddress;
+        const enveloped = gateway.getEnveloped({ request, params: payload, edgeHold, ...(socketAddress ? { socketAddress } : {}) });
         let document: DocumentNode;
         try {
           document = enveloped.parse(payload.query);
@@ -123,16 +154,10 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
         }
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;
-        let release: (() => void) | undefined;
-        if (admission && getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
-          release = await admission.acquire(controller.signal);
-          if (!release) return [codedError(ErrorCode.SERVER_BUSY, 'The gateway is at capacity: retry shortly.')];
-        }
         let contextValue: unknown;
         try {
           contextValue = await enveloped.contextFactory();
         } catch (error) {
-          release?.();
           return [asGraphQLError(error)];
         }
         const args: ExecutionArgs = {
@@ -142,25 +167,27 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
           variableValues: payload.variables ?? null,
           operationName: payload.operationName ?? null,
         };
-        operations.set(args, { execute: enveloped.execute, subscribe: enveloped.subscribe, ...(release ? { release } : {}) });
+        operations.set(args, { execute: enveloped.execute, subscribe: enveloped.subscribe });
         return args;
       },
-      onOperation: (_ctx, _id, _payload, args, result) => {
-        const release = operations.get(args)?.release ?? (() => undefined);
-        if (isAsyncIterable(result)) return coded(result, release);
-        release();
-        return undefined;
-      },
+      onOperation: (_ctx, _id, _payload, _args, result) => (isAsyncIterable(result) ? coded(result) : undefined),
       onNext: (_ctx, _id, _payload, _args, result) => {
         const bytes = Buffer.byteLength(JSON.stringify(result));
         if (bytes <= maxResponseBytes) return undefined;
         return { errors: [{ message: `The result is larger than ${maxResponseBytes} bytes: select fewer fields or items.`, extensions: { code: ErrorCode.RESPONSE_TOO_LARGE, responseBytes: bytes, maxResponseBytes } }] };
       },
-      onComplete: (ctx, id) => abort(ctx, id),
-      onClose: (ctx) => abort(ctx),
+      onComplete: (ctx, id) => {
+        abort(ctx, id);
+        settle(ctx, id);
+      },
+      onClose: (ctx) => {
+        abort(ctx);
+        settle(ctx);
+      },
     },
     wss,
     options.keepAliveMs ?? GRAPHQL_WS_DEFAULTS.keepAliveMs,
+    options.logger ?? pino({ level: 'silent' }),
   );
 
   const run = (args: ExecutionArgs, kind: 'execute' | 'subscribe') => {
@@ -179,6 +206,12 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
       const waitMs = gateway.rateLimit.take(upgradeRequest, req.socket.remoteAddress);
       if (waitMs > 0) return refuseUpgrade(socket, 429, ErrorCode.RATE_LIMITED, gateway.rateLimit.refusal(waitMs).message);
     }
+    // At the cap, the longest-open socket with nothing in progress makes room (idle sockets are cheap to reopen).
+    if (wss.clients.size >= maxSockets) {
+      const idle = [...wss.clients].find((ws) => !busy(ws));
+      if (!idle) return refuseUpgrade(socket, 503, ErrorCode.SERVER_BUSY, `Too many WebSocket connections (limit ${maxSockets}): retry later.`);
+      idle.terminate();
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       wss.emit('connection', ws, req);
       // A client's oversized or malformed frame is routine: ws closes the socket itself (1009, 1002);
@@ -191,6 +224,7 @@ export function attachGraphQLWs(server: Server, gateway: Gateway, options: Graph
 
   return {
     sockets: () => wss.clients.size,
+    busy,
     async close(graceMs = 1000) {
       if (closing) return;
       closing = true;
@@ -222,18 +256,6 @@ function operationRequest(ctx: Pick<WsContext<Record<string, unknown> | undefine
   return new Request(`http://${/^[\w.:[\]-]+$/.test(host) ? host : 'localhost'}${path}`, { headers, signal });
 }
 
-/** The document's shape and the variables' size, as `useRequestLimits` checks them over HTTP before parsing. */
-function paramsProblem(payload: { query: string; variables?: unknown; extensions?: unknown }, limits: Required<RequestLimitsOptions>): GraphQLError | undefined {
-  const error = scanDocument(payload.query, limits);
-  if (error) return error;
-  for (const [name, value] of [['variables', payload.variables], ['extensions', payload.extensions]] as const) {
-    const problem = measureJson(value, limits.maxVariablesDepth, limits.maxVariablesValues);
-    if (problem === 'depth') return codedError(ErrorCode.VARIABLES_TOO_LARGE, `The ${name} are nested deeper than ${limits.maxVariablesDepth} levels.`);
-    if (problem === 'values') return codedError(ErrorCode.VARIABLES_TOO_LARGE, `The ${name} hold more than ${limits.maxVariablesValues} values.`);
-  }
-  return undefined;
-}
-
 /** What failed, as a coded GraphQL error: upstream errors mapped as everywhere, anything unexpected masked. */
 function asGraphQLError(error: unknown): GraphQLError {
   if (error instanceof GraphQLError) {
@@ -246,16 +268,14 @@ function asGraphQLError(error: unknown): GraphQLError {
 
 /**
  * A subscription's stream whose failure is its last event, a coded error (graphql-ws would send only
- * the message of what a stream throws), calling `finish` once when it ends. `return()` reaches the
+ * the message of what a stream throws). `return()` reaches the
  * source at once, so a completed subscription leaves its topic without waiting for another event.
  */
-function coded(source: AsyncIterable<ExecutionResult>, finish: () => void): AsyncIterableIterator<ExecutionResult> {
+function coded(source: AsyncIterable<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
   const iterator = source[Symbol.asyncIterator]();
   let done = false;
   const end = (): void => {
-    if (done) return;
     done = true;
-    finish();
   };
   const stream: AsyncIterableIterator<ExecutionResult> = {
     async next() {

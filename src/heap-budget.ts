@@ -83,8 +83,10 @@ export function heapBudget(config: BudgetInputs): HeapBudget {
     'document memos': 2 * PARSE_CACHE_DEFAULTS.maxEntries * DOCUMENT_MEMO_DEFAULTS.maxPerDocument * memoEntryBytes,
     // Body (raw and as a string), document, response tree and text, upstream answers.
     'executing operations (MAX_CONCURRENT_OPERATIONS x per operation)': limits.maxConcurrentOperations * perOperation,
-    // Queued requests hold a socket and their headers, not a body (admission comes before the body is read).
-    'queued operations (MAX_QUEUED_OPERATIONS x 16 KiB)': limits.maxQueuedOperations * 16 * 1024,
+    // Admission comes when an operation is about to execute: a queued one holds its parsed request and document.
+    'queued operations (MAX_QUEUED_OPERATIONS x (body + document))': limits.maxQueuedOperations * (limits.maxBodyBytes + DOCUMENT_BYTES),
+    // Bodies still arriving, reserved before they are read (raw bytes and their text).
+    'request bodies being read (2 x MAX_BODY_BYTES_IN_FLIGHT)': 2 * limits.maxBodyBytesInFlight,
     'subscriptions (MAX_SUBSCRIPTIONS x 256 KiB)': limits.maxSubscriptions * SUBSCRIPTION_BYTES,
   };
   const totalBytes = Object.values(terms).reduce((a, b) => a + b, 0);

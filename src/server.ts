@@ -6,9 +6,9 @@ import pino, { type Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 import { createGateway, type Gateway } from './gateway.ts';
 import { attachGraphQLWs } from './graphql-ws.ts';
-import { createAdmissionGate } from './plugins/use-admission-control.ts';
+import { createEdgePolicy, type EdgePolicyStats } from './plugins/edge-policy.ts';
 import { createRedisTopics } from './subscriptions.ts';
-import { trackConnections, type DrainResult } from './drain.ts';
+import { trackConnections, type ConnectionStats, type DrainResult } from './drain.ts';
 import { edgeErrorBody } from './plugins/edge-response.ts';
 import { exampleQueries } from './graphiql-examples.ts';
 import { heapBudget, redisLocalBytes } from './heap-budget.ts';
@@ -19,6 +19,7 @@ import { createNodeClient } from './upstream/node-client.ts';
 import { createHttpUpstream } from './upstream/http.ts';
 import { createUpstreamRate } from './upstream/upstream-rate.ts';
 import { startTelemetry } from './telemetry.ts';
+import { createRedactor, redactingLogOptions } from './lib/redact.ts';
 
 /**
  * The built-in devnet's handle. A type only (erased from the build): the devnet module itself is
@@ -49,6 +50,14 @@ export interface RunningServer {
   close(options?: { graceMs?: number }): Promise<DrainResult>;
   /** Aborts what the drain is waiting for now (a second signal); a `close()` in progress resolves `forced`. */
   forceClose(): void;
+  /** What the edge holds now: connections (and those cut or evicted), WebSockets, admission slots, bodies in flight. */
+  edgeStats(): EdgeStats;
+}
+
+export interface EdgeStats {
+  connections: ConnectionStats;
+  webSockets: number;
+  admission: EdgePolicyStats;
 }
 
 /**
@@ -56,7 +65,11 @@ export interface RunningServer {
  * starts the devnet in-process and points both clients at it, so `npm start`
  * works on a machine with no network and no keys.
  */
-export async function startServer(config: GatewayConfig, logger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+export async function startServer(
+  config: GatewayConfig,
+  // Every line written with the settings' secrets hidden (cli.ts makes its own logger the same way).
+  logger: Logger = pino({ level: config.logLevel, ...redactingLogOptions(createRedactor(config.secrets)) }),
+): Promise<RunningServer> {
   let devnet: Devnet | undefined;
   let dataApiUrl = config.dataApiUrl;
   let nodes = config.nodes;
@@ -115,12 +128,16 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   const telemetry = await startTelemetry(config.telemetry);
   if (telemetry) logger.info({ traces: new URL(config.telemetry?.tracesUrl ?? '').host, service: config.telemetry?.serviceName }, 'exporting traces over OTLP/HTTP');
   const shutdown = new AbortController();
-  // One gate for HTTP and WebSocket operations.
-  const admission = createAdmissionGate({
+  // One edge policy for every transport: slots, per-client shares, bodies in flight.
+  const admission = createEdgePolicy({
     maxConcurrent: config.limits.maxConcurrentOperations,
     maxQueued: config.limits.maxQueuedOperations,
     maxWaitMs: config.limits.maxQueueWaitMs,
     maxSubscriptions: config.limits.maxSubscriptions,
+    ...(config.limits.maxOperationsPerClient ? { maxOperationsPerClient: config.limits.maxOperationsPerClient } : {}),
+    ...(config.limits.maxSubscriptionsPerClient ? { maxSubscriptionsPerClient: config.limits.maxSubscriptionsPerClient } : {}),
+    maxBodyBytesInFlight: config.limits.maxBodyBytesInFlight,
+    clients: { apiKeyHeader: config.dataApiKeyHeader, trustProxy: protection.trustProxy },
   });
   // The subscriptions' pollers: one per topic in the fleet through Redis, else one per topic in this process (the gateway's own).
   const topics = config.redisUrl
@@ -136,7 +153,12 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
   const gateway = createGateway(
     {
       apiKeyHeader: config.dataApiKeyHeader,
+      // Never repeated by an error message (each request adds its own key); CORS and content types from the settings.
+      secrets: config.secrets,
+      cors: config.cors,
+      allowFormPosts: config.allowFormPosts,
       maxQueryCost: config.maxQueryCost,
+      maxValidationComplexity: config.limits.maxValidationComplexity,
       // A caller that went away is routine; real upstream failures are worth a warning. Logged through
       // the request's logger, so the line carries its request id.
       onUpstreamError: (info, log = logger) => (info.code === 'REQUEST_ABORTED' ? log.debug(info, 'upstream call abandoned') : log.warn(info, 'upstream failure')),
@@ -168,6 +190,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
       ...(telemetry ? { tracing: true } : {}),
       shutdownSignal: shutdown.signal,
       admission,
+      readyProbeIntervalMs: config.limits.readyProbeIntervalMs,
     },
     {
       ...(cache ? { dataApi: withDataApiCache(dataApi, cache, { scope: upstreamScope(dataApiUrl) }), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache } : { dataApi, nodes: nodeClients }),
@@ -178,8 +201,15 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     },
   );
 
-  const server: Server = createServer();
-  const connections = trackConnections(server);
+  // The headers and body deadlines are checked this often (node's default, 30 s, would let a trickled
+  // body live up to twice BODY_TIMEOUT_MS past 30 s).
+  const server: Server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.limits.bodyTimeoutMs / 4))) });
+  const connections = trackConnections(server, {
+    maxConnections: config.limits.maxConnections,
+    maxConnectionsPerClient: config.limits.maxConnectionsPerClient,
+    writeTimeoutMs: config.limits.writeTimeoutMs,
+    maxUnsentBytes: config.limits.maxResponseBytes + 64 * 1024,
+  });
   server.on('request', connections.handler(gateway));
   // graphql-ws on the same path: an upgrade of /graphql.
   const ws = attachGraphQLWs(server, gateway, {
@@ -189,12 +219,17 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
     maxOperationsPerSocket: config.limits.wsMaxOperationsPerSocket,
     maxResponseBytes: config.limits.maxResponseBytes,
     apiKeyHeader: config.dataApiKeyHeader,
-    admission,
+    maxSockets: config.limits.wsMaxSockets,
+    // graphql-ws's own failures as JSON lines with the connection's request id, not stack traces on stdout.
+    logger,
   });
-  // Slow clients: headers within 10 s, the whole request (a body at most MAX_BODY_BYTES) within 30 s, so a
-  // trickled body cannot hold its admission slot for long. Responses (SSE subscriptions) are not limited.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  // A WebSocket with operations in progress is never evicted to make room for a new connection.
+  connections.setBusy((socket) => ws.busy(socket));
+  // Slow clients: headers within 10 s, the whole request within BODY_TIMEOUT_MS (a trickled body holds a
+  // socket and its share of MAX_BODY_BYTES_IN_FLIGHT, never an admission slot, which comes after the
+  // body). Responses are bounded by the write deadline instead (WRITE_TIMEOUT_MS, src/drain.ts).
+  server.headersTimeout = Math.min(10_000, config.limits.bodyTimeoutMs);
+  server.requestTimeout = config.limits.bodyTimeoutMs;
   // What node:http refuses itself (oversized headers, malformed requests, timeouts) gets a coded body too.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
@@ -225,6 +260,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
         shutdown.abort();
         const graceMs = options.graceMs ?? config.shutdownGraceMs;
         const [result] = await Promise.all([connections.drain(graceMs), ws.close(Math.min(graceMs, 1000))]);
+        connections.close();
         await gateway.dispose();
         await topics?.close();
         await cache?.close();
@@ -237,6 +273,7 @@ export async function startServer(config: GatewayConfig, logger: Logger = pino({
         return result;
       })()),
     forceClose: () => connections.force(),
+    edgeStats: () => ({ connections: connections.stats(), webSockets: ws.sockets(), admission: admission.stats() }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { UpstreamPage } from '../lib/pages.ts';
 import {
-  PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex, withFields,
+  PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex, approximately, withFields,
 } from '../shapes/index.ts';
 import type { CallOptions } from '../upstream/client-types.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
@@ -98,7 +98,7 @@ export async function blockByHash(ctx: LoaderContext, chain: PrimaryChain, block
     if (found) return found;
     const oldest = page.items[page.items.length - 1];
     pageToken = page.nextPageToken;
-    if (!pageToken || !oldest || oldest.blockTimestamp < block.timestamp) break;
+    if (!pageToken || !oldest || approximately(oldest.blockTimestamp) < block.timestamp) break;
   }
   return null;
 }
@@ -121,7 +121,7 @@ export async function vertexByHash(ctx: LoaderContext, chain: PrimaryChain, vert
     const page = await read(pageToken, PAGES.vertices.maxSize);
     const found = page.items.find((v) => v.vertexHash === vertex.vertexHash);
     if (found) return found;
-    const lowest = Math.min(...page.items.map((v) => v.vertexHeight));
+    const lowest = Math.min(...page.items.map((v) => approximately(v.vertexHeight)));
     pageToken = page.nextPageToken;
     if (!pageToken || lowest < vertex.height) break;
   }

@@ -3,7 +3,7 @@ import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import {
   PAGES, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type ListDelegatorsParams,
   type ListHistoricalRewardsParams, type ListRewardsParams, type ListValidatorsParams, type PendingReward, type SortOrder,
-  type Validator, withSharedFields,
+  type Validator, type WideInteger, approximately, withSharedFields,
 } from '../shapes/index.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
@@ -91,14 +91,14 @@ export interface ValidationPages<T> {
   fetchPage: FetchPage<T>;
 }
 
-const windowOf = (v: ValidatorWithNetwork): StakingWindow => ({ start: v.startTimestamp, end: v.endTimestamp });
+const windowOf = (v: ValidatorWithNetwork): StakingWindow => ({ start: approximately(v.startTimestamp), end: approximately(v.endTimestamp) });
 
 /**
  * Keeps the items of this validation: the listings filter by node (as a substring),
  * and a node validates again and again; a validation's delegations and rewards (its
  * own and its delegations') lie within its period.
  */
-function ownItems<T extends { nodeId: string; startTimestamp: number; endTimestamp: number }>(
+function ownItems<T extends { nodeId: string; startTimestamp: WideInteger; endTimestamp: WideInteger }>(
   v: ValidatorWithNetwork,
   page: UpstreamPage<T>,
 ): UpstreamPage<WithNetwork<T>> {
@@ -130,12 +130,24 @@ export function validationDelegatorPages(ctx: LoaderContext, v: ValidatorWithNet
           window: windowOf(v),
           args: { first, ...options },
           // delegatorCount counts every status: only a hint when the listing is not filtered.
-          expected: delegationStatus ? undefined : (v.delegatorCount ?? undefined),
+          expected: delegationStatus ? undefined : delegatorCountHint(v),
         }),
       ),
     // Made only when a cursor asks for a later page: most lists are read from their first page alone.
     fetchPage: async (pageToken, pageSize) => ownItems(v, await delegatorPages(ctx, v.network, { nodeIds: [v.nodeId], ...options })(pageToken, pageSize)),
   };
+}
+
+/**
+ * The validation's `delegatorCount` as a packing hint, or none: a count the upstream broke (beyond 32 bits,
+ * `src/shapes/kit.ts`) fails `Validator.delegatorCount` when read, not the lists it only helps to pack.
+ */
+function delegatorCountHint(v: ValidatorWithNetwork): number | undefined {
+  try {
+    return v.delegatorCount ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -164,7 +176,8 @@ export interface ValidationRewardsOptions {
  * delegation (the delegator's reward and the validator's fee on it).
  */
 function historicalRewardsHint(v: ValidatorWithNetwork): number | undefined {
-  return v.delegatorCount != null ? 1 + 2 * v.delegatorCount : undefined;
+  const count = delegatorCountHint(v);
+  return count !== undefined ? 1 + 2 * count : undefined;
 }
 
 /**
@@ -173,7 +186,10 @@ function historicalRewardsHint(v: ValidatorWithNetwork): number | undefined {
  * left). Never 0, which would skip the call: a stale hint only costs a re-plan.
  */
 function pendingRewardsHint(v: ValidatorWithNetwork): number | undefined {
-  if (v.validationStatus === 'active') return v.delegatorCount != null ? v.delegatorCount + 1 : undefined;
+  if (v.validationStatus === 'active') {
+    const count = delegatorCountHint(v);
+    return count !== undefined ? count + 1 : undefined;
+  }
   return 1;
 }
 

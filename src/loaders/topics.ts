@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createPubSub, type PubSubEventTarget } from '@graphql-yoga/subscription';
 import { codedError, ErrorCode } from '../errors.ts';
@@ -100,11 +101,22 @@ interface Entry {
   fail(message: { readonly error: SerializedError }): void;
 }
 
+/**
+ * The in-process event target: one listener per subscriber of a topic. Subscribers are bounded by the
+ * admission gate (`MAX_SUBSCRIPTIONS`), not by Node's leak heuristic, whose warning at the 11th
+ * listener is a stray line on stderr (outside the JSON logs) for a routine eleventh subscriber.
+ */
+function ownEventTarget(): PubSubEventTarget<Record<string, [TopicMessage<unknown>]>> {
+  const target = new EventTarget();
+  setMaxListeners(0, target);
+  return target as PubSubEventTarget<Record<string, [TopicMessage<unknown>]>>;
+}
+
 export function createTopics(options: TopicsOptions = {}): Topics {
   const { lease, onError = () => undefined } = options;
   const leaseTtlMs = options.leaseTtlMs ?? TOPICS_DEFAULTS.leaseTtlMs;
   const maxTopics = options.maxTopics ?? TOPICS_DEFAULTS.maxTopics;
-  const target = options.eventTarget ?? (new EventTarget() as PubSubEventTarget<Record<string, [TopicMessage<unknown>]>>);
+  const target = options.eventTarget ?? ownEventTarget();
   const pubsub = createPubSub<Record<string, [TopicMessage<unknown>]>>({ eventTarget: target });
   const entries = new Map<string, Entry>();
   const running = new Set<Promise<void>>();

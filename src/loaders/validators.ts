@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import {
   PRIMARY_NETWORK_ID, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type PendingReward,
-  type SortOrder, type Validator,
+  type SortOrder, type Validator, type WideInteger, approximately,
 } from '../shapes/index.ts';
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
 import { isNodeId } from '../lib/ids.ts';
@@ -135,8 +135,8 @@ export interface StakingWindow {
 }
 
 /** True when a delegation or reward lies within `window` (always, without a window). */
-export function inWindow(window: StakingWindow | undefined, item: { startTimestamp: number; endTimestamp: number }): boolean {
-  return !window || (item.startTimestamp >= window.start && item.endTimestamp <= window.end);
+export function inWindow(window: StakingWindow | undefined, item: { startTimestamp: WideInteger; endTimestamp: WideInteger }): boolean {
+  return !window || (approximately(item.startTimestamp) >= window.start && approximately(item.endTimestamp) <= window.end);
 }
 
 interface Keyed<A> {
@@ -164,8 +164,8 @@ const keyOf = <A extends PerValidatorListArgs>(k: Keyed<A>): string => `${parent
 
 interface StakingItem {
   nodeId: string;
-  startTimestamp: number;
-  endTimestamp: number;
+  startTimestamp: WideInteger;
+  endTimestamp: WideInteger;
 }
 
 /** How a batch's listings map back to its keys: by exact node id, then by window. */

@@ -1,18 +1,14 @@
-import { GraphQLError } from 'graphql';
-import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import { ErrorCode } from '../errors.ts';
-import { edgeErrorResponse } from './edge-response.ts';
-
 /** Options of {@link createAdmissionGate}. */
 export interface AdmissionOptions {
   /**
-   * Most GraphQL requests in progress at once (`MAX_CONCURRENT_OPERATIONS`), from reading the body to
-   * the response: what bounds the memory held by bodies and results (each at most `MAX_BODY_BYTES` and
-   * `MAX_RESPONSE_BYTES`). Operations mostly wait on the upstream, so this is above the core count.
+   * Most queries and mutations in progress at once (`MAX_CONCURRENT_OPERATIONS`), from execution to the
+   * last byte of their response written (see `useEdgePolicy`): what bounds the memory held by results
+   * (each at most `MAX_RESPONSE_BYTES`), whether or not their clients read them. Operations mostly wait on
+   * the upstream, so this is above the core count.
    * Default 32 (the benchmark's 16 connections and the validator walk at 16 concurrent fit in it).
    */
   maxConcurrent?: number;
-  /** Most requests waiting for a slot (`MAX_QUEUED_OPERATIONS`); they hold a socket, not a body. Default 64. */
+  /** Most operations waiting for a slot (`MAX_QUEUED_OPERATIONS`); each holds its parsed request. Default 64. */
   maxQueued?: number;
   /** Longest wait for a slot in ms (`MAX_QUEUE_WAIT_MS`); then 503 SERVER_BUSY. Default 2000. */
   maxWaitMs?: number;
@@ -20,9 +16,15 @@ export interface AdmissionOptions {
   maxSubscriptions?: number;
   /** `Retry-After` sent with 503 SERVER_BUSY, in seconds. Default 1. */
   retryAfterSeconds?: number;
+  /**
+   * Most slots one client may hold (`MAX_OPERATIONS_PER_CLIENT`): its further operations wait in the same
+   * queue, and a freed slot goes to the first waiter whose client is under its share, so one client
+   * never holds every slot. Default: no share (the edge policy sets half of `maxConcurrent`).
+   */
+  maxPerClient?: number;
 }
 
-export const ADMISSION_DEFAULTS = { maxConcurrent: 32, maxQueued: 64, maxWaitMs: 2000, maxSubscriptions: 100, retryAfterSeconds: 1 } as const;
+export const ADMISSION_DEFAULTS = { maxConcurrent: 32, maxQueued: 64, maxWaitMs: 2000, maxSubscriptions: 100, retryAfterSeconds: 1, maxPerClient: Infinity } as const;
 
 export interface AdmissionStats {
   running: number;
@@ -34,8 +36,11 @@ export interface AdmissionStats {
 
 /** Counts the slots; one per gateway, shared by its requests. */
 export interface AdmissionGate {
-  /** A release function once a slot is free, or undefined when the queue is full, the wait too long or the caller gone. */
-  acquire(signal?: AbortSignal): Promise<(() => void) | undefined>;
+  /**
+   * A release function once a slot is free (and `client` under its share), or undefined when the queue is
+   * full, the wait too long or the caller gone.
+   */
+  acquire(signal?: AbortSignal, client?: string): Promise<(() => void) | undefined>;
   /** A subscription slot's release function, or undefined when `maxSubscriptions` are live. */
   acquireSubscription(): (() => void) | undefined;
   stats(): AdmissionStats;
@@ -43,39 +48,55 @@ export interface AdmissionGate {
 }
 
 interface Waiter {
+  client: string;
   grant: (release: (() => void) | undefined) => void;
 }
 
 /**
- * A counting semaphore with a bounded FIFO queue and a bounded wait. Every release function is
- * idempotent, so a request released twice (response and abort) frees one slot.
+ * A counting semaphore with per-client shares, one bounded FIFO queue and a bounded wait. Every release
+ * function is idempotent, so a request released twice (response and abort) frees one slot. Per-client
+ * counts exist only while a client holds a slot, so they are bounded by `maxConcurrent`.
  */
 export function createAdmissionGate(options: AdmissionOptions = {}): AdmissionGate {
   const limits: Required<AdmissionOptions> = { ...ADMISSION_DEFAULTS, ...options };
   let running = 0;
   let subscriptions = 0;
   let rejected = 0;
+  const held = new Map<string, number>();
   const queue: Waiter[] = [];
 
-  const releaser = (): (() => void) => {
+  const fits = (client: string): boolean => running < limits.maxConcurrent && (held.get(client) ?? 0) < limits.maxPerClient;
+  const take = (client: string): (() => void) => {
+    running++;
+    held.set(client, (held.get(client) ?? 0) + 1);
     let done = false;
     return () => {
       if (done) return;
       done = true;
-      const next = queue.shift();
-      // The slot passes straight to the next waiter: `running` stays the same.
-      if (next) next.grant(releaser());
-      else running--;
+      running--;
+      const left = (held.get(client) ?? 1) - 1;
+      if (left > 0) held.set(client, left);
+      else held.delete(client);
+      pump();
     };
+  };
+  /** Grants freed slots to the first waiters that fit, in order (a waiter over its share lets others pass). */
+  const pump = (): void => {
+    for (let i = 0; i < queue.length && running < limits.maxConcurrent; ) {
+      const waiter = queue[i] as Waiter;
+      if (!fits(waiter.client)) {
+        i++;
+        continue;
+      }
+      queue.splice(i, 1);
+      waiter.grant(take(waiter.client));
+    }
   };
 
   return {
     options: limits,
-    acquire(signal) {
-      if (running < limits.maxConcurrent) {
-        running++;
-        return Promise.resolve(releaser());
-      }
+    acquire(signal, client = '') {
+      if (fits(client) && queue.length === 0) return Promise.resolve(take(client));
       if (queue.length >= limits.maxQueued || signal?.aborted) {
         rejected++;
         return Promise.resolve(undefined);
@@ -97,6 +118,7 @@ export function createAdmissionGate(options: AdmissionOptions = {}): AdmissionGa
           resolve(undefined);
         }, limits.maxWaitMs);
         const waiter: Waiter = {
+          client,
           grant: (release) => {
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
@@ -105,6 +127,8 @@ export function createAdmissionGate(options: AdmissionOptions = {}): AdmissionGa
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         queue.push(waiter);
+        // A client under its share may pass waiters that are over theirs.
+        pump();
       });
     },
     acquireSubscription() {
@@ -122,75 +146,5 @@ export function createAdmissionGate(options: AdmissionOptions = {}): AdmissionGa
       };
     },
     stats: () => ({ running, queued: queue.length, subscriptions, rejected }),
-  };
-}
-
-/**
- * Admission control: at most `maxConcurrent` GraphQL requests in progress, a short queue behind them,
- * and 503 SERVER_BUSY with `Retry-After` beyond it, so overload turns into fast refusals instead of
- * memory growth and timeouts for everyone. Only GraphQL requests take a slot (yoga's request parsing
- * hook, which GraphiQL, its assets, /health and /ready never reach), and the slot is taken before the
- * body is read. Subscriptions hold a subscription slot for as long as their stream lives.
- */
-export function useAdmissionControl(gate: AdmissionGate = createAdmissionGate()): Plugin {
-  const held = new WeakMap<Request, () => void>();
-  const retryAfter = String(gate.options.retryAfterSeconds);
-  const busy = 'The gateway is at capacity: retry after the delay in Retry-After.';
-  return {
-    async onRequestParse({ request, fetchAPI, endResponse }) {
-      const release = await gate.acquire(request.signal);
-      if (release) held.set(request, release);
-      else endResponse(edgeErrorResponse(fetchAPI, 503, ErrorCode.SERVER_BUSY, busy, { 'retry-after': retryAfter }));
-    },
-    onResponse({ request }) {
-      held.get(request)?.();
-      held.delete(request);
-    },
-    onSubscribe({ setResultAndStopExecution }) {
-      const release = gate.acquireSubscription();
-      if (!release) {
-        const message = `Too many live subscriptions (limit ${gate.options.maxSubscriptions}): retry later.`;
-        setResultAndStopExecution({ errors: [new GraphQLError(message, { extensions: { code: ErrorCode.SERVER_BUSY } })] });
-        return undefined;
-      }
-      return {
-        onSubscribeResult({ result, setResult }) {
-          if (isAsyncIterable(result)) setResult(onFinish(result, release));
-          else release();
-        },
-        onSubscribeError() {
-          release();
-        },
-      };
-    },
-  };
-}
-
-/** The same stream, calling `finish` once when it ends, fails or its consumer stops it (even before the first event). */
-function onFinish<T>(source: AsyncIterable<T>, finish: () => void): AsyncIterableIterator<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    async next() {
-      try {
-        const step = await iterator.next();
-        if (step.done) finish();
-        return step;
-      } catch (error) {
-        finish();
-        throw error;
-      }
-    },
-    async return(value?: unknown) {
-      finish();
-      return iterator.return ? iterator.return(value) : { done: true, value: value as T };
-    },
-    async throw(error?: unknown) {
-      finish();
-      if (iterator.throw) return iterator.throw(error);
-      throw error;
-    },
   };
 }

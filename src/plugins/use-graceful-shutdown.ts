@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 
 /** Options of {@link useGracefulShutdown}. */
@@ -18,6 +19,9 @@ export interface GracefulShutdownOptions {
  */
 export function useGracefulShutdown({ signal, readinessEndpoint = '/ready' }: GracefulShutdownOptions): Plugin {
   const body = JSON.stringify({ ready: false, reason: 'shutting down' });
+  // One listener per live subscription (`untilAborted`), as many as the admission gate lets live
+  // (`MAX_SUBSCRIPTIONS`): Node's leak warning at the 11th would be a stray line on stderr.
+  setMaxListeners(0, signal);
   return {
     onRequest({ url, fetchAPI, endResponse }) {
       if (signal.aborted && url.pathname === readinessEndpoint) {

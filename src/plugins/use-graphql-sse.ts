@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
-import { parse, type DocumentNode, type ExecutionArgs, type GraphQLError } from 'graphql';
+import { GraphQLError, parse, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.ts';
 import { edgeErrorResponse } from './edge-response.ts';
+import { contentTypeRefusal } from './use-content-type-policy.ts';
 import type { PersistedDocuments } from './use-persisted-documents.ts';
-import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument, type RequestLimitsOptions } from './use-request-limits.ts';
+import { REQUEST_LIMITS_DEFAULTS, type RequestLimitsOptions } from './use-request-limits.ts';
+import { createResponseBudget, RESPONSE_LIMIT_DEFAULTS } from './use-response-limit.ts';
+import { prepareOperation, type EdgeContext } from './edge-policy.ts';
 
 /** Options of {@link useGraphQLSSESingleConnection}. */
 export interface GraphQLSSEOptions {
@@ -19,6 +22,8 @@ export interface GraphQLSSEOptions {
   reservationTtlMs?: number;
   /** The gateway's persisted documents: an operation's text comes from them as over HTTP (ONLY_PERSISTED included). Default none. */
   persisted?: Pick<PersistedDocuments, 'resolve'>;
+  /** Largest serialized result of a query or mutation sent on a stream (`MAX_RESPONSE_BYTES`), incremental payloads together. Default 8 MiB. */
+  maxResponseBytes?: number;
 }
 
 export const GRAPHQL_SSE_DEFAULTS = { endpoint: '/graphql', maxReservations: 100, reservationTtlMs: 30_000 } as const;
@@ -41,6 +46,7 @@ export function useGraphQLSSESingleConnection(options: GraphQLSSEOptions = {}): 
   const limits = { ...REQUEST_LIMITS_DEFAULTS, ...options.requestLimits };
   const maxReservations = options.maxReservations ?? GRAPHQL_SSE_DEFAULTS.maxReservations;
   const ttlMs = options.reservationTtlMs ?? GRAPHQL_SSE_DEFAULTS.reservationTtlMs;
+  const maxResponseBytes = options.maxResponseBytes ?? RESPONSE_LIMIT_DEFAULTS.maxResponseBytes;
   /** Reservations by token: when made, and whether their stream is open. */
   const reservations = new Map<string, { at: number; open: boolean }>();
 
@@ -67,7 +73,10 @@ export function useGraphQLSSESingleConnection(options: GraphQLSSEOptions = {}): 
       // graphql-sse takes a result without `data` for execution arguments and answers 400 with no
       // code, and a throw for a 500. Refusals (syntax, validation, a bad API key, input checks) become
       // results with `data: null` and the coded errors, sent on the stream like any other result.
-      const getEnveloped = (initial: Parameters<typeof yoga.getEnveloped>[0]) => settled(yoga.getEnveloped(initial));
+      // Results go to another request's stream, so the edge policy holds an operation's slot until its
+      // result (or last payload) is produced, not until this POST is answered.
+      const getEnveloped = (initial: Parameters<typeof yoga.getEnveloped>[0]) =>
+        settled(yoga.getEnveloped(Object.assign(initial ?? {}, { edgeHold: 'result' satisfies EdgeContext['edgeHold'] })), maxResponseBytes);
       sse.onYogaInit?.({ yoga: Object.create(yoga, { getEnveloped: { value: getEnveloped } }) as typeof yoga });
     },
     async onRequest(payload) {
@@ -110,7 +119,9 @@ export function useGraphQLSSESingleConnection(options: GraphQLSSEOptions = {}): 
       }
       if (request.method !== 'POST') return forward(request);
 
-      // An operation for the reserved stream: bounded and checked as yoga checks its own requests.
+      // An operation for the reserved stream: bounded and checked as yoga checks its own requests, JSON only.
+      const refusal = contentTypeRefusal(request, fetchAPI);
+      if (refusal) return endResponse(refusal);
       const declared = Number(request.headers.get('content-length') ?? NaN);
       if (!Number.isSafeInteger(declared)) return refuse(411, ErrorCode.BAD_REQUEST, 'Send operations with a Content-Length.');
       if (declared > limits.maxBodyBytes) return refuse(413, ErrorCode.PAYLOAD_TOO_LARGE, `The request body is larger than ${limits.maxBodyBytes} bytes.`);
@@ -122,40 +133,16 @@ export function useGraphQLSSESingleConnection(options: GraphQLSSEOptions = {}): 
         return refuse(400, ErrorCode.BAD_REQUEST, 'The request body is not JSON.');
       }
       if (typeof params !== 'object' || params === null || Array.isArray(params)) return refuse(400, ErrorCode.BAD_REQUEST, 'The request body is not a JSON object.');
-      let body = text;
-      if (options.persisted) {
-        // A persisted document's text in place of its id, or the refusal HTTP would make (ONLY_PERSISTED...).
-        let query: string | undefined;
-        try {
-          query = options.persisted.resolve(params);
-        } catch (error) {
-          const extensions = (error as { extensions?: { code?: unknown; http?: { status?: unknown } } }).extensions;
-          const status = typeof extensions?.http?.status === 'number' ? extensions.http.status : 400;
-          return refuse(status, String(extensions?.code ?? ErrorCode.BAD_REQUEST), (error as Error).message);
-        }
-        if (query !== params.query) {
-          params = { ...params, query };
-          body = JSON.stringify(params);
-        }
+      // The edge's checks before parsing, as over HTTP: persisted documents, the document's shape, the variables.
+      const prepared = prepareOperation(params, options.persisted, limits);
+      if (prepared instanceof GraphQLError) {
+        const http = prepared.extensions['http'] as { status?: number } | undefined;
+        return refuse(http?.status ?? 400, String(prepared.extensions['code'] ?? ErrorCode.BAD_REQUEST), prepared.message);
       }
-      const problem = paramsProblem(params, limits);
-      if (problem) return endResponse(edgeErrorResponse(fetchAPI, 400, String(problem.extensions['code']), problem.message));
+      const body = prepared.query === params.query ? text : JSON.stringify(prepared);
       return forward(new fetchAPI.Request(request.url, { method: 'POST', headers: request.headers, body, signal: request.signal }));
     },
   };
-}
-
-/** The document's shape and the variables' size, as `useRequestLimits` checks them before parsing. */
-function paramsProblem(params: { query?: unknown; variables?: unknown; extensions?: unknown }, limits: Required<RequestLimitsOptions>) {
-  if (typeof params.query === 'string') {
-    const error = scanDocument(params.query, limits);
-    if (error) return error;
-  }
-  for (const [name, value] of [['variables', params.variables], ['extensions', params.extensions]] as const) {
-    const problem = measureJson(value, limits.maxVariablesDepth, limits.maxVariablesValues);
-    if (problem) return { message: `The ${name} are too large (${problem}).`, extensions: { code: ErrorCode.VARIABLES_TOO_LARGE } };
-  }
-  return undefined;
 }
 
 /** What `getEnveloped` returns (the part graphql-sse's plugin uses). */
@@ -175,7 +162,7 @@ const PLACEHOLDER = parse('{ __typename }');
  * or a context that could not be made, is the operation's result (`data: null` and the errors), and a
  * result with errors alone gets `data: null`.
  */
-function settled<T extends Enveloped>(enveloped: T): T {
+function settled<T extends Enveloped>(enveloped: T, maxResponseBytes: number): T {
   let refused: readonly unknown[] | undefined;
   const refuse = (errors: readonly unknown[]) => {
     refused ??= errors;
@@ -185,6 +172,14 @@ function settled<T extends Enveloped>(enveloped: T): T {
     return result;
   };
   const run = async (execute: (args: ExecutionArgs) => unknown, args: ExecutionArgs) => (refused ? { data: null, errors: refused } : withData(await execute(args)));
+  // Queries and mutations are measured against the response limit here, as yoga measures its own responses
+  // (subscription events are one block or health report each, as on every transport).
+  const bounded = async (args: ExecutionArgs): Promise<unknown> => {
+    const result = await run(enveloped.execute, args);
+    const measure = createResponseBudget(maxResponseBytes);
+    if (isAsyncIterable(result)) return mapIterable(result as AsyncIterable<ExecutionResult>, measure);
+    return measure(result as ExecutionResult);
+  };
   return {
     ...enveloped,
     parse: (source: string) => {
@@ -209,7 +204,24 @@ function settled<T extends Enveloped>(enveloped: T): T {
         return {};
       }
     },
-    execute: (args: ExecutionArgs) => run(enveloped.execute, args),
+    execute: bounded,
     subscribe: (args: ExecutionArgs) => run(enveloped.subscribe, args),
   };
+}
+
+/** The stream with `map` applied to each item; `return` reaches the source (a cancelled stream stops its execution). */
+function mapIterable<T, U>(source: AsyncIterable<T>, map: (item: T) => U): AsyncIterableIterator<U> {
+  const iterator = source[Symbol.asyncIterator]();
+  const mapped: AsyncIterableIterator<U> = {
+    async next() {
+      const step = await iterator.next();
+      return step.done ? { done: true, value: undefined } : { done: false, value: map(step.value) };
+    },
+    async return() {
+      await iterator.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => mapped,
+  };
+  return mapped;
 }

@@ -155,6 +155,8 @@ function tooCostly(estimate: CostEstimate, maxCost: number, maxNodes: number): G
         code: ErrorCode.QUERY_TOO_COSTLY,
         cost: estimate,
         limits: { maxUpstreamCalls: maxCost, maxNodes },
+        // Refused before execution: a request error, 400 over HTTP (GraphQL over HTTP), as the armor limits answer.
+        http: { status: 400 },
       },
     },
   );
@@ -163,7 +165,7 @@ function tooCostly(estimate: CostEstimate, maxCost: number, maxNodes: number): G
 function tooComplex(error: EstimateTooComplex): GraphQLError {
   return new GraphQLError(
     `Query too costly: its cost cannot be estimated within ${error.maxWork} field evaluations (fragments and nested lists multiply). Simplify it or split it.`,
-    { extensions: { code: ErrorCode.QUERY_TOO_COSTLY, limits: { maxEstimateWork: error.maxWork } } },
+    { extensions: { code: ErrorCode.QUERY_TOO_COSTLY, limits: { maxEstimateWork: error.maxWork }, http: { status: 400 } } },
   );
 }
 

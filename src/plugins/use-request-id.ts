@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { isRequestId, REQUEST_ID_HEADER } from '../upstream/request-id.ts';
@@ -41,13 +42,29 @@ export function createRequestIds(options: RequestIdOptions = {}): RequestIds {
 }
 
 /**
+ * The id of the request whose handling is running, for code that logs without being handed the request
+ * (yoga's own logger, `gateway.ts`): the whole handling of a request, from yoga's first hook to its
+ * response, runs inside {@link useRequestId}'s scope, and so does every promise it starts. Not a piece of
+ * request state kept at module level: the store lives in the async context of each request.
+ */
+const requestScope = new AsyncLocalStorage<string>();
+
+/** The id of the request being handled here, or undefined outside any request's handling (startup, timers). */
+export function currentRequestId(): string | undefined {
+  return requestScope.getStore();
+}
+
+/**
  * Gives every request an id and returns it in `x-request-id` on every response: GraphQL results,
  * edge refusals (413, 503...), `/health`, `/ready`, `/metrics` and GraphiQL. First in the plugin
  * list, so the id exists before any other plugin may refuse the request; `onResponse` runs for
- * early responses too.
+ * early responses too. The request is handled within its id's scope ({@link currentRequestId}).
  */
 export function useRequestId(ids: RequestIds = createRequestIds()): Plugin {
   return {
+    instrumentation: {
+      request: ({ request }, handle) => requestScope.run(ids.of(request), handle),
+    },
     onRequest({ request }) {
       ids.of(request);
     },

@@ -155,7 +155,7 @@ interface Params {
   extensions?: unknown;
 }
 
-function checkParams(params: Params, limits: Limits): GraphQLError | undefined {
+export function checkParams(params: Params, limits: Limits): GraphQLError | undefined {
   if (typeof params.query === 'string') {
     const error = scanDocument(params.query, limits);
     if (error) return error;

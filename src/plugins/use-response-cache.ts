@@ -4,6 +4,8 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { freezeJson } from '../lib/frozen-json.ts';
 import { stringBytes, textDigest } from '../lib/text.ts';
+import { jsonMediaType } from './json-media-type.ts';
+import { serializedBody } from './use-response-limit.ts';
 
 /** Options of {@link useResponseCache}. */
 export interface ResponseCacheOptions {
@@ -23,6 +25,11 @@ export const RESPONSE_CACHE_DEFAULTS = { maxBytes: 8 * 1024 * 1024, maxEntries: 
 
 /** Responses shorter-lived than this are not worth holding. */
 const MIN_TTL_MS = 50;
+/**
+ * How much shorter the held text may be than the response as served: it keeps `data` and `extensions`
+ * only, with `actualUpstreamCalls` set to 0 (a few digits fewer).
+ */
+const HELD_TEXT_SLACK = 64;
 
 interface Held {
   /** The response as served to the request that made it, frozen (what later hooks see). */
@@ -119,6 +126,9 @@ export function useResponseCache(options: ResponseCacheOptions): ResponseCachePl
       const until = Math.min(options.freshUntil(context) ?? 0, now + maxTtlMs);
       const ttl = until - now;
       if (!(ttl >= MIN_TTL_MS)) return;
+      // Measured by the response limit (its body holds the same data): one too large to hold is not serialized again.
+      const measured = serializedBody(single)?.byteLength;
+      if (measured !== undefined && measured - HELD_TEXT_SLACK > maxBytes / 8) return;
       const extensions = single.extensions ? withoutCallsMade(single.extensions) : undefined;
       const response: ExecutionResult = extensions ? { data: single.data, extensions } : { data: single.data };
       const body = textEncoder.encode(JSON.stringify(response));
@@ -147,29 +157,6 @@ function variablesText(variables: unknown): string | undefined {
 
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
-const JSON_TYPES = ['application/graphql-response+json', 'application/json'] as const;
-
-/**
- * The JSON media type yoga would answer with for this Accept header, found as yoga's
- * result processors find it (graphql-yoga's `accept.js`: utf-8 types only, the first
- * listed that matches wins), or undefined when the caller accepts neither (yoga then
- * answers in its own way).
- */
-function jsonMediaType(accept: string | null): (typeof JSON_TYPES)[number] | undefined {
-  let chosen: (typeof JSON_TYPES)[number] | undefined;
-  const asked = (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',').reverse();
-  for (const part of asked) {
-    const [type = '', ...params] = part.split(';');
-    if ((params.find((param) => param.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') continue;
-    const [pre, suf] = type.split('/');
-    for (const candidate of JSON_TYPES) {
-      const [cPre, cSuf] = candidate.split('/');
-      if ((pre === '*' || pre === cPre) && (suf === '*' || suf === cSuf)) chosen = candidate;
-    }
-  }
-  return chosen;
-}
-
 /** A held response's extensions as a hit reports them: it made no upstream call. */
 function withoutCallsMade(extensions: Record<string, unknown>): Record<string, unknown> {
   const cost = extensions['cost'];

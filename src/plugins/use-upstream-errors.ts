@@ -2,18 +2,22 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { isUpstreamError, upstreamToGraphQLError } from '../errors.ts';
+import type { Redactor } from '../lib/redact.ts';
 
 export interface UpstreamErrorsOptions {
   /**
    * Called once per upstream failure that reached a response (default: nothing), with the
    * request's logger (`context.log`, bound to its request id) when the context has one.
-   * Never receives secrets.
+   * Never receives secrets: `message` is the mapped one, redacted by the context's `redactor`.
    */
   onUpstreamError?: (
     info: { code: unknown; upstream: string; operation: string; message: string; path: readonly (string | number)[] | undefined },
     log: Logger | undefined,
   ) => void;
 }
+
+/** What the mapping reads from the request's context (both made on first use, so read only when an error is mapped). */
+type RequestScope = { readonly log?: Logger; readonly redactor?: Redactor } | undefined;
 
 type IncrementalPayload = ExecutionResult & { incremental?: readonly { errors?: readonly GraphQLError[] }[] };
 
@@ -24,44 +28,44 @@ type IncrementalPayload = ExecutionResult & { incremental?: readonly { errors?: 
  * keeping its path, so only the failed field is affected. Expected upstream
  * failures are then reported to `onUpstreamError` instead of being logged as
  * unexpected errors; anything else still goes through yoga's masking. Errors
- * of deferred and streamed parts (`@defer`, `@stream`) are mapped the same way.
+ * of deferred and streamed parts (`@defer`, `@stream`) are mapped the same way. The upstream's
+ * text is hidden of the request's secrets (`context.redactor`: the gateway's and the caller's key).
  */
 export function useUpstreamErrors(options: UpstreamErrorsOptions = {}): Plugin {
-  const mapErrors = (errors: readonly GraphQLError[], log: Logger | undefined): GraphQLError[] =>
+  const mapErrors = (errors: readonly GraphQLError[], scope: RequestScope): GraphQLError[] =>
     errors.map((error) => {
       const original = error.originalError;
       if (!isUpstreamError(original)) return error;
-      const mapped = upstreamToGraphQLError(original);
+      const mapped = upstreamToGraphQLError(original, scope?.redactor);
       options.onUpstreamError?.({
         code: mapped.extensions['code'],
         upstream: original.upstream,
         operation: original.operation,
         message: mapped.message,
         path: error.path,
-      }, log);
+      }, scope?.log);
       return new GraphQLError(mapped.message, { nodes: error.nodes, path: error.path, extensions: mapped.extensions });
     });
   const hasUpstreamError = (errors: readonly GraphQLError[] | undefined): errors is readonly GraphQLError[] =>
     errors?.some((e) => isUpstreamError(e.originalError)) === true;
-  const map = (result: IncrementalPayload, log: Logger | undefined): ExecutionResult | undefined => {
+  const map = (result: IncrementalPayload, scope: RequestScope): ExecutionResult | undefined => {
     // A later payload of an incremental response (@defer, @stream) carries its errors per deferred or streamed part.
     const parts = result.incremental;
     const partsFailed = parts?.some((part) => hasUpstreamError(part.errors)) === true;
     if (!hasUpstreamError(result.errors) && !partsFailed) return undefined;
     return {
       ...result,
-      ...(result.errors ? { errors: mapErrors(result.errors, log) } : {}),
-      ...(parts && partsFailed ? { incremental: parts.map((part) => (part.errors ? { ...part, errors: mapErrors(part.errors, log) } : part)) } : {}),
+      ...(result.errors ? { errors: mapErrors(result.errors, scope) } : {}),
+      ...(parts && partsFailed ? { incremental: parts.map((part) => (part.errors ? { ...part, errors: mapErrors(part.errors, scope) } : part)) } : {}),
     } as ExecutionResult;
   };
-  const onDone = (log: Logger | undefined) => (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) =>
+  const onDone = (scope: RequestScope) => (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) =>
     handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
-      const mapped = map(result, log);
+      const mapped = map(result, scope);
       if (mapped) setResult(mapped);
     });
-  const logOf = (context: unknown): Logger | undefined => (context as { log?: Logger }).log;
   return {
-    onExecute: ({ args }) => ({ onExecuteDone: onDone(logOf(args.contextValue)) }),
-    onSubscribe: ({ args }) => ({ onSubscribeResult: onDone(logOf(args.contextValue)) }),
+    onExecute: ({ args }) => ({ onExecuteDone: onDone(args.contextValue as RequestScope) }),
+    onSubscribe: ({ args }) => ({ onSubscribeResult: onDone(args.contextValue as RequestScope) }),
   };
 }

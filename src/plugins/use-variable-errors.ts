@@ -1,4 +1,15 @@
-import { getOperationAST, getVariableValues, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  getDirectiveValues,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  visit,
+  type DirectiveNode,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.ts';
 
@@ -17,6 +28,22 @@ export function shortMessage(message: string): string {
   return cut.length > MAX_MESSAGE ? `${cut.slice(0, MAX_MESSAGE)}…` : cut;
 }
 
+/** A directive argument's rule beyond its type: what the executor assumes of the value and would assert at run time. */
+interface DirectiveArgumentRule {
+  test: (value: unknown) => boolean;
+  /** What the value must be, for the message. */
+  expected: string;
+}
+
+/**
+ * Directive arguments whose type lets through values the executor cannot use, by directive and argument.
+ * `@stream(initialCount:)` is a nullable Int: -1 or null reach graphql-tools' executor, whose assertion
+ * (`initialCount must be a positive integer`) answered a masked INTERNAL_SERVER_ERROR.
+ */
+const DIRECTIVE_ARGUMENT_RULES: Readonly<Record<string, Readonly<Record<string, DirectiveArgumentRule>>>> = {
+  stream: { initialCount: { test: (value) => Number.isInteger(value) && (value as number) >= 0, expected: 'an integer from 0 up' } },
+};
+
 /**
  * Variables that do not coerce to their declared type (`UInt256 "-1"`, `Int 1e10`, an unknown enum
  * value, a missing input field, a list where a scalar belongs, whatever the type) fail the request with
@@ -26,13 +53,16 @@ export function shortMessage(message: string): string {
  * whose variables do not coerce.
  */
 export function useVariableErrors(): Plugin {
+  const check = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: unknown; operationName?: string | null | undefined }) =>
+    variableErrors(args.schema, args.document, args.variableValues, args.operationName)
+    ?? directiveErrors(args.schema, args.document, args.variableValues, args.operationName);
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const errors = variableErrors(args.schema, args.document, args.variableValues, args.operationName);
+      const errors = check(args);
       if (errors) setResultAndStopExecution({ errors });
     },
     onSubscribe({ args, setResultAndStopExecution }) {
-      const errors = variableErrors(args.schema, args.document, args.variableValues, args.operationName);
+      const errors = check(args);
       if (errors) setResultAndStopExecution({ errors });
     },
   };
@@ -61,4 +91,71 @@ export function variableErrors(
       extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT, ...(variableName ? { variableName } : {}), http: { status: 400, spec: true } },
     });
   });
+}
+
+/** The directives with arguments of each document's operations and fragments, found once per parsed document. */
+const directivesOf = new WeakMap<DocumentNode, ReadonlyMap<OperationDefinitionNode | null, readonly DirectiveNode[]>>();
+
+function argumentedDirectives(document: DocumentNode, operation: OperationDefinitionNode): readonly DirectiveNode[] {
+  let known = directivesOf.get(document);
+  if (!known) {
+    const byOperation = new Map<OperationDefinitionNode | null, DirectiveNode[]>();
+    for (const definition of document.definitions) {
+      if (definition.kind !== Kind.OPERATION_DEFINITION && definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
+      // Fragments count for every operation: validation refuses a fragment no operation uses.
+      const key = definition.kind === Kind.OPERATION_DEFINITION ? definition : null;
+      const found = byOperation.get(key) ?? [];
+      visit(definition, { Directive: (node) => void (node.arguments?.length ? found.push(node) : undefined) });
+      byOperation.set(key, found);
+    }
+    directivesOf.set(document, (known = byOperation));
+  }
+  return [...(known.get(operation) ?? []), ...(known.get(null) ?? [])];
+}
+
+/**
+ * Directive arguments the executor cannot use, found before execution: a value that does not coerce
+ * once variables are in (`@defer(if: $flag)` with `$flag: Boolean` null: the argument has a default,
+ * so validation lets a nullable variable through, and the executor throws), or one a rule of
+ * {@link DIRECTIVE_ARGUMENT_RULES} refuses (`@stream(initialCount: -1)`). BAD_USER_INPUT with
+ * `directiveName` and `argumentName`, like any other caller mistake.
+ */
+export function directiveErrors(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  rawVariables: unknown,
+  operationName: string | null | undefined,
+): GraphQLError[] | undefined {
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return undefined;
+  const nodes = argumentedDirectives(document, operation);
+  if (nodes.length === 0) return undefined;
+  // Variables coerced as execution will coerce them (variableErrors has already refused those that do not).
+  const definitions = operation.variableDefinitions ?? [];
+  const inputs = rawVariables && typeof rawVariables === 'object' ? (rawVariables as Record<string, unknown>) : {};
+  const coerced = definitions.length === 0 ? {} : getVariableValues(schema, definitions, inputs).coerced ?? {};
+  const errors: GraphQLError[] = [];
+  for (const node of nodes) {
+    const name = node.name.value;
+    const definition = schema.getDirective(name);
+    if (!definition) continue;
+    const refuse = (argumentName: string | undefined, message: string) =>
+      errors.push(new GraphQLError(shortMessage(message), {
+        nodes: node,
+        extensions: { code: ErrorCode.BAD_USER_INPUT, directiveName: name, ...(argumentName ? { argumentName } : {}), http: { status: 400, spec: true } },
+      }));
+    let values: Record<string, unknown> | undefined;
+    try {
+      values = getDirectiveValues(definition, { directives: [node] }, coerced);
+    } catch (error) {
+      refuse(undefined, error instanceof GraphQLError ? error.message : `@${name} has an argument that does not coerce.`);
+      continue;
+    }
+    for (const [argumentName, rule] of Object.entries(DIRECTIVE_ARGUMENT_RULES[name] ?? {})) {
+      const value = values?.[argumentName];
+      if (!rule.test(value)) refuse(argumentName, `@${name}(${argumentName}:) must be ${rule.expected}, got ${JSON.stringify(value) ?? 'nothing'}.`);
+    }
+    if (errors.length >= MAX_ERRORS) break;
+  }
+  return errors.length > 0 ? errors : undefined;
 }

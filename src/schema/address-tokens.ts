@@ -8,7 +8,7 @@ import {
 } from '../loaders/address-tokens.ts';
 import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
 import { BLOCK_LOOKUP_COST, blockById } from '../loaders/evm-blocks.ts';
-import type { AddressInfo, Erc20TokenBalance, Erc721TokenBalance, NativeTokenBalance } from '../shapes/index.ts';
+import type { AddressInfo, Erc20TokenBalance, Erc721TokenBalance, NativeTokenBalance, WideInteger } from '../shapes/index.ts';
 import {
   AddressRef, blockNumber, checkBlockOrder, Erc1155TokenBalanceRef, NativeTokenBalanceRef, BLOCK_NUMBER,
 } from './addresses.ts';
@@ -140,8 +140,8 @@ const CollectibleBalanceConnection = builder.connectionObject(
 interface Placed {
   chainId: string;
   blockNumber: string;
-  blockTimestamp: number;
-  blockTimestampMilliseconds?: number | undefined;
+  blockTimestamp: WideInteger;
+  blockTimestampMilliseconds?: WideInteger | undefined;
   blockHash: string;
   txHash: string;
   from: AddressInfo;

@@ -8,7 +8,7 @@ import {
 } from '../loaders/primary-tx.ts';
 import { onChain, type PrimaryChain } from '../loaders/primary-chain.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
-import { PRIMARY_NETWORK_TX_TYPES, type AssetAmount, type Utxo } from '../shapes/index.ts';
+import { PRIMARY_NETWORK_TX_TYPES, type AssetAmount, type Utxo, type WideInteger } from '../shapes/index.ts';
 import { AssetBalanceRef, AssetRef, type AssetBalanceShape } from './assets.ts';
 import { BlockRef } from './blocks.ts';
 import { AssetAmountRef, ChainInfoRef } from './common.ts';
@@ -44,7 +44,7 @@ type TxShape = PrimaryTransactionOnChain;
 /** A P/X-chain transaction id (cb58 of 32 bytes) or a 0x hash (C-chain atomic transactions as some answers write them). */
 const TX_HASH = grammar('A transaction id: cb58 of 32 bytes, or 0x and 64 hex digits.', 'a transaction id', (v) => isCb58Id(v) || isEvmHash(v));
 
-const timestampOf = (tx: TxShape): number => (tx.chainAlias === 'p-chain' ? tx.blockTimestamp : tx.timestamp);
+const timestampOf = (tx: TxShape): WideInteger => (tx.chainAlias === 'p-chain' ? tx.blockTimestamp : tx.timestamp);
 const withChain = (tx: TxShape, utxos: readonly Utxo[] | undefined) => (utxos ?? []).map((u) => onChain(tx, u));
 
 export const PrimaryTransactionInterface = builder.interfaceRef<TxShape>('PrimaryTransaction').implement({
@@ -103,7 +103,7 @@ export const PChainTransactionRef = builder.objectRef<PChainTransactionOnChain>(
   }),
 });
 
-const TransactionVertexRef = builder.objectRef<{ hash: string; height: number; timestamp: number }>('TransactionVertex').implement({
+const TransactionVertexRef = builder.objectRef<{ hash: string; height: WideInteger; timestamp: WideInteger }>('TransactionVertex').implement({
   description: 'A vertex holding an X-chain transaction from before Cortina.',
   fields: (t) => ({
     hash: t.exposeString('hash', { description: 'Vertex hash.' }),

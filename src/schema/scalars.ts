@@ -94,9 +94,10 @@ export const UInt256Scalar = new GraphQLScalarType<string, string>({
 
 /**
  * Output: a uint64 as the upstream sends it (a JSON number, a decimal string, a bigint or a
- * 0x quantity) as its decimal string. A JSON number above 2^53 has already lost its low digits
- * in JSON.parse; it is written as the integer the double holds, and 2^64 itself (the double
- * nearest to every uint64 from 2^64 - 1024 up) as 2^64 - 1, the largest uint64.
+ * 0x quantity) as its decimal string. The clients read an integer literal above 2^53 as its exact
+ * decimal text (`src/lib/exact-json.ts`, the shapes' `wideInteger`); a double above 2^53 that still
+ * gets here is written as the integer it holds, and 2^64 itself (the double nearest to every uint64
+ * from 2^64 - 1024 up) as 2^64 - 1, the largest uint64.
  */
 function uint64Out(value: unknown): string {
   if (typeof value === 'number') {

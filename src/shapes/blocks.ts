@@ -37,8 +37,8 @@ export const describeBlocks = perKit((k: Kit) => {
     proposerId: v.optional(k.string),
     proposerParentId: v.optional(k.string),
     proposerNodeId: v.optional(k.string),
-    proposerPChainHeight: v.optional(k.integer),
-    proposerTimestamp: v.optional(k.integer),
+    proposerPChainHeight: v.optional(k.wideInteger),
+    proposerTimestamp: v.optional(k.wideInteger),
   });
 
   /** The P-chain facts (`l1ValidatorsAccruedFees`, `activeL1Validators`, `currentSupply`, the proposer) are optional elsewhere. */
@@ -47,12 +47,12 @@ export const describeBlocks = perKit((k: Kit) => {
     blockHash: k.string,
     parentHash: k.string,
     blockType: k.string,
-    blockTimestamp: k.integer,
-    txCount: k.integer,
+    blockTimestamp: k.wideInteger,
+    txCount: k.int32,
     transactions: v.array(k.string),
-    blockSizeBytes: k.integer,
-    l1ValidatorsAccruedFees: v.optional(k.integer),
-    activeL1Validators: v.optional(k.integer),
+    blockSizeBytes: k.int32,
+    l1ValidatorsAccruedFees: v.optional(k.wideInteger),
+    activeL1Validators: v.optional(k.int32),
     currentSupply: v.optional(k.decimal),
     proposerDetails: v.optional(ProposerDetails),
   });
@@ -60,12 +60,12 @@ export const describeBlocks = perKit((k: Kit) => {
   const Vertex = v.object({
     vertexHash: k.string,
     parentHashes: v.array(k.string),
-    vertexHeight: k.integer,
-    vertexIndex: k.integer,
-    vertexTimestamp: k.integer,
-    txCount: k.integer,
+    vertexHeight: k.wideInteger,
+    vertexIndex: k.wideInteger,
+    vertexTimestamp: k.wideInteger,
+    txCount: k.int32,
     transactions: v.array(k.string),
-    vertexSizeBytes: k.integer,
+    vertexSizeBytes: k.int32,
   });
 
   /** The seed's single UTXO shape (the spec's PChainUtxo, which fixes the optional fields). */
@@ -83,16 +83,16 @@ export const describeBlocks = perKit((k: Kit) => {
     /** Absent in the public spec's X/C-chain UTXO shape; the seed has it. */
     blockNumber: v.optional(k.decimal),
     consumingBlockNumber: v.optional(k.decimal),
-    blockTimestamp: k.integer,
-    consumingBlockTimestamp: v.optional(k.integer),
-    platformLocktime: v.optional(k.integer),
-    stakeableLocktime: v.optional(k.integer),
-    outputIndex: k.integer,
-    threshold: v.optional(k.integer),
+    blockTimestamp: k.wideInteger,
+    consumingBlockTimestamp: v.optional(k.wideInteger),
+    platformLocktime: v.optional(k.wideInteger),
+    stakeableLocktime: v.optional(k.wideInteger),
+    outputIndex: k.int32,
+    threshold: v.optional(k.wideInteger),
     rewardType: v.optional(k.string),
     staked: v.optional(k.boolean),
-    utxoStartTimestamp: v.optional(k.integer),
-    utxoEndTimestamp: v.optional(k.integer),
+    utxoStartTimestamp: v.optional(k.wideInteger),
+    utxoEndTimestamp: v.optional(k.wideInteger),
     utxoType: k.string,
   }), ['blockNumber']));
 

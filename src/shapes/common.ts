@@ -71,7 +71,7 @@ export const describeCommon = perKit((k: Kit) => {
   const AddressInfo = v.object({
     name: v.optional(k.string),
     symbol: v.optional(k.string),
-    decimals: v.optional(k.integer),
+    decimals: v.optional(k.int32),
     logoUri: v.optional(k.string),
     address: k.string,
   });
@@ -80,7 +80,7 @@ export const describeCommon = perKit((k: Kit) => {
     assetId: k.string,
     name: k.string,
     symbol: k.string,
-    denomination: k.integer,
+    denomination: k.int32,
     type: k.string,
     amount: k.decimal,
   });

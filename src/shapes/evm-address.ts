@@ -52,14 +52,14 @@ export const describeEvmAddress = perKit((k: Kit) => {
   /** What every transfer listing item carries about where it happened. */
   const placed = {
     blockNumber: k.decimal,
-    blockTimestamp: k.integer,
-    blockTimestampMilliseconds: v.optional(k.integer),
+    blockTimestamp: k.wideInteger,
+    blockTimestampMilliseconds: v.optional(k.wideInteger),
     blockHash: k.string,
     txHash: k.string,
   };
-  const AddressErc20Transfer = v.object({ ...placed, from: AddressInfo, to: AddressInfo, logIndex: k.integer, value: k.decimal, erc20Token: Erc20Token });
-  const AddressErc721Transfer = v.object({ ...placed, from: AddressInfo, to: AddressInfo, logIndex: k.integer, erc721Token: Erc721Token });
-  const AddressErc1155Transfer = v.object({ ...placed, from: AddressInfo, to: AddressInfo, logIndex: k.integer, value: k.decimal, erc1155Token: Erc1155Token });
+  const AddressErc20Transfer = v.object({ ...placed, from: AddressInfo, to: AddressInfo, logIndex: k.int32, value: k.decimal, erc20Token: Erc20Token });
+  const AddressErc721Transfer = v.object({ ...placed, from: AddressInfo, to: AddressInfo, logIndex: k.int32, erc721Token: Erc721Token });
+  const AddressErc1155Transfer = v.object({ ...placed, from: AddressInfo, to: AddressInfo, logIndex: k.int32, value: k.decimal, erc1155Token: Erc1155Token });
   const AddressInternalTransaction = v.object({ ...placed, ...InternalTransaction.entries });
 
   return {

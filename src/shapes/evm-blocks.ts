@@ -31,13 +31,13 @@ export const describeEvmBlocks = perKit((k: Kit) => {
   const EvmBlock = v.object({
     chainId: k.string,
     blockNumber: k.decimal,
-    blockTimestamp: k.integer,
+    blockTimestamp: k.wideInteger,
     /** After the Granite upgrade only. */
-    blockTimestampMilliseconds: v.optional(k.integer),
+    blockTimestampMilliseconds: v.optional(k.wideInteger),
     /** After the Granite upgrade only. */
     blockMinDelayExcess: v.optional(k.number),
     blockHash: k.string,
-    txCount: k.integer,
+    txCount: k.int32,
     baseFee: k.decimal,
     gasUsed: k.decimal,
     gasLimit: k.decimal,
@@ -65,7 +65,7 @@ export const describeEvmBlocks = perKit((k: Kit) => {
       ercType: k.openEnum(CONTRACT_ERC_TYPES),
       name: v.optional(k.string),
       symbol: v.optional(k.string),
-      decimals: v.optional(k.integer),
+      decimals: v.optional(k.int32),
       description: v.optional(k.string),
       officialSite: v.optional(k.string),
       email: v.optional(k.string),
@@ -87,13 +87,13 @@ export const describeEvmBlocks = perKit((k: Kit) => {
    */
   const ContractTransfer = v.object({
     blockNumber: k.decimal,
-    blockTimestamp: k.integer,
-    blockTimestampMilliseconds: v.optional(k.integer),
+    blockTimestamp: k.wideInteger,
+    blockTimestampMilliseconds: v.optional(k.wideInteger),
     blockHash: k.string,
     txHash: k.string,
     from: AddressInfo,
     to: AddressInfo,
-    logIndex: k.integer,
+    logIndex: k.int32,
     value: v.optional(k.decimal),
     erc20Token: v.optional(Erc20Token),
     erc721Token: v.optional(Erc721Token),

@@ -16,7 +16,7 @@ export const describeEvm = perKit((k: Kit) => {
   /** One description for ERC-721 (`attributes`) and ERC-1155 (`decimals`, `properties`) metadata. */
   const NftMetadata = v.object({
     indexStatus: k.mayBeAbsent(k.string),
-    metadataLastUpdatedTimestamp: v.optional(k.integer),
+    metadataLastUpdatedTimestamp: v.optional(k.wideInteger),
     name: v.optional(k.string),
     symbol: v.optional(k.string),
     imageUri: v.optional(k.string),
@@ -27,7 +27,7 @@ export const describeEvm = perKit((k: Kit) => {
     /** ERC-721 only. */
     attributes: v.optional(k.string),
     /** ERC-1155 only. */
-    decimals: v.optional(k.integer),
+    decimals: v.optional(k.int32),
     /** ERC-1155 only. */
     properties: v.optional(k.string),
   });
@@ -36,13 +36,13 @@ export const describeEvm = perKit((k: Kit) => {
 
   const nativeTransactionEntries = {
     blockNumber: k.decimal,
-    blockTimestamp: k.integer,
+    blockTimestamp: k.wideInteger,
     blockHash: k.string,
     chainId: k.string,
-    blockIndex: k.integer,
+    blockIndex: k.int32,
     txHash: k.string,
     txStatus: k.decimal,
-    txType: k.integer,
+    txType: k.int32,
     gasLimit: k.decimal,
     gasUsed: k.decimal,
     gasPrice: k.decimal,
@@ -66,7 +66,7 @@ export const describeEvm = perKit((k: Kit) => {
     address: k.string,
     name: k.string,
     symbol: k.string,
-    decimals: k.integer,
+    decimals: k.int32,
     logoUri: v.optional(k.string),
     ercType: k.mayBeAbsent(k.openEnum(['ERC-20'])),
     price: v.optional(Price),
@@ -91,9 +91,9 @@ export const describeEvm = perKit((k: Kit) => {
   };
   const Erc1155Token = v.object(erc1155TokenEntries);
 
-  const Erc20Transfer = v.object({ from: AddressInfo, to: AddressInfo, logIndex: k.integer, value: k.decimal, erc20Token: Erc20Token });
-  const Erc721Transfer = v.object({ from: AddressInfo, to: AddressInfo, logIndex: k.integer, erc721Token: Erc721Token });
-  const Erc1155Transfer = v.object({ from: AddressInfo, to: AddressInfo, logIndex: k.integer, value: k.decimal, erc1155Token: Erc1155Token });
+  const Erc20Transfer = v.object({ from: AddressInfo, to: AddressInfo, logIndex: k.int32, value: k.decimal, erc20Token: Erc20Token });
+  const Erc721Transfer = v.object({ from: AddressInfo, to: AddressInfo, logIndex: k.int32, erc721Token: Erc721Token });
+  const Erc1155Transfer = v.object({ from: AddressInfo, to: AddressInfo, logIndex: k.int32, value: k.decimal, erc1155Token: Erc1155Token });
   const InternalTransaction = v.object({
     from: AddressInfo,
     to: AddressInfo,
@@ -123,7 +123,7 @@ export const describeEvm = perKit((k: Kit) => {
   const NetworkToken = v.object({
     name: k.string,
     symbol: k.string,
-    decimals: k.integer,
+    decimals: k.int32,
     logoUri: v.optional(k.string),
     description: v.optional(k.string),
   });
@@ -143,7 +143,7 @@ export const describeEvm = perKit((k: Kit) => {
   const NativeTokenBalance = v.object({
     name: k.string,
     symbol: k.string,
-    decimals: k.integer,
+    decimals: k.int32,
     logoUri: v.optional(k.string),
     chainId: k.string,
     price: v.optional(Price),

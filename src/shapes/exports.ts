@@ -12,8 +12,8 @@ export const describeExports = perKit((k: Kit) => {
     operationStatus: k.mayBeAbsent(k.string),
     message: v.optional(k.string),
     metadata: v.optional(v.object({ code: v.optional(k.string), downloadUrl: v.optional(k.string), nextDate: v.optional(k.string) })),
-    createdAtTimestamp: k.integer,
-    updatedAtTimestamp: k.integer,
+    createdAtTimestamp: k.wideInteger,
+    updatedAtTimestamp: k.wideInteger,
   });
   return { ExportOperation };
 });

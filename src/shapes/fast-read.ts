@@ -103,11 +103,58 @@ class Emitter {
       this.lines.push(`if (!Number.isFinite(${input})) return M;`);
       return input;
     }
+    const test = this.#actionTest(action, input);
+    if (test !== undefined) {
+      this.lines.push(`if (!(${test})) return M;`);
+      return input;
+    }
+    if (action.type === 'check' && typeof action.requirement === 'function') {
+      this.lines.push(`if (!${this.#constant(action.requirement)}(${input})) return M;`);
+      return input;
+    }
     if (action.type === 'regex' && action.requirement instanceof RegExp) {
       this.lines.push(`if (typeof ${input} !== 'string' || !${this.#constant(action.requirement)}.test(${input})) return M;`);
       return input;
     }
     return undefined;
+  }
+
+  /** The inline condition of a number check valibot makes (integer, safe integer, bounds), or undefined for any other action. */
+  #actionTest(action: Node, input: string): string | undefined {
+    switch (action.type) {
+      case 'integer':
+        return `Number.isInteger(${input})`;
+      case 'safe_integer':
+        return `Number.isSafeInteger(${input})`;
+      case 'min_value':
+        return typeof action.requirement === 'number' ? `${input} >= ${action.requirement}` : undefined;
+      case 'max_value':
+        return typeof action.requirement === 'number' ? `${input} <= ${action.requirement}` : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * A condition that is true exactly when `node` takes `input` as it is: a string, number or boolean
+   * schema whose pipe holds only inline checks. Undefined for anything else (transforms, objects...).
+   */
+  #test(node: Node, input: string): string | undefined {
+    const tests: string[] = [];
+    if (node.type === 'string' || node.type === 'boolean') tests.push(`typeof ${input} === '${node.type}'`);
+    else if (node.type === 'number') tests.push(`typeof ${input} === 'number' && ${input} === ${input}`);
+    else return undefined;
+    for (const action of node.pipe?.slice(1) ?? []) {
+      if (action.kind === 'metadata') continue;
+      const test = action.type === 'finite'
+        ? `Number.isFinite(${input})`
+        : action.type === 'regex' && action.requirement instanceof RegExp
+          ? `${this.#constant(action.requirement)}.test(${input})`
+          : this.#actionTest(action, input);
+      if (test === undefined) return undefined;
+      tests.push(test);
+    }
+    return tests.join(' && ');
   }
 
   #base(node: Node, input: string): string | undefined {
@@ -190,9 +237,17 @@ class Emitter {
 
   #union(options: readonly Node[], input: string): string {
     const out = this.#name('u');
-    const tries = options.map((option) => `${this.#constant(compileFunction(option, []))}(${input})`);
     this.lines.push(`let ${out} = M;`);
-    for (const attempt of tries) this.lines.push(`if (${out} === M) ${out} = ${attempt};`);
+    // Leading options that are plain checks (an amount's string, a wide integer's number) run inline: the
+    // common case costs no call. The others, and every option after one that is not, are compiled apart.
+    let inline = 0;
+    for (const option of options) {
+      const test = this.#test(option, input);
+      if (test === undefined) break;
+      this.lines.push(`if (${out} === M && ${test}) ${out} = ${input};`);
+      inline += 1;
+    }
+    for (const option of options.slice(inline)) this.lines.push(`if (${out} === M) ${out} = ${this.#constant(compileFunction(option, []))}(${input});`);
     this.lines.push(`if (${out} === M) return M;`);
     return out;
   }

@@ -18,7 +18,7 @@ export * from './exports.ts';
 export * from './node-rpc.ts';
 export * from './shapes.ts';
 export * from './read.ts';
-export { decimalString, READ, STRICT, type Kit, type Leaf } from './kit.ts';
+export { approximately, decimalString, READ, STRICT, type Kit, type Leaf, type WideInteger } from './kit.ts';
 export * from './pages.ts';
 // Primary-network lookups and ICM (network details, supply, blockchains)
 export * from './network.ts';

@@ -31,14 +31,34 @@ export type RequiredFields = readonly string[] | { readonly tag: string; readonl
 export interface Kit {
   readonly mode: 'read' | 'strict';
   readonly string: Leaf<string>;
-  /** A string of decimal digits: amounts, balances, gas, nonces, block numbers, `txStatus`, the node's uint64 values. */
+  /**
+   * A string of decimal digits: amounts, balances, gas, nonces, block numbers, `txStatus`, the node's uint64
+   * values. Read: a JSON integer sent instead is read as its decimal string, exact beyond 2^53 too.
+   */
   readonly decimal: Leaf<string>;
   /** `0x` followed by hex digits (possibly none). */
   readonly hex: Leaf<string>;
   /** An ISO 8601 / RFC 3339 date-time. */
   readonly isoTime: Leaf<string>;
-  /** An integral JSON number: counts, indexes, decimals, timestamps. */
+  /**
+   * An integral JSON number the gateway computes with (a JSON-RPC id, an error body's status, an EVM chain
+   * id, a duration). Read: one beyond 2^53 (which `JSON.parse` rounds) is broken, so what reads it fails
+   * with UPSTREAM_PROTOCOL_ERROR rather than use a rounded value.
+   */
   readonly integer: Leaf<number>;
+  /**
+   * An integer served as a GraphQL `Int` (32-bit signed): counts, indexes, decimals, transaction types.
+   * Read: a number that is not an integer within ±2^31 is broken, so its field fails with
+   * UPSTREAM_PROTOCOL_ERROR (naming the upstream field) instead of reaching the Int serializer.
+   */
+  readonly int32: Leaf<number>;
+  /**
+   * An integral JSON number served as `UInt64` or `UInt256`, which may pass 2^53: unix times, heights, lock
+   * times and thresholds (a uint64, up to 2^64 - 1), the wei and gas quantities of a genesis, fees accrued.
+   * Read: the number, or beyond 2^53 its exact decimal text (the answer is read again from an exact parse,
+   * see {@link INEXACT_INTEGER}); code that only compares such values uses {@link approximately}.
+   */
+  readonly wideInteger: Leaf<WideInteger>;
   /** A finite JSON number. */
   readonly number: Leaf<number>;
   readonly boolean: Leaf<boolean>;
@@ -76,6 +96,20 @@ const HEX = /^0x[0-9a-fA-F]*$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 // What the node may send for a number: digits, an optional fraction and exponent, no blanks.
 const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+// An integer as text: what the exact parse makes of a literal beyond 2^53 (or an upstream sent as a string).
+const INTEGER_TEXT = /^-?\d+$/;
+
+/**
+ * The message of a number in an integer field that is not a safe integer: `JSON.parse` may have
+ * rounded it (`9007199254740993` reads as `9007199254740992`), so the reader reads the whole
+ * answer again from an exact parse (`ReadOptions.exact` in `read.ts`, `src/lib/exact-json.ts`),
+ * where such a literal is a string of its digits. Only the read build uses it.
+ */
+export const INEXACT_INTEGER = 'an integer that JSON.parse may have rounded';
+
+/** What a GraphQL `Int` can hold: an integer from -2^31 to 2^31 - 1. */
+const INT32_MIN = -0x80000000;
+const INT32_MAX = 0x7fffffff;
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -99,18 +133,35 @@ const nodeNumber: Leaf<number> = v.pipe(
   v.finite(),
 );
 
+/** What a {@link Kit.wideInteger} field holds: the JSON number, or beyond 2^53 its exact decimal text. */
+export type WideInteger = number | string;
+
+/**
+ * The nearest double to a wide integer, for code that only compares or spans such values (paging
+ * windows, sort order, the devnet's own arithmetic). What is served takes the exact value instead.
+ */
+export function approximately(value: WideInteger): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
 /** The tolerant build, for the clients. */
 export const READ: Kit = {
   mode: 'read',
   string: v.string(),
-  decimal: v.string(),
+  // An amount sent as a JSON integer is read as its decimal string; beyond 2^53, from the exact parse.
+  decimal: v.union([v.string(), v.pipe(v.number(), v.safeInteger(INEXACT_INTEGER), v.transform(String))]),
   hex: v.string(),
   isoTime: v.string(),
-  integer: v.number(),
+  // Broken beyond 2^53 whatever its exact digits: no exact parse is needed to refuse it.
+  integer: v.pipe(v.number(), v.safeInteger('expected an integer within ±2^53')),
+  // Any rounded value is beyond 32 bits anyway: no exact parse is needed to refuse it.
+  int32: v.pipe(v.number(), v.integer(), v.minValue(INT32_MIN), v.maxValue(INT32_MAX)),
+  wideInteger: v.union([v.pipe(v.number(), v.safeInteger(INEXACT_INTEGER)), v.pipe(v.string(), v.regex(INTEGER_TEXT))]),
   number: v.number(),
   boolean: v.boolean(),
   unknown: v.unknown(),
   priceValue: v.pipe(
+    // A price is a decimal number: sent as a JSON number it is a double by nature, read as the double's decimal.
     v.union([v.string(), v.pipe(v.number(), v.finite())]),
     v.transform((value) => (typeof value === 'number' ? decimalString(value) : value)),
   ),
@@ -136,6 +187,8 @@ export const STRICT: Kit = {
   hex: formatted(HEX, 'a 0x-hex string'),
   isoTime: v.pipe(formatted(ISO_TIME, 'an ISO 8601 date-time'), v.check((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 date-time')),
   integer: v.pipe(v.number(), v.integer('expected an integer')),
+  int32: v.pipe(v.number(), v.integer('expected an integer'), v.minValue(INT32_MIN, 'expected a 32-bit integer'), v.maxValue(INT32_MAX, 'expected a 32-bit integer')),
+  wideInteger: v.pipe(v.number(), v.integer('expected an integer')),
   number: v.pipe(v.number(), v.finite()),
   boolean: v.boolean(),
   unknown: v.unknown(),

@@ -23,20 +23,20 @@ export const describeNetwork = perKit((k: Kit) => {
   const StakingDistribution = v.object({
     version: k.string,
     amountStaked: k.decimal,
-    validatorCount: k.integer,
+    validatorCount: k.int32,
   });
 
   /** GetNetworkDetailsResponse. */
   const NetworkDetails = v.object({
     validatorDetails: v.object({
-      validatorCount: k.integer,
+      validatorCount: k.int32,
       totalAmountStaked: k.decimal,
       estimatedAnnualStakingReward: k.decimal,
       stakingDistributionByVersion: v.array(StakingDistribution),
       stakingRatio: decimalNumber,
     }),
     delegatorDetails: v.object({
-      delegatorCount: k.integer,
+      delegatorCount: k.int32,
       totalAmountStaked: k.decimal,
     }),
   });

@@ -34,9 +34,9 @@ export const describeNode = perKit((k: Kit) => {
     benched: v.array(k.string),
     observedUptime: k.nodeInteger,
     trackedSubnets: v.array(k.string),
-    upgradeTime: v.optional(k.integer),
-    supportedACPs: v.optional(v.array(k.integer)),
-    objectedACPs: v.optional(v.array(k.integer)),
+    upgradeTime: v.optional(k.wideInteger),
+    supportedACPs: v.optional(v.array(k.int32)),
+    objectedACPs: v.optional(v.array(k.int32)),
   });
 
   /** uint64 weights as decimal strings; sets as arrays. */
@@ -65,7 +65,7 @@ export const describeNode = perKit((k: Kit) => {
     apricotPhase2Time: k.isoTime,
     apricotPhase3Time: k.isoTime,
     apricotPhase4Time: k.isoTime,
-    apricotPhase4MinPChainHeight: k.integer,
+    apricotPhase4MinPChainHeight: k.wideInteger,
     apricotPhase5Time: k.isoTime,
     apricotPhasePre6Time: k.isoTime,
     apricotPhase6Time: k.isoTime,
@@ -77,7 +77,7 @@ export const describeNode = perKit((k: Kit) => {
     etnaTime: k.isoTime,
     fortunaTime: k.isoTime,
     graniteTime: k.isoTime,
-    graniteEpochDuration: v.optional(k.integer),
+    graniteEpochDuration: v.optional(k.wideInteger),
     heliconTime: v.optional(k.isoTime),
   });
 
@@ -87,7 +87,7 @@ export const describeNode = perKit((k: Kit) => {
     error: v.optional(k.unknown),
     timestamp: k.string,
     duration: k.integer,
-    contiguousFailures: v.optional(k.integer),
+    contiguousFailures: v.optional(k.int32),
     timeOfFirstFailure: v.optional(k.string),
   });
 

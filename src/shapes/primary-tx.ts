@@ -43,20 +43,20 @@ export const describePrimaryTx = perKit((k: Kit) => {
     assetId: k.string,
     name: k.string,
     symbol: k.string,
-    denomination: k.integer,
+    denomination: k.int32,
     type: k.openEnum(PRIMARY_ASSET_TYPES),
-    createdAtTimestamp: k.integer,
+    createdAtTimestamp: k.wideInteger,
     cap: k.openEnum(PRIMARY_ASSET_CAPS),
   });
 
   const BlsCredentials = v.object({ publicKey: k.string, proofOfPossession: k.string });
-  const SubnetOwnershipInfo = v.object({ locktime: k.integer, threshold: k.integer, addresses: v.array(k.string) });
+  const SubnetOwnershipInfo = v.object({ locktime: k.wideInteger, threshold: k.wideInteger, addresses: v.array(k.string) });
 
   /** The spec's PChainTransaction; its four amount lists are required there, read as optional (older answers lack the L1 one). */
   const PChainTransaction = k.requires(v.object({
     txHash: k.string,
     txType: k.openEnum(PRIMARY_NETWORK_TX_TYPES),
-    blockTimestamp: k.integer,
+    blockTimestamp: k.wideInteger,
     blockNumber: k.decimal,
     blockHash: k.string,
     consumedUtxos: v.array(Utxo),
@@ -67,8 +67,8 @@ export const describePrimaryTx = perKit((k: Kit) => {
     amountBurned: v.optional(assets),
     amountStaked: v.optional(assets),
     amountL1ValidatorBalanceBurned: v.optional(assets),
-    startTimestamp: v.optional(k.integer),
-    endTimestamp: v.optional(k.integer),
+    startTimestamp: v.optional(k.wideInteger),
+    endTimestamp: v.optional(k.wideInteger),
     /** A decimal percentage, e.g. "2.0000". */
     delegationFeePercent: v.optional(k.string),
     nodeId: v.optional(k.string),
@@ -82,13 +82,13 @@ export const describePrimaryTx = perKit((k: Kit) => {
     blsCredentials: v.optional(BlsCredentials),
   }), ['value', 'amountBurned', 'amountStaked', 'amountL1ValidatorBalanceBurned']);
 
-  const TransactionVertex = v.object({ hash: k.string, height: k.integer, timestamp: k.integer });
+  const TransactionVertex = v.object({ hash: k.string, height: k.wideInteger, timestamp: k.wideInteger });
 
   /** The spec's XChainLinearTransaction and XChainNonLinearTransaction, told apart by `chainFormat`. */
   const XChainTransaction = k.requires(v.object({
     txHash: k.string,
     chainFormat: k.openEnum(X_CHAIN_FORMATS),
-    timestamp: k.integer,
+    timestamp: k.wideInteger,
     txType: k.openEnum(PRIMARY_NETWORK_TX_TYPES),
     memo: v.optional(k.string),
     consumedUtxos: v.array(Utxo),
@@ -98,7 +98,7 @@ export const describePrimaryTx = perKit((k: Kit) => {
     sourceChain: v.optional(k.string),
     destinationChain: v.optional(k.string),
     assetCreated: v.optional(AssetDetails),
-    blockHeight: v.optional(k.integer),
+    blockHeight: v.optional(k.wideInteger),
     blockHash: v.optional(k.string),
     vertices: v.optional(v.array(TransactionVertex)),
   }), { tag: 'chainFormat', byValue: { linear: ['memo', 'amountUnlocked', 'amountCreated', 'blockHeight', 'blockHash'], 'non-linear': ['memo', 'amountUnlocked', 'amountCreated', 'vertices'] } });
@@ -109,9 +109,9 @@ export const describePrimaryTx = perKit((k: Kit) => {
   /** The spec's CChainExportTransaction and CChainImportTransaction, told apart by `txType`. */
   const CChainAtomicTransaction = k.requires(v.object({
     txHash: k.string,
-    blockHeight: k.integer,
+    blockHeight: k.wideInteger,
     blockHash: k.string,
-    timestamp: k.integer,
+    timestamp: k.wideInteger,
     memo: v.optional(k.string),
     amountUnlocked: v.optional(assets),
     amountCreated: v.optional(assets),
@@ -132,10 +132,10 @@ export const describePrimaryTx = perKit((k: Kit) => {
     assetId: k.string,
     name: k.string,
     symbol: k.string,
-    denomination: k.integer,
+    denomination: k.int32,
     type: k.string,
     amount: k.decimal,
-    utxoCount: k.integer,
+    utxoCount: k.int32,
   });
   /** The same in atomic memory, shared with another chain (`status` only on the P-chain). */
   const SharedAssetAmount = v.object({

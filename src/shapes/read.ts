@@ -25,6 +25,7 @@
  */
 import * as v from 'valibot';
 import { fastReader, MISS } from './fast-read.ts';
+import { INEXACT_INTEGER } from './kit.ts';
 
 export type PathKey = string | number;
 
@@ -49,6 +50,14 @@ export interface ReadOptions {
    * a page: a violation of one of them fails the whole read. Default none.
    */
   readonly containers?: readonly string[];
+  /**
+   * The same answer parsed with exact integers (`parseExactJson`, `src/lib/exact-json.ts`). `JSON.parse`
+   * rounds an integer beyond 2^53; when an integer field holds one (`INEXACT_INTEGER`), the answer is
+   * read again from this parse, where such a literal is the string of its digits: a wide integer or an
+   * amount keeps every digit, a count that cannot hold it is broken. Asked for only then, so the
+   * common answer costs one `JSON.parse`. Without it, such a field is broken.
+   */
+  readonly exact?: () => unknown;
 }
 
 /** A broken field of a read answer, and the error reading it throws. */
@@ -76,6 +85,8 @@ export function readShape<T>(schema: v.GenericSchema<unknown, T>, raw: unknown, 
   if (fast !== MISS) return fast as T;
   const result = v.safeParse(schema, raw);
   if (result.success) return result.output;
+  // Read once more from the exact parse; there a number beyond 2^53 in an integer field is broken like any other.
+  if (options.exact && result.issues.some(isInexact)) return readShape(schema, options.exact(), toError, { ...options, exact: undefined });
   const containers = options.containers ?? [];
   const broken = new Map<string, Violation>();
   for (const issue of result.issues) {
@@ -152,6 +163,11 @@ export function withSharedFields<T extends object, F extends Record<string, stri
 function sameFields(copy: object, fields: Record<string, unknown>): boolean {
   for (const key in fields) if ((copy as Record<string, unknown>)[key] !== fields[key]) return false;
   return true;
+}
+
+/** An integer field holding a number `JSON.parse` may have rounded (inside a union's issues too). */
+function isInexact(issue: v.BaseIssue<unknown>): boolean {
+  return issue.message === INEXACT_INTEGER || (issue.issues?.some(isInexact) ?? false);
 }
 
 function wholeViolation(reason: string): Violation {

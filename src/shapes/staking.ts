@@ -50,10 +50,10 @@ export const describeStaking = perKit((k: Kit) => {
     amountStaked: k.decimal,
     delegationFee: v.optional(k.string),
     amountDelegated: v.optional(k.decimal),
-    startTimestamp: k.integer,
-    endTimestamp: k.integer,
+    startTimestamp: k.wideInteger,
+    endTimestamp: k.wideInteger,
     blsCredentials: v.optional(v.object({ publicKey: k.string, proofOfPossession: k.string })),
-    delegatorCount: v.optional(k.integer),
+    delegatorCount: v.optional(k.int32),
     rewards: v.optional(ValidatorRewards),
     validationStatus: k.mayBeAbsent(k.openEnum(VALIDATION_STATUSES)),
     // public-spec extras
@@ -76,7 +76,7 @@ export const describeStaking = perKit((k: Kit) => {
     avalancheGoVersion: v.optional(k.string),
     delegationCapacity: v.optional(k.decimal),
     removeTxHash: v.optional(k.string),
-    removeTimestamp: v.optional(k.integer),
+    removeTimestamp: v.optional(k.wideInteger),
   }), { tag: 'validationStatus', byValue: { completed: ['delegatorCount', 'rewards'], active: ['delegatorCount'] } }));
 
   /** Completed delegations carry gross/net rewards; the spec's active and pending ones `estimated*` instead. */
@@ -90,8 +90,8 @@ export const describeStaking = perKit((k: Kit) => {
     netReward: v.optional(k.decimal),
     estimatedGrossReward: v.optional(k.decimal),
     estimatedNetReward: v.optional(k.decimal),
-    startTimestamp: k.integer,
-    endTimestamp: k.integer,
+    startTimestamp: k.wideInteger,
+    endTimestamp: k.wideInteger,
     delegationStatus: k.mayBeAbsent(k.openEnum(DELEGATION_STATUSES)),
   }), { tag: 'delegationStatus', byValue: { completed: ['grossReward', 'netReward'] } });
 
@@ -101,15 +101,15 @@ export const describeStaking = perKit((k: Kit) => {
     txHash: k.string,
     amountStaked: k.decimal,
     nodeId: k.string,
-    startTimestamp: k.integer,
-    endTimestamp: k.integer,
+    startTimestamp: k.wideInteger,
+    endTimestamp: k.wideInteger,
     rewardType: k.mayBeAbsent(k.string),
   };
 
   const HistoricalReward = v.object({
     ...rewardBase,
     utxoId: k.string,
-    outputIndex: k.integer,
+    outputIndex: k.int32,
     reward: v.object({ ...AssetAmount.entries, historicalPrice: v.optional(Price) }),
     rewardTxHash: k.string,
   });

@@ -11,39 +11,39 @@ import { perKit, type Kit } from './kit.ts';
 export const describeSubnets = perKit((k: Kit) => {
   /** A precompile's allow list (tx, contract deployer, native minter, fee manager, reward manager). */
   const AllowListConfig = v.object({
-    blockTimestamp: k.integer,
+    blockTimestamp: k.wideInteger,
     adminAddresses: v.array(k.string),
     managerAddresses: v.array(k.string),
     enabledAddresses: v.array(k.string),
   });
 
   const GenesisConfig = v.object({
-    berlinBlock: k.integer,
-    byzantiumBlock: k.integer,
-    chainId: k.integer,
-    constantinopleBlock: k.integer,
-    eip150Block: k.integer,
+    berlinBlock: k.wideInteger,
+    byzantiumBlock: k.wideInteger,
+    chainId: k.wideInteger,
+    constantinopleBlock: k.wideInteger,
+    eip150Block: k.wideInteger,
     eip150Hash: k.string,
-    eip155Block: k.integer,
-    eip158Block: k.integer,
-    homesteadBlock: k.integer,
-    istanbulBlock: k.integer,
-    londonBlock: k.integer,
-    muirGlacierBlock: k.integer,
-    petersburgBlock: k.integer,
-    subnetEVMTimestamp: k.integer,
+    eip155Block: k.wideInteger,
+    eip158Block: k.wideInteger,
+    homesteadBlock: k.wideInteger,
+    istanbulBlock: k.wideInteger,
+    londonBlock: k.wideInteger,
+    muirGlacierBlock: k.wideInteger,
+    petersburgBlock: k.wideInteger,
+    subnetEVMTimestamp: k.wideInteger,
     allowFeeRecipients: k.boolean,
     feeConfig: v.object({
-      baseFeeChangeDenominator: k.integer,
-      blockGasCostStep: k.integer,
-      gasLimit: k.integer,
-      maxBlockGasCost: k.integer,
-      minBaseFee: k.integer,
-      minBlockGasCost: k.integer,
-      targetBlockRate: k.integer,
-      targetGas: k.integer,
+      baseFeeChangeDenominator: k.wideInteger,
+      blockGasCostStep: k.wideInteger,
+      gasLimit: k.wideInteger,
+      maxBlockGasCost: k.wideInteger,
+      minBaseFee: k.wideInteger,
+      minBlockGasCost: k.wideInteger,
+      targetBlockRate: k.wideInteger,
+      targetGas: k.wideInteger,
     }),
-    warpConfig: v.object({ blockTimestamp: k.integer, quorumNumerator: k.integer, requirePrimaryNetworkSigners: k.boolean }),
+    warpConfig: v.object({ blockTimestamp: k.wideInteger, quorumNumerator: k.int32, requirePrimaryNetworkSigners: k.boolean }),
     txAllowListConfig: AllowListConfig,
     contractDeployerAllowListConfig: AllowListConfig,
     contractNativeMinterConfig: AllowListConfig,
@@ -57,10 +57,10 @@ export const describeSubnets = perKit((k: Kit) => {
    * string for the blob gas fields. Every other key is a hex string.
    */
   const GenesisData = v.object({
-    airdropAmount: v.nullable(k.number),
+    airdropAmount: v.nullable(k.wideInteger),
     airdropHash: k.hex,
     alloc: v.record(v.string(), v.object({ balance: k.hex, code: k.hex, storage: v.record(v.string(), k.string) })),
-    baseFeePerGas: v.nullable(k.number),
+    baseFeePerGas: v.nullable(k.wideInteger),
     blobGasUsed: v.nullable(k.hex),
     coinbase: k.hex,
     config: GenesisConfig,
@@ -78,7 +78,7 @@ export const describeSubnets = perKit((k: Kit) => {
 
   /** `evmChainId` and `genesisData` are optional in the public spec (P- and X-chains have neither). */
   const Blockchain = v.object({
-    createBlockTimestamp: k.integer,
+    createBlockTimestamp: k.wideInteger,
     createBlockNumber: k.decimal,
     blockchainId: k.string,
     vmId: k.string,
@@ -90,13 +90,13 @@ export const describeSubnets = perKit((k: Kit) => {
   });
 
   const Subnet = v.object({
-    createBlockTimestamp: k.integer,
+    createBlockTimestamp: k.wideInteger,
     createBlockIndex: k.decimal,
     subnetId: k.string,
     ownerAddresses: v.array(k.string),
-    threshold: k.integer,
-    locktime: k.integer,
-    subnetOwnershipInfo: v.object({ locktime: k.integer, threshold: k.integer, addresses: v.array(k.string) }),
+    threshold: k.wideInteger,
+    locktime: k.wideInteger,
+    subnetOwnershipInfo: v.object({ locktime: k.wideInteger, threshold: k.wideInteger, addresses: v.array(k.string) }),
     isL1: k.boolean,
     l1ConversionTransactionHash: v.optional(k.string),
     l1ValidatorManagerDetails: v.optional(v.object({ blockchainId: k.string, contractAddress: k.string })),

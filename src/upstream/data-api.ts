@@ -3,6 +3,7 @@ import { UpstreamError } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from './request-id.ts';
 import { primaryTxShapesOf, readShape, SHAPES, type Leaf, type Violation } from '../shapes/index.ts';
+import { createRedactor, excerpt } from '../lib/redact.ts';
 
 /** Options of {@link createDataApiClient}. */
 export interface DataApiClientOptions {
@@ -83,10 +84,13 @@ function checkQueryValue(operation: string, name: string, value: string): void {
  * An answer that does not match its shape: for the whole call (`violation.whole`), or
  * thrown by the one field that broke when it is read.
  */
-function protocolError(operation: string, status: number, violation: Violation): UpstreamError {
+function protocolError(operation: string, status: number, violation: Violation, key: string | undefined): UpstreamError {
   const what = violation.whole ? 'the answer is unusable' : 'a field of the answer is unusable';
-  return new UpstreamError(`data-api ${operation}: HTTP ${status}: ${what}: ${violation.path}: ${violation.reason}`, {
-    upstream: 'data-api', kind: 'protocol', operation, status, ...(violation.whole ? {} : { field: violation.path }),
+  // The path holds the upstream's own keys and the reason the value it sent: both are its text, which may echo the key.
+  const redactor = createRedactor([key]);
+  const path = excerpt(violation.path, redactor) ?? '(answer)';
+  return new UpstreamError(`data-api ${operation}: HTTP ${status}: ${what}: ${path}: ${excerpt(violation.reason, redactor) ?? ''}`, {
+    upstream: 'data-api', kind: 'protocol', operation, status, ...(violation.whole ? {} : { field: path }),
   });
 }
 
@@ -147,6 +151,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       method: endpoint.method,
       url,
       headers,
+      ...(key ? { credentials: [key] } : {}),
       json: args.json,
       // Only GETs are retried: the POSTs start work (E1, E5) or are not known to be safe to repeat.
       idempotent: endpoint.method === 'GET',
@@ -154,8 +159,9 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       timeoutMs: opts?.timeoutMs ?? options.timeoutMs,
       observer: opts?.observer,
     });
-    return readShape(shape, result.body, (violation) => protocolError(operation, result.status, violation), {
+    return readShape(shape, result.body, (violation) => protocolError(operation, result.status, violation, key), {
       containers: args.container === undefined ? [] : [args.container],
+      exact: result.exactBody,
     });
   }
 

@@ -23,6 +23,8 @@ import { errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamN
 import { normalizeErrorBody, statusText } from './normalize.ts';
 import type { ErrorBody } from '../shapes/index.ts';
 import { whenAborted } from '../lib/abort.ts';
+import { parseExactJson } from '../lib/exact-json.ts';
+import { createRedactor, excerpt, urlSecrets, type Redactor } from '../lib/redact.ts';
 
 export type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
 
@@ -75,6 +77,12 @@ export interface HttpCall {
   method: 'GET' | 'POST';
   url: URL;
   headers?: Record<string, string>;
+  /**
+   * Secrets this call sends (an API key, basic auth). An upstream, or a proxy, that echoes what it
+   * received ("Invalid API key <key>") never gets them into an error: every upstream text an error
+   * keeps is redacted of them and of the credentials in `url`. Default none.
+   */
+  credentials?: readonly string[];
   /** Serialized as the JSON request body, with `content-type: application/json`. */
   json?: unknown;
   /** Whether the call may be repeated safely (GETs, read-only RPC methods). Only these are retried. */
@@ -95,8 +103,13 @@ export interface HttpCall {
 export interface HttpResult {
   status: number;
   headers: IncomingHttpHeaders;
-  /** The parsed JSON body. */
+  /**
+   * The parsed JSON body (`JSON.parse`: an integer literal beyond 2^53 is rounded; the shapes notice
+   * and ask for {@link HttpResult.exactBody}).
+   */
   body: unknown;
+  /** The body parsed again with every integer exact (`parseExactJson`): for `ReadOptions.exact`. */
+  exactBody: () => unknown;
 }
 
 export interface HttpUpstream {
@@ -319,12 +332,14 @@ function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders,
         retryable: false,
       } satisfies AttemptFailure;
     }
-    return { status, headers, body: parsed };
+    return { status, headers, body: parsed, exactBody: () => parseExactJson(text) };
   }
 
-  const body: ErrorBody | undefined = normalizeErrorBody(parsed, status);
+  // Made only here, on a failure: the upstream's text is kept as a redacted, bounded excerpt, never as sent.
+  const redactor = redactorOf(call);
+  const body: ErrorBody | undefined = normalizeErrorBody(parsed, status, redactor);
   const retryAfter = parseRetryAfter(headers['retry-after']);
-  const detail = errorBodyMessage(body) ?? snippet(text);
+  const detail = errorBodyMessage(body) ?? excerpt(text, redactor);
   const message = `${call.upstream} ${call.operation}: HTTP ${status} ${statusText(status)}${detail ? `: ${detail}` : ''}`;
   const failure: AttemptFailure = {
     error: new UpstreamError(message, {
@@ -408,7 +423,7 @@ function transportError(call: HttpCall, error: unknown, signal: AbortSignal, att
   let kind: UpstreamErrorKind = 'network';
   if (code !== undefined && TIMEOUT_CODES.has(code)) kind = 'timeout';
   else if (code !== undefined && (PROTOCOL_CODES.has(code) || code.startsWith('HPE_'))) kind = 'protocol';
-  const what = error instanceof Error ? error.message : String(error);
+  const what = excerpt(error instanceof Error ? error.message : String(error), redactorOf(call)) ?? 'no detail';
   return new UpstreamError(`${call.upstream} ${call.operation}: ${kind} error${code ? ` ${code}` : ''}: ${what}`, {
     upstream: call.upstream, kind, operation: call.operation, attempts, cause: error,
   });
@@ -441,10 +456,9 @@ async function readText(body: AsyncIterable<unknown> & { destroy?: (error?: Erro
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function snippet(text: string): string | undefined {
-  const line = text.trim().replace(/\s+/g, ' ');
-  if (!line) return undefined;
-  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+/** What an error about this call must not repeat: the secrets it sent and the credentials of its URL. */
+function redactorOf(call: HttpCall): Redactor {
+  return createRedactor([...(call.credentials ?? []), ...urlSecrets(call.url.href)]);
 }
 
 

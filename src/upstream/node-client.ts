@@ -3,6 +3,7 @@ import { UpstreamError, type JsonRpcErrorObject, type UpstreamName } from './err
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from './request-id.ts';
 import { isHealthReport, isObject } from './normalize.ts';
+import { createRedactor, excerpt, type Redactor } from '../lib/redact.ts';
 import {
   HEALTH_GET_PATHS, nodeApiOf, nodeResultShape, readShape, READ_ONLY_NODE_METHODS, SHAPES, violationsOf, withViolations,
   type HealthPath, type NodeRpcMethod, type NodeRpcMethods, type Violation,
@@ -49,13 +50,18 @@ const RESULT_CONTAINERS: Partial<Record<NodeRpcMethod, readonly string[]>> = {
 export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
   const base = parseHttpUrl(options.url, `node "${options.name}"`);
   const headers: Record<string, string> = {};
+  // What this node is sent that it must not be able to echo into an error: its basic auth, in every form.
+  const credentials: string[] = [];
   if (base.username || base.password) {
     const user = decodeURIComponent(base.username);
     const password = decodeURIComponent(base.password);
-    headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    const token = Buffer.from(`${user}:${password}`).toString('base64');
+    headers.authorization = `Basic ${token}`;
+    credentials.push(token, user, password);
     base.username = '';
     base.password = '';
   }
+  const redactor = createRedactor(credentials);
   const basePath = base.pathname.replace(/\/+$/, '');
   const displayUrl = `${base.origin}${basePath}`;
   const upstream: UpstreamName = `node:${options.name}`;
@@ -80,6 +86,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
       method: 'POST',
       url: urlFor(`/ext/${nodeApiOf(method)}`),
       headers: { ...headers, ...requestIdHeader(opts?.requestId) },
+      credentials,
       json: { jsonrpc: '2.0', id, method, params: params ?? {} },
       idempotent: READ_ONLY_NODE_METHODS.has(method),
       signal: opts?.signal,
@@ -93,9 +100,9 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
       });
     if (!isObject(body)) throw protocolError('the answer is not a JSON-RPC object');
     if (body.error !== undefined && body.error !== null) {
-      const rpcError = toRpcError(body.error);
+      const rpcError = toRpcError(body.error, redactor);
       if (!rpcError) throw protocolError('the answer carries a malformed JSON-RPC error');
-      throw new UpstreamError(`${upstream} ${method}: JSON-RPC error ${rpcError.code}: ${rpcError.message}`, {
+      throw new UpstreamError(`${upstream} ${method}: JSON-RPC error ${rpcError.code}${rpcError.message ? `: ${rpcError.message}` : ''}`, {
         upstream, kind: 'rpc', operation: method, status: result.status, rpcError,
       });
     }
@@ -103,6 +110,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
     if (!('result' in body)) throw protocolError('the answer has neither a result nor an error');
     return readShape(nodeResultShape(method), body.result, (violation) => shapeError(method, result.status, violation), {
       containers: RESULT_CONTAINERS[method] ?? [],
+      exact: () => (result.exactBody() as { result?: unknown }).result,
     });
   }
 
@@ -123,6 +131,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
       method: 'GET',
       url,
       headers: { ...headers, ...requestIdHeader(opts?.requestId) },
+      credentials,
       idempotent: true,
       signal: opts?.signal,
       timeoutMs: opts?.timeoutMs ?? options.timeoutMs,
@@ -137,6 +146,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
     }
     const report = readShape(SHAPES.HealthReport, result.body, (violation) => shapeError(operation, result.status, violation), {
       containers: ['checks', 'healthy'],
+      exact: result.exactBody,
     });
     // The broken fields of the report, if any, are also the answer's (a cache puts them back on its copies).
     const violations = violationsOf(report)?.map((violation) => ({ ...violation, keys: ['report', ...violation.keys] }));
@@ -147,8 +157,10 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
   /** A result that does not match its shape: for the whole call, or for the one field that broke when it is read. */
   function shapeError(operation: string, status: number, violation: Violation): UpstreamError {
     const what = violation.whole ? 'the result is unusable' : 'a field of the result is unusable';
-    return new UpstreamError(`${upstream} ${operation}: ${what}: ${violation.path}: ${violation.reason}`, {
-      upstream, kind: 'protocol', operation, status, ...(violation.whole ? {} : { field: violation.path }),
+    // The path holds the node's own keys and the reason the value it received: both are the node's text.
+    const path = excerpt(violation.path, redactor) ?? '(answer)';
+    return new UpstreamError(`${upstream} ${operation}: ${what}: ${path}: ${excerpt(violation.reason, redactor) ?? ''}`, {
+      upstream, kind: 'protocol', operation, status, ...(violation.whole ? {} : { field: path }),
     });
   }
 
@@ -163,14 +175,13 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
   };
 }
 
-function toRpcError(value: unknown): JsonRpcErrorObject | undefined {
+/**
+ * A JSON-RPC error object as the gateway keeps it: its code, and its message as a redacted, bounded
+ * excerpt (it reaches GraphQL errors and logs). Its `data`, free-form text of the node's, is not kept.
+ */
+function toRpcError(value: unknown, redactor: Redactor): JsonRpcErrorObject | undefined {
   if (!isObject(value) || typeof value.code !== 'number') return undefined;
-  const error: JsonRpcErrorObject = {
-    code: value.code,
-    message: typeof value.message === 'string' ? value.message : String(value.message),
-  };
-  if (value.data !== undefined && value.data !== null) error.data = value.data;
-  return error;
+  return { code: value.code, message: excerpt(typeof value.message === 'string' ? value.message : String(value.message), redactor) ?? '' };
 }
 
 /** Hides user info (`//user:secret@`) when a URL is echoed in a message. */

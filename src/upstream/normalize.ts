@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import * as v from 'valibot';
 import { SHAPES, type ErrorBody, type HealthReport } from '../shapes/index.ts';
+import { excerpt, URL_REDACTOR, type Redactor } from '../lib/redact.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -20,11 +21,14 @@ export function statusText(status: number): string {
 
 /**
  * Reads an error answer as the seed's error body. Accepts `message` as a string
- * or a list of strings (the spec's form, kept as is: `errorBodyMessage` joins it),
+ * or a list of strings (the spec's form, kept as a list: `errorBodyMessage` joins it),
  * and fills `statusCode` / `error` from the HTTP status when a server leaves them
- * out. Anything without a message or an error text is not an error body.
+ * out. Anything without a message or an error text is not an error body. The texts
+ * are kept only as excerpts (`src/lib/redact.ts`: controls removed, `redactor`'s
+ * secrets hidden, at most 200 characters each, `error` 100, the first 10 of a list),
+ * since they end up in GraphQL errors and logs.
  */
-export function normalizeErrorBody(raw: unknown, status: number): ErrorBody | undefined {
+export function normalizeErrorBody(raw: unknown, status: number, redactor: Redactor = URL_REDACTOR): ErrorBody | undefined {
   if (!isObject(raw)) return undefined;
   const fields = SHAPES.ErrorBody.entries;
   const message = v.safeParse(fields.message, raw.message);
@@ -32,10 +36,11 @@ export function normalizeErrorBody(raw: unknown, status: number): ErrorBody | un
   const statusCode = v.safeParse(fields.statusCode, raw.statusCode);
   const errorText = error.success ? error.output : undefined;
   if (!message.success && errorText === undefined) return undefined;
+  const cut = (text: string | undefined): string => excerpt(text, redactor) ?? '';
   return {
-    message: message.success ? message.output : (errorText ?? ''),
+    message: message.success ? (Array.isArray(message.output) ? message.output.slice(0, 10).map(cut) : cut(message.output)) : cut(errorText),
     statusCode: statusCode.success ? statusCode.output : status,
-    error: errorText ?? statusText(status),
+    error: excerpt(errorText, redactor, 100) ?? statusText(status),
   };
 }
 

@@ -71,7 +71,7 @@ describe('blocks', () => {
       expect(Number(older.blockNumber)).toBe(Number(newer.blockNumber) - 1);
       expect(newer.parentHash).toBe(older.blockHash);
       expect(BigInt(newer.cumulativeTransactions) - BigInt(older.cumulativeTransactions)).toBe(BigInt(newer.txCount));
-      expect(newer.blockTimestamp).toBeGreaterThanOrEqual(older.blockTimestamp);
+      expect(Number(newer.blockTimestamp)).toBeGreaterThanOrEqual(Number(older.blockTimestamp));
     }
     for (const block of blocks.slice(0, 3)) {
       const txs = await ok<ListNativeTransactionsResponse>(`${chainPath()}/blocks/${block.blockNumber}/transactions?pageSize=100`);

@@ -52,7 +52,7 @@ describe('primary dataset', () => {
         expect(v.amountStaked).toMatch(/^\d+$/);
         expect(v.amountDelegated).toMatch(/^\d+$/);
         expect(Number.isInteger(v.startTimestamp) && Number.isInteger(v.endTimestamp)).toBe(true);
-        expect(v.endTimestamp).toBeGreaterThan(v.startTimestamp);
+        expect(Number(v.endTimestamp)).toBeGreaterThan(Number(v.startTimestamp));
         expect(v.blsCredentials?.publicKey).toMatch(/^0x[0-9a-f]{96}$/);
         expect(v.blsCredentials?.proofOfPossession).toMatch(/^0x[0-9a-f]{192}$/);
         expect(Number.isInteger(v.delegatorCount)).toBe(true);
@@ -115,8 +115,8 @@ describe('primary dataset', () => {
       for (const d of delegators) {
         expect(d.nodeId).toBe(nodeId);
         expect(v.subnetId).toBe(PRIMARY_NETWORK_ID);
-        expect(d.startTimestamp).toBeGreaterThanOrEqual(v.startTimestamp);
-        expect(d.endTimestamp).toBeLessThanOrEqual(v.endTimestamp);
+        expect(Number(d.startTimestamp)).toBeGreaterThanOrEqual(Number(v.startTimestamp));
+        expect(Number(d.endTimestamp)).toBeLessThanOrEqual(Number(v.endTimestamp));
         expect(d.delegationFee).toBe(v.delegationFee);
         expect(BigInt(d.netReward ?? '0')).toBeLessThanOrEqual(BigInt(d.grossReward ?? '0'));
         if (d.delegationStatus === 'completed') expect(d.endTimestamp).toBeLessThan(nowSec);
@@ -167,7 +167,7 @@ describe('primary dataset', () => {
       expect(r.reward.assetId).toBe(mainnet.avaxAssetId);
     }
     // Newest first.
-    const ends = historical.map((r) => r.endTimestamp);
+    const ends = historical.map((r) => Number(r.endTimestamp));
     expect(ends).toEqual([...ends].sort((a, b) => b - a));
 
     const pending = mainnet.listPendingRewards({ nodeIds: [f.nodeId], sortOrder: 'desc' }, 0, 100).items;
@@ -238,7 +238,7 @@ describe('primary dataset', () => {
       if (k > 0) {
         expect(Number(first[k - 1]?.blockNumber)).toBe(Number(b?.blockNumber) + 1);
         expect(first[k - 1]?.parentHash).toBe(b?.blockHash);
-        expect((first[k - 1]?.blockTimestamp ?? 0) - (b?.blockTimestamp ?? 0)).toBe(2);
+        expect(Number(first[k - 1]?.blockTimestamp ?? 0) - Number(b?.blockTimestamp ?? 0)).toBe(2);
       }
     }
     clock = START + 10_000;
@@ -248,7 +248,7 @@ describe('primary dataset', () => {
     // The X-chain has blocks since Cortina and vertices before.
     const vertex = mainnet.listVertices(0, 1).items[0];
     expect(mainnet.listBlocks('x', { endTimestamp: 0 }, undefined, 1).items).toEqual([]);
-    const oldest = mainnet.listBlocks('x', { endTimestamp: (vertex?.vertexTimestamp ?? 0) + 1 }, undefined, 5).items;
+    const oldest = mainnet.listBlocks('x', { endTimestamp: Number(vertex?.vertexTimestamp ?? 0) + 1 }, undefined, 5).items;
     expect(oldest.map((b) => b.blockNumber)).toEqual(['0']);
     expect(oldest[0]?.blockTimestamp).toBe(vertex?.vertexTimestamp);
   });

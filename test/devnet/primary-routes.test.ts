@@ -117,7 +117,7 @@ describe('E7 subnets', () => {
   it('lists all subnets with their blockchains, newest first by default', async () => {
     const subnets = await collect<Subnet>('/v1/networks/mainnet/subnets?pageSize=3', 'subnets');
     expect(subnets.length).toBe(devnet.dataset.primary.mainnet.subnets.length);
-    const times = subnets.map((s) => s.createBlockTimestamp);
+    const times = subnets.map((s) => Number(s.createBlockTimestamp));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(subnets.some((s) => s.isL1 && s.l1ConversionTransactionHash && s.l1ValidatorManagerDetails)).toBe(true);
     const mine = subnets.find((s) => s.subnetId === fx.subnetId) as Subnet;
@@ -165,10 +165,10 @@ describe('E8 validators', () => {
 
   it('sorts by each key, with validators lacking the value last', async () => {
     const byEnd = await collect<Validator>('/v1/networks/mainnet/validators?pageSize=100&sortBy=timeRemaining&sortOrder=asc', 'validators');
-    const ends = byEnd.map((v) => v.endTimestamp);
+    const ends = byEnd.map((v) => Number(v.endTimestamp));
     expect(ends).toEqual([...ends].sort((a, b) => a - b));
     const byStart = (await call<{ validators: Validator[] }>('/v1/networks/mainnet/validators?pageSize=100&sortBy=blockIndex&sortOrder=asc')).body.validators;
-    const starts = byStart.map((v) => v.startTimestamp);
+    const starts = byStart.map((v) => Number(v.startTimestamp));
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
     const byUptime = await collect<Validator>('/v1/networks/mainnet/validators?pageSize=100&sortBy=uptimePerformance&sortOrder=desc', 'validators');
     const withUptime = byUptime.filter((v) => v.uptimePerformance !== undefined);
@@ -213,7 +213,7 @@ describe('E8 validators', () => {
     const nowSec = Math.floor(clock / 1000);
     const soon = await collect<Validator>('/v1/networks/mainnet/validators?pageSize=100&minTimeRemaining=1&maxTimeRemaining=2592000', 'validators');
     expect(soon.length).toBeGreaterThan(0);
-    expect(soon.every((v) => v.endTimestamp - nowSec >= 1 && v.endTimestamp - nowSec <= 2_592_000)).toBe(true);
+    expect(soon.every((v) => Number(v.endTimestamp) - nowSec >= 1 && Number(v.endTimestamp) - nowSec <= 2_592_000)).toBe(true);
 
     for (const bad of [
       'minDelegationCapacity=720000000000000001', 'minDelegationCapacity=-1', 'maxDelegationCapacity=1e9', 'minDelegationCapacity=1.5',
@@ -233,7 +233,7 @@ describe('E13 delegators', () => {
     expect(busy.delegatorCount).toBeGreaterThan(300);
     expect(delegators).toHaveLength(busy.delegatorCount as number);
     expect(new Set(delegators.map((d) => d.txHash)).size).toBe(delegators.length);
-    const starts = delegators.map((d) => d.startTimestamp);
+    const starts = delegators.map((d) => Number(d.startTimestamp));
     expect(starts).toEqual([...starts].sort((a, b) => b - a));
 
     const active = await collect<Delegator>(`/v1/networks/mainnet/delegators?pageSize=100&nodeIds=${fx.busyNodeId}&delegationStatus=active`, 'delegators');
@@ -290,7 +290,7 @@ describe('E11/E12 rewards', () => {
     const nowSec = Math.floor(clock / 1000);
     for (const r of pending) {
       expect(r.nodeId).toBe(fx.nodeId);
-      expect(r.progress).toBeCloseTo(((nowSec - r.startTimestamp) / (r.endTimestamp - r.startTimestamp)) * 100, 1);
+      expect(r.progress).toBeCloseTo(((nowSec - Number(r.startTimestamp)) / (Number(r.endTimestamp) - Number(r.startTimestamp))) * 100, 1);
       expect(r.estimatedReward.amount).toMatch(/^\d+$/);
     }
     const byAddress = await call<{ pendingRewards: PendingReward[] }>(`/v1/networks/mainnet/rewards:listPending?addresses=${fx.pChainAddress}`);
@@ -335,10 +335,10 @@ describe('E15 blocks and E18 vertices', () => {
 
   it('filters blocks by timestamp range', async () => {
     const latest = (await call<{ blocks: Block[] }>('/v1/networks/mainnet/blockchains/c-chain/blocks?pageSize=1')).body.blocks[0] as Block;
-    const end = latest.blockTimestamp - 100;
+    const end = Number(latest.blockTimestamp) - 100;
     const blocks = await collect<Block>(`/v1/networks/mainnet/blockchains/c-chain/blocks?pageSize=100&startTimestamp=${end - 300}&endTimestamp=${end}`, 'blocks');
     expect(blocks).toHaveLength(151);
-    expect(blocks.every((b) => b.blockTimestamp >= end - 300 && b.blockTimestamp <= end)).toBe(true);
+    expect(blocks.every((b) => Number(b.blockTimestamp) >= end - 300 && Number(b.blockTimestamp) <= end)).toBe(true);
   });
 
   it('lists X-chain vertices only', async () => {
@@ -347,7 +347,7 @@ describe('E15 blocks and E18 vertices', () => {
     expect(body.chainInfo).toEqual({ chainName: 'x-chain', network: 'mainnet' });
     expect(body.vertices[0]?.parentHashes).toContain(body.vertices[1]?.vertexHash);
     const next = await call<{ vertices: Vertex[] }>(`/v1/networks/mainnet/blockchains/x-chain/vertices?pageSize=2&pageToken=${body.nextPageToken}`);
-    expect(next.body.vertices[0]?.vertexIndex).toBe((body.vertices[1]?.vertexIndex ?? 0) - 1);
+    expect(next.body.vertices[0]?.vertexIndex).toBe(Number(body.vertices[1]?.vertexIndex ?? 0) - 1);
     expect((await call(`/v1/networks/fuji/blockchains/${PRIMARY_CHAIN_IDS.fuji.x}/vertices`)).status).toBe(200);
     expect((await call(`/v1/networks/fuji/blockchains/${PRIMARY_CHAIN_IDS.mainnet.x}/vertices`)).status).toBe(404);
     await expect400('/v1/networks/mainnet/blockchains/p-chain/vertices');
@@ -379,7 +379,7 @@ describe('E4 utxos', () => {
     expect(all.some((u) => u.consumingTxHash)).toBe(true);
     expect(all.length).toBeGreaterThan(unspent.length);
     expect(all.some((u) => u.staked && u.utxoType === 'STAKE')).toBe(true);
-    const times = all.map((u) => u.blockTimestamp);
+    const times = all.map((u) => Number(u.blockTimestamp));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const { body } = await call<{ chainInfo: unknown }>(path('p-chain'), utxoPost(fx.pChainAddress));
     expect(body.chainInfo).toEqual({ chainName: 'p-chain', network: 'mainnet' });

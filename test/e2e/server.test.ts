@@ -75,7 +75,8 @@ describe('npm start on the built-in devnet', () => {
 
 describe('health and readiness for load balancers', () => {
   it('answers /health while up and /ready only while the Data API answers', async () => {
-    const running = await startServer({ ...configFromEnv({}), port: 0 }, pino({ level: 'silent' }));
+    // Each look at the Data API is reused for 300 ms, so a replica leaves the pool within that.
+    const running = await startServer({ ...configFromEnv({ READY_PROBE_INTERVAL_MS: '300' }), port: 0 }, pino({ level: 'silent' }));
     try {
       const base = running.url.replace(/\/graphql$/, '');
       expect((await fetch(`${base}/health`)).status).toBe(200);
@@ -86,7 +87,11 @@ describe('health and readiness for load balancers', () => {
       // The Data API fails (503) for longer than the client's retries last. Readiness asks it, not the
       // cache, so the replica leaves the pool although the chain list is still cached.
       running.devnet?.setChaos({ faultRate: 1, routeFilter: 'GET /v1/chains' });
-      const notReady = await fetch(`${base}/ready`);
+      let notReady = await fetch(`${base}/ready`);
+      while (notReady.status === 200) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        notReady = await fetch(`${base}/ready`);
+      }
       expect(notReady.status).toBe(503);
       const body = JSON.stringify(await notReady.json());
       expect(body).not.toContain(running.devnet?.url ?? 'never');

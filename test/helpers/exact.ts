@@ -7,5 +7,5 @@
 /** A uint64 as `UInt64` serializes it; null stays null. */
 export const u64 = (value: number | string | bigint | null | undefined): string | null => (value == null ? null : BigInt(value).toString());
 
-/** Unix seconds as `DateTime` serializes them; null stays null. */
-export const isoOf = (seconds: number | null | undefined): string | null => (seconds == null ? null : new Date(seconds * 1000).toISOString());
+/** Unix seconds (a number, or a wide integer's decimal text) as `DateTime` serializes them; null stays null. */
+export const isoOf = (seconds: number | string | null | undefined): string | null => (seconds == null ? null : new Date(Number(seconds) * 1000).toISOString());

@@ -1,9 +1,9 @@
-import { countRounds } from '../../bench/stats.ts';
 import type { Devnet } from '../../src/devnet/server.ts';
 import { createNodeDirectory, loaderContext, type LoaderContext } from '../../src/loaders/registry.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient, type NodeClientHandle } from '../../src/upstream/node-client.ts';
+import { createRoundTracker, measureOn, type Measured } from './rounds.ts';
 
 /** One Data API method call as a loader made it (arguments as passed, call options included). */
 export interface RecordedCall {
@@ -20,7 +20,14 @@ export interface TestLoaderContext {
   paramsOf(method: keyof DataApi): Record<string, unknown>[];
   /** A new request scope (empty loader map) over the same clients and node directory; `ctx` becomes it too. */
   fresh(): LoaderContext;
+  /**
+   * Runs `work` on clean devnet stats and a clean call record and reports what it cost
+   * upstream: requests as the devnet served them, rounds as the loaders dispatched them.
+   */
+  measure<T>(work: () => Promise<T>): Promise<Measured<T>>;
+  /** The Data API client itself, untracked: for a test's own reads. */
   dataApi: DataApiClient;
+  /** The node clients the directory holds (tracked, so loaders handed one directly are counted too). */
   nodes: NodeClientHandle[];
   close(): Promise<void>;
 }
@@ -29,12 +36,14 @@ export interface TestLoaderContext {
  * Builds what the gateway hands loaders for one request: a Data API client
  * (recorded, so tests can see the params loaders send) and a node directory
  * over the devnet's nodes (`mainnet` and `fuji` unless `nodeNames` picks some,
- * in that order), no call options, an empty loader map.
+ * in that order), no call options, an empty loader map. Both go through a round
+ * tracker (see `createRoundTracker`), which `measure` turns on.
  */
 export function createLoaderContext(devnet: Devnet, nodeNames: readonly string[] = Object.keys(devnet.nodeUrls)): TestLoaderContext {
   const dataApi = createDataApiClient({ baseUrl: devnet.url });
+  const tracker = createRoundTracker();
   const calls: RecordedCall[] = [];
-  const recorded = new Proxy(dataApi, {
+  const recorded = new Proxy(tracker.dataApi(dataApi), {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function' || prop === 'close') return value;
@@ -47,7 +56,7 @@ export function createLoaderContext(devnet: Devnet, nodeNames: readonly string[]
   const nodes = nodeNames.map((name) => {
     const url = devnet.nodeUrls[name];
     if (!url) throw new Error(`the devnet has no node ${name}`);
-    return createNodeClient({ name, url });
+    return tracker.node(createNodeClient({ name, url }));
   });
   const directory = createNodeDirectory(nodes);
   const helper: TestLoaderContext = {
@@ -58,6 +67,10 @@ export function createLoaderContext(devnet: Devnet, nodeNames: readonly string[]
       helper.ctx = loaderContext({ dataApi: recorded, nodes: directory });
       return helper.ctx;
     },
+    measure: (work) => {
+      calls.length = 0;
+      return measureOn(devnet, tracker, work);
+    },
     dataApi,
     nodes,
     close: async () => {
@@ -65,26 +78,4 @@ export function createLoaderContext(devnet: Devnet, nodeNames: readonly string[]
     },
   };
   return helper;
-}
-
-/** What some loader work cost upstream, as the devnet saw it. */
-export interface Measured<T> {
-  result: T;
-  /** Requests served, by route (`GET /v1/networks/{network}/delegators`, `POST info.peers`). */
-  byRoute: Record<string, number>;
-  requests: number;
-  /** Sequential rounds (see `countRounds`); needs devnet latency so parallel requests overlap. */
-  rounds: number;
-}
-
-/**
- * Runs `work` on clean devnet stats (and a clean call record, when given the
- * helper) and reports the requests it made and in how many sequential rounds.
- */
-export async function measure<T>(devnet: Devnet, work: () => Promise<T>, helper?: TestLoaderContext): Promise<Measured<T>> {
-  devnet.resetStats();
-  if (helper) helper.calls.length = 0;
-  const result = await work();
-  const stats = devnet.stats();
-  return { result, byRoute: stats.byRoute, requests: stats.requests, rounds: countRounds(devnet.requestLog()) };
 }

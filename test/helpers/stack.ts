@@ -1,11 +1,14 @@
 import { expect } from 'vitest';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/server.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway.ts';
+import { createTopics, type Topics } from '../../src/loaders/topics.ts';
 import type { ResponseCache } from '../../src/upstream/cache.ts';
+import type { NodeClient } from '../../src/upstream/client-types.ts';
 import { withDataApiCache, withNodeCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
 import { frozenDataApi, frozenNode } from './frozen.ts';
+import { createRoundTracker, measureOn, type Measured } from './rounds.ts';
 
 export interface GraphQLResponse<D = Record<string, unknown>> {
   data?: D | null;
@@ -20,6 +23,15 @@ export interface TestStack {
   query<D = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<D>>;
   /** Upstream requests the devnet has served since the last reset. */
   upstreamRequests(): number;
+  /**
+   * Runs `work` (one operation at a time) on clean devnet stats with the gateway's upstream
+   * calls tracked: requests by route, and rounds as the loaders dispatched them (see `createRoundTracker`).
+   */
+  measure<T>(work: () => Promise<T>): Promise<Measured<T>>;
+  /** Resolves once every upstream call sent so far has answered (the gateway warms its node directory at start). */
+  upstreamSettled(): Promise<void>;
+  /** The gateway's subscription pollers, one per topic: `stats().polling` is 0 once every poller was stopped. */
+  topics: Topics;
   close(): Promise<void>;
 }
 
@@ -30,16 +42,30 @@ export async function startStack(
     gateway?: GatewayOptions;
     /** A response cache in front of both clients. Default none, so call counts stay exact. */
     cache?: ResponseCache | false;
+    /** Wraps each node client, e.g. to hold an answer back until the test has seen something happen first. Default none. */
+    wrapNode?: (node: NodeClient) => NodeClient;
   } = {},
 ): Promise<TestStack> {
   const devnet = await startDevnet({ validators: 300, ...options.devnet });
-  const rawDataApi = createDataApiClient({ baseUrl: devnet.url, apiKey: 'test-server-key' });
-  const rawNodes = Object.entries(devnet.nodeUrls).map(([name, url]) => createNodeClient({ name, url }));
+  // Tracked under the cache, so a cache hit is no upstream call; untracked (a plain pass-through) outside `measure`.
+  const tracker = createRoundTracker();
+  const rawDataApi = tracker.dataApi(createDataApiClient({ baseUrl: devnet.url, apiKey: 'test-server-key' }));
+  const wrapNode = options.wrapNode ?? ((node: NodeClient) => node);
+  const rawNodes = Object.entries(devnet.nodeUrls).map(([name, url]) => tracker.node(wrapNode(createNodeClient({ name, url }))));
   const cache = options.cache || undefined;
   // Without a cache, answers are still frozen as the cache hands them out (see frozen.ts).
   const dataApi = cache ? withDataApiCache(rawDataApi, cache) : frozenDataApi(rawDataApi);
   const nodes = cache ? rawNodes.map((node) => withNodeCache(node, cache)) : rawNodes.map(frozenNode);
-  const gateway = createGateway({ graphiql: false, ...options.gateway }, { dataApi, nodes });
+  // The gateway's default (in-process pollers), made here so tests can see when a poller stops.
+  const topics = createTopics();
+  const gateway = createGateway({ graphiql: false, ...options.gateway }, { dataApi, nodes, topics });
+  // The gateway asks each node its network id when it is made: wait for those calls and forget them, so a
+  // test that counts upstream requests counts its own, however slow the machine (counted, not timed).
+  const startupCalls = rawNodes.length;
+  for (let waited = 0; (devnet.stats().byRoute['POST info.getNetworkID'] ?? 0) < startupCalls && waited < 10_000; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  devnet.resetStats();
   return {
     devnet,
     gateway,
@@ -52,8 +78,13 @@ export async function startStack(
       return (await response.json()) as GraphQLResponse<never>;
     },
     upstreamRequests: () => devnet.stats().requests,
+    measure: (work) => measureOn(devnet, tracker, work),
+    upstreamSettled: () => tracker.settled(),
+    topics,
     close: async () => {
       await gateway.dispose();
+      // Handed in, so the gateway leaves closing them to us.
+      await topics.close();
       await devnet.close();
     },
   };

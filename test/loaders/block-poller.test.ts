@@ -7,7 +7,7 @@ import { loaderContext, upstreamOf, type LoaderContext } from '../../src/loaders
 import { PRIMARY_CHAIN_IDS } from '../../src/shapes/index.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
-import { createLoaderContext, measure, type TestLoaderContext } from '../helpers/loader-context.ts';
+import { createLoaderContext, type TestLoaderContext } from '../helpers/loader-context.ts';
 
 // The poller behind Subscription.blocks and the block refetch scan, against the devnet with
 // its clock pinned: blocks appear (one every 2 s of devnet time) only when a test moves it.
@@ -36,6 +36,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   devnet.resetStats();
+  lc.calls.length = 0;
 });
 
 /**
@@ -66,7 +67,11 @@ async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
   }
 }
 
-const polls = (): number => devnet.stats().byRoute[E15] ?? 0;
+/**
+ * Polls the poller has made: E15 calls issued through the recorded client, counted when they are
+ * made rather than when the devnet serves them, so a poll still on its way cannot land after a count.
+ */
+const polls = (): number => lc.calls.filter((call) => call.method === 'listBlocks').length;
 
 describe('watchBlocks', () => {
   it('yields each new block once, oldest first, from the first one after the head, each poll in a new budget window', async () => {
@@ -147,11 +152,11 @@ describe('blockByHash', () => {
     const block = page.blocks[3];
     expect(block).toBeDefined();
     if (!block) return;
-    const found = await measure(devnet, () => blockByHash(lc.fresh(), P_CHAIN, { timestamp: block.blockTimestamp, blockHash: block.blockHash }));
+    const found = await lc.measure(() => blockByHash(lc.fresh(), P_CHAIN, { timestamp: Number(block.blockTimestamp), blockHash: block.blockHash }));
     expect(found.result).toMatchObject({ ...block, network: 'mainnet', blockchainId: P_CHAIN.blockchainId });
     expect(found.requests).toBe(1);
 
-    const missing = await measure(devnet, () => blockByHash(lc.fresh(), P_CHAIN, { timestamp: block.blockTimestamp, blockHash: `0x${'0'.repeat(64)}` }));
+    const missing = await lc.measure(() => blockByHash(lc.fresh(), P_CHAIN, { timestamp: Number(block.blockTimestamp), blockHash: `0x${'0'.repeat(64)}` }));
     expect(missing.result).toBeNull();
     expect(missing.requests).toBeGreaterThanOrEqual(1);
     expect(missing.requests).toBeLessThanOrEqual(3);

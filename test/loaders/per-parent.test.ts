@@ -4,7 +4,7 @@ import type { UpstreamPage } from '../../src/lib/pages.ts';
 import { delegatorsFirstPage, pendingRewardsFirstPage, type PerValidatorKey, type PerValidatorListArgs } from '../../src/loaders/validators.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { PRIMARY_NETWORK_ID, type Delegator, type PendingReward, type SortOrder, type Validator } from '../../src/shapes/index.ts';
-import { createLoaderContext, measure, type TestLoaderContext } from '../helpers/loader-context.ts';
+import { createLoaderContext, type TestLoaderContext } from '../helpers/loader-context.ts';
 
 const E13 = 'GET /v1/networks/{network}/delegators';
 const E12 = 'GET /v1/networks/{network}/rewards:listPending';
@@ -47,9 +47,6 @@ beforeAll(async () => {
   const active = primary.filter((v) => v.validationStatus === 'active');
   const counts = await Promise.all(active.map((v) => countPending(v.nodeId)));
   active.forEach((v, i) => pendingCount.set(v.nodeId, counts[i] as number));
-  // Overlapping calls must be told apart from sequential ones; a dozen parallel calls leave over a few ms
-  // (the in-process devnet computes each answer before its delay), well inside 40.
-  devnet.setChaos({ latencyMs: 40 });
 });
 
 afterAll(async () => {
@@ -120,7 +117,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
     const short = pick(countOf, 1, 30, 100);
     expect(short.length).toBeGreaterThanOrEqual(5);
     const ctx = lc.fresh();
-    const m = await measure(devnet, () => Promise.all(delegatorKeys(short, 5).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))), lc);
+    const m = await lc.measure(() => Promise.all(delegatorKeys(short, 5).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))));
 
     expect(m.byRoute[E13]).toBe(1);
     expect(m.requests).toBe(1);
@@ -142,7 +139,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
     const long = active().filter((v) => countOf(v) > 100);
     expect(long.map((v) => v.nodeId)).toContain(busyNodeId);
     const ctx = lc.fresh();
-    const m = await measure(devnet, () => Promise.all(delegatorKeys(long, 7).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))), lc);
+    const m = await lc.measure(() => Promise.all(delegatorKeys(long, 7).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))));
 
     expect(m.byRoute[E13]).toBe(long.length);
     expect(m.rounds).toBe(1);
@@ -171,7 +168,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
     const first = 10;
     const keys = delegatorKeys(parents, first, (v) => (hintless.includes(v) ? undefined : countOf(v)));
     const ctx = lc.fresh();
-    const m = await measure(devnet, () => Promise.all(keys.map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))), lc);
+    const m = await lc.measure(() => Promise.all(keys.map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))));
 
     const params = lc.paramsOf('listDelegators');
     const packed = params.filter((p) => p.pageSize === 100);
@@ -194,7 +191,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
   it('sends the list arguments: ascending order packs the same way and matches the ascending listing', async () => {
     const short = pick(countOf, 3, 30, 100);
     const ctx = lc.fresh();
-    const m = await measure(devnet, () => Promise.all(delegatorKeys(short, 3, countOf, 'asc').map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))), lc);
+    const m = await lc.measure(() => Promise.all(delegatorKeys(short, 3, countOf, 'asc').map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))));
     expect(m.byRoute[E13]).toBe(1);
     expect(lc.paramsOf('listDelegators')[0]?.sortOrder).toBe('asc');
     const direct = await Promise.all(short.map((v) => directDelegators(v.nodeId, 3, 'asc')));
@@ -210,7 +207,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
     expect(sum(stale, countOf)).toBeGreaterThan(100);
     const first = 10;
     const ctx = lc.fresh();
-    const m = await measure(devnet, () => Promise.all(delegatorKeys(stale, first, () => 1).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))), lc);
+    const m = await lc.measure(() => Promise.all(delegatorKeys(stale, first, () => 1).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))));
 
     const params = lc.paramsOf('listDelegators');
     // Round 1: the packed listing (comes back with a next page); round 2: each parent alone.
@@ -227,7 +224,7 @@ describe('delegatorsFirstPage (E13 per-parent packing)', () => {
   it('answers a hint that is too small but still fits from the packed listing (no fallback)', async () => {
     const short = pick(countOf, 5, 20, 90);
     const ctx = lc.fresh();
-    const m = await measure(devnet, () => Promise.all(delegatorKeys(short, 4, () => 1).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))), lc);
+    const m = await lc.measure(() => Promise.all(delegatorKeys(short, 4, () => 1).map((k) => delegatorsFirstPage(ctx, 'mainnet').load(k))));
     expect(m.byRoute[E13]).toBe(1);
     const direct = await Promise.all(short.map((v) => directDelegators(v.nodeId, 4)));
     short.forEach((v, i) => expectSamePage(m.result[i] as UpstreamPage<Delegator>, direct[i] as { items: Delegator[] }, countOf(v), 4));
@@ -240,7 +237,7 @@ describe('pendingRewardsFirstPage (E12 per-parent packing)', () => {
     expect(short.length).toBeGreaterThanOrEqual(5);
     const ctx = lc.fresh();
     const keys = short.map((v) => ({ nodeId: v.nodeId, args: { first: 5 }, expected: pendingOf(v) }));
-    const m = await measure(devnet, () => Promise.all(keys.map((k) => pendingRewardsFirstPage(ctx, 'mainnet').load(k))), lc);
+    const m = await lc.measure(() => Promise.all(keys.map((k) => pendingRewardsFirstPage(ctx, 'mainnet').load(k))));
 
     expect(m.byRoute[E12]).toBe(1);
     expect(m.requests).toBe(1);
@@ -257,7 +254,7 @@ describe('pendingRewardsFirstPage (E12 per-parent packing)', () => {
     const parents = [busy, ...short];
     const keys = parents.map((v) => ({ nodeId: v.nodeId, args: { first: 8 }, expected: hint(v) }));
     const ctx = lc.fresh();
-    const m = await measure(devnet, () => Promise.all(keys.map((k) => pendingRewardsFirstPage(ctx, 'mainnet').load(k))), lc);
+    const m = await lc.measure(() => Promise.all(keys.map((k) => pendingRewardsFirstPage(ctx, 'mainnet').load(k))));
 
     const params = lc.paramsOf('listPendingRewards');
     expect(params.filter((p) => p.pageSize === 8).map((p) => p.nodeIds)).toEqual([[busyNodeId]]);

@@ -6,7 +6,7 @@ import { delegationByKey, validationByKey, validatorByNodeId, type ValidationKey
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { PRIMARY_NETWORK_ID, type Delegator, type Validator } from '../../src/shapes/index.ts';
-import { createLoaderContext, measure, type TestLoaderContext } from '../helpers/loader-context.ts';
+import { createLoaderContext, type TestLoaderContext } from '../helpers/loader-context.ts';
 
 const E8 = 'GET /v1/networks/{network}/validators';
 const E13 = 'GET /v1/networks/{network}/delegators';
@@ -55,7 +55,6 @@ beforeAll(async () => {
     listValidators(api, 'mainnet', PRIMARY_NETWORK_ID),
     listValidators(api, 'fuji', PRIMARY_NETWORK_ID),
   ]);
-  devnet.setChaos({ latencyMs: 20 });
 });
 
 afterAll(async () => {
@@ -74,11 +73,12 @@ describe('validatorByNodeId', () => {
   it('sends 250 node ids as exactly 3 E8 listings of at most 100 (all in one round) and answers each from them', async () => {
     const ids = primary.mainnet.slice(0, 250).map((v) => v.nodeId);
     expect(new Set(ids).size).toBe(250);
-    const m = await measure(devnet, () => validatorByNodeId(lc.fresh(), 'mainnet').loadMany(ids), lc);
+    const m = await lc.measure(() => validatorByNodeId(lc.fresh(), 'mainnet').loadMany(ids));
 
     expect(m.byRoute[E8]).toBe(3);
     expect(m.requests).toBe(3);
-    expect(m.rounds).toBe(1);
+    // All three dispatched together, before any answer: one round.
+    expect(m.perRound).toEqual([['listValidators', 'listValidators', 'listValidators']]);
     const params = lc.paramsOf('listValidators');
     expect(params.map((p) => (p.nodeIds as string[]).length).sort((a, b) => a - b)).toEqual([50, 100, 100]);
     for (const p of params) expect(p).toMatchObject({ subnetId: PRIMARY_NETWORK_ID, pageSize: 100 });
@@ -96,13 +96,13 @@ describe('validatorByNodeId', () => {
     }
 
     // Without b itself among the keys: b comes back from the upstream and is dropped.
-    const alone = await measure(devnet, () => validatorByNodeId(lc.fresh(), 'mainnet').loadMany([a.nodeId, prefix, piece]), lc);
+    const alone = await lc.measure(() => validatorByNodeId(lc.fresh(), 'mainnet').loadMany([a.nodeId, prefix, piece]));
     expect(alone.result).toEqual([a, null, null]);
     // One well-formed id among the keys: that node is read directly (getSingleValidatorDetails), no listing.
     expect(alone.byRoute['GET /v1/networks/{network}/validators/{nodeId}']).toBe(1);
     expect(alone.byRoute[E8]).toBeUndefined();
 
-    const both = await measure(devnet, () => validatorByNodeId(lc.fresh(), 'mainnet').loadMany([prefix, a.nodeId, b.nodeId, piece]), lc);
+    const both = await lc.measure(() => validatorByNodeId(lc.fresh(), 'mainnet').loadMany([prefix, a.nodeId, b.nodeId, piece]));
     expect(both.result).toEqual([null, a, b, null]);
     expect(both.byRoute[E8]).toBe(1);
   });
@@ -113,7 +113,7 @@ describe('validatorByNodeId', () => {
     const completed = primary.mainnet.find((v) => v.validationStatus === 'completed') as Validator;
     const pending = primary.mainnet.find((v) => v.validationStatus === 'pending') as Validator;
     const keys = [c.nodeId, UNKNOWN_NODE, a.nodeId, c.nodeId, subnetOnly.nodeId, completed.nodeId, a.nodeId, pending.nodeId];
-    const m = await measure(devnet, () => validatorByNodeId(lc.fresh(), 'mainnet').loadMany(keys), lc);
+    const m = await lc.measure(() => validatorByNodeId(lc.fresh(), 'mainnet').loadMany(keys));
     expect(m.result).toEqual([c, null, a, c, null, completed, a, pending]);
     expect(m.byRoute[E8]).toBe(1);
     // Repeated keys are sent once.
@@ -127,10 +127,8 @@ describe('validatorByNodeId', () => {
     const ctx = lc.fresh();
     expect(validatorByNodeId(ctx, 'mainnet')).toBe(validatorByNodeId(ctx, 'mainnet'));
     expect(validatorByNodeId(ctx, 'mainnet')).not.toBe(validatorByNodeId(ctx, 'fuji'));
-    const run = await measure(
-      devnet,
-      () => Promise.all([validatorByNodeId(ctx, 'mainnet').loadMany([m.nodeId, f.nodeId]), validatorByNodeId(ctx, 'fuji').loadMany([m.nodeId, f.nodeId])]),
-      lc,
+    const run = await lc.measure(() =>
+      Promise.all([validatorByNodeId(ctx, 'mainnet').loadMany([m.nodeId, f.nodeId]), validatorByNodeId(ctx, 'fuji').loadMany([m.nodeId, f.nodeId])]),
     );
     expect(run.result).toEqual([
       [m, null],
@@ -163,7 +161,7 @@ describe('validatorByNodeId with more than 1000 primary validations', () => {
   it('a short prefix in the batch does not hide another key’s validator', async () => {
     expect(bigPrimary.length).toBeGreaterThan(1000);
     const last = bigPrimary.at(-1) as Validator;
-    const m = await measure(big, () => validatorByNodeId(blc.fresh(), 'mainnet').loadMany([last.nodeId, 'NodeID-']), blc);
+    const m = await blc.measure(() => validatorByNodeId(blc.fresh(), 'mainnet').loadMany([last.nodeId, 'NodeID-']));
     expect(m.result).toEqual([last, null]);
   });
 });
@@ -191,7 +189,7 @@ describe('validationByKey (refetch by identity)', () => {
     keys.push(keyOf(someone));
     expect(keys).toHaveLength(60);
 
-    const m = await measure(devnet, () => validationByKey(lc.fresh(), 'mainnet').loadMany(keys), lc);
+    const m = await lc.measure(() => validationByKey(lc.fresh(), 'mainnet').loadMany(keys));
     const expected = keys.map((k) => known.find((v) => v.nodeId === k.nodeId && v.subnetId === k.subnetId && v.txHash === k.txHash) ?? null);
     expect(expected.filter((v) => v === null)).toHaveLength(unknown.length);
     expect(m.result).toEqual(expected);
@@ -232,7 +230,7 @@ describe('delegationByKey (refetch by identity)', () => {
     keys.push({ nodeId: d1.nodeId, txHash: d1.txHash });
     expect(keys).toHaveLength(60);
 
-    const m = await measure(devnet, () => delegationByKey(lc.fresh(), 'mainnet').loadMany(keys), lc);
+    const m = await lc.measure(() => delegationByKey(lc.fresh(), 'mainnet').loadMany(keys));
     expect(m.result).toEqual(keys.map((k) => delegations.find((d) => d.nodeId === k.nodeId && d.txHash === k.txHash) ?? null));
     expect(m.result.filter((d) => d === null)).toHaveLength(unknown.length);
     expect(m.byRoute[E13]).toBe(1);
@@ -245,14 +243,14 @@ describe('delegationByKey (refetch by identity)', () => {
     expect(all.length).toBeGreaterThan(300);
     const deep = all.at(-1) as Delegator;
     const pages = Math.ceil(all.length / 100);
-    const m = await measure(devnet, () => delegationByKey(lc.fresh(), 'mainnet').load({ nodeId: busy, txHash: deep.txHash }), lc);
+    const m = await lc.measure(() => delegationByKey(lc.fresh(), 'mainnet').load({ nodeId: busy, txHash: deep.txHash }));
     expect(m.result).toEqual(deep);
     expect(m.byRoute[E13]).toBe(pages);
     expect(m.rounds).toBe(pages);
 
     // And stops at the page that completes the batch.
     const early = all[150] as Delegator;
-    const second = await measure(devnet, () => delegationByKey(lc.fresh(), 'mainnet').load({ nodeId: busy, txHash: early.txHash }), lc);
+    const second = await lc.measure(() => delegationByKey(lc.fresh(), 'mainnet').load({ nodeId: busy, txHash: early.txHash }));
     expect(second.result).toEqual(early);
     expect(second.byRoute[E13]).toBe(2);
   });
@@ -268,7 +266,7 @@ describe('delegationByKey (refetch by identity)', () => {
     // The union is served newest first: the oldest delegation is its last item.
     const oldest = (await api.listDelegators('mainnet', { nodeIds: whales.map((v) => v.nodeId), pageSize: 1, sortOrder: 'asc' })).delegators[0] as Delegator;
     const keys = [{ nodeId: oldest.nodeId, txHash: oldest.txHash }, ...whales.map((v) => ({ nodeId: v.nodeId, txHash: UNKNOWN_TX }))];
-    const m = await measure(devnet, () => delegationByKey(lc.fresh(), 'mainnet').loadMany(keys), lc);
+    const m = await lc.measure(() => delegationByKey(lc.fresh(), 'mainnet').loadMany(keys));
     expect(m.result[0]).toEqual(oldest);
   });
 });

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRounds } from '../../bench/stats.ts';
 import { encodeCb58 as cb58 } from '../../src/lib/base58.ts';
 import { nodeForNetwork, peerByNodeId } from '../../src/loaders/nodes.ts';
 import type { NodeClient } from '../../src/upstream/client-types.ts';
 import { PRIMARY_NETWORK_ID, type Validator } from '../../src/shapes/index.ts';
-import { createLoaderContext, measure } from '../helpers/loader-context.ts';
+import { createLoaderContext } from '../helpers/loader-context.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
@@ -17,19 +16,8 @@ let stack: TestStack;
 /** Active primary-network validators of each network (the nodes' peers), in listing order. */
 const activeOf: Record<'mainnet' | 'fuji', Validator[]> = { mainnet: [], fuji: [] };
 
-/** Waits until the devnet has seen no request for a while (the gateway warms node networks at start). */
-async function settle(): Promise<void> {
-  let last = -1;
-  for (let quiet = 0; quiet < 3; ) {
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    const now = stack.devnet.stats().requests;
-    quiet = now === last ? quiet + 1 : 0;
-    last = now;
-  }
-}
-
 beforeAll(async () => {
-  stack = await startStack({ devnet: { validators: 400, latencyMs: 20 } });
+  stack = await startStack({ devnet: { validators: 400 } });
   const direct = createLoaderContext(stack.devnet);
   try {
     for (const network of ['mainnet', 'fuji'] as const) {
@@ -39,7 +27,8 @@ beforeAll(async () => {
   } finally {
     await direct.close();
   }
-  await settle();
+  // The gateway learns its nodes' networks at start: those calls are not the walk's.
+  await stack.upstreamSettled();
 });
 
 afterAll(async () => {
@@ -60,7 +49,7 @@ describe('node links the walk uses', () => {
       const malformed = 'NodeID-0OIl';
       const keys = [...ids.slice(0, 20), unknown, malformed, ...ids.slice(20), ids[0] as string, fujiIds[0] as string];
       const ctx = lc.fresh();
-      const m = await measure(stack.devnet, () =>
+      const m = await lc.measure(() =>
         Promise.all([peerByNodeId(ctx, mainnet).loadMany(keys), peerByNodeId(ctx, fuji).loadMany([...fujiIds, ids[1] as string])]),
       );
       expect(m.byRoute[PEERS]).toBe(2);
@@ -107,14 +96,14 @@ describe('node links the walk uses', () => {
     // Configured fuji first, so the answer for mainnet is not just "the first node".
     const lc = createLoaderContext(stack.devnet, ['fuji', 'mainnet']);
     try {
-      const first = await measure(stack.devnet, () => nodeForNetwork(lc.fresh(), 'mainnet'));
+      const first = await lc.measure(() => nodeForNetwork(lc.fresh(), 'mainnet'));
       expect(first.result?.name).toBe('mainnet');
       expect(first.byRoute[NETWORK_ID]).toBe(2);
       expect(first.requests).toBe(2);
       expect(first.rounds).toBe(1);
 
       // Later requests (new loader maps, same directory): no call at all.
-      const again = await measure(stack.devnet, () =>
+      const again = await lc.measure(() =>
         Promise.all([nodeForNetwork(lc.fresh(), 'fuji'), nodeForNetwork(lc.fresh(), 'mainnet'), nodeForNetwork(lc.fresh(), 'fuji')]),
       );
       expect(again.result.map((n) => n?.name)).toEqual(['fuji', 'mainnet', 'fuji']);
@@ -166,21 +155,12 @@ function plannedCalls(sizes: readonly number[]): number {
 }
 
 describe('ValidatorWalk through the gateway', () => {
-  beforeAll(() => {
-    // Gateway and devnet share one event loop here: the ~30 parallel calls of the second round leave
-    // over some 30 ms (the devnet computes each answer before its delay), so at 20 ms the last ones
-    // start after the first ones ended and `countRounds` would call it a third round.
-    stack.devnet.setChaos({ latencyMs: 100 });
-  });
-
   for (const first of [10, 50, 100]) {
     it(`first: ${first} -> at most ${BUDGET[first]} upstream requests (naive ${1 + 4 * first}) in exactly 2 rounds`, async () => {
-      stack.devnet.resetStats();
-      const res = await stack.query<Data>(WALK, { first });
+      const m = await stack.measure(() => stack.query<Data>(WALK, { first }));
+      const res = m.result;
       expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-      const stats = stack.devnet.stats();
-      const rounds = countRounds(stack.devnet.requestLog());
-      const report = JSON.stringify({ first, requests: stats.requests, rounds, byRoute: stats.byRoute });
+      const report = JSON.stringify({ first, requests: m.requests, rounds: m.rounds, byRoute: m.byRoute, perRound: m.perRound });
 
       const validators: Data[] = res.data.network.validators.edges.map((e: Data) => e.node);
       expect(validators).toHaveLength(first);
@@ -200,18 +180,19 @@ describe('ValidatorWalk through the gateway', () => {
       // The mainnet node is connected to (most) active validators.
       expect(validators.filter((v) => v.peer !== null).length).toBeGreaterThan(first / 2);
 
-      expect(stats.byRoute['GET /v1/networks/{network}/validators']).toBe(1);
+      expect(m.byRoute['GET /v1/networks/{network}/validators']).toBe(1);
       // Packed by delegatorCount (delegators) and delegatorCount + 1 (pending rewards: its own plus one per delegation).
       const counts: number[] = onPrimary.map((v) => v.delegatorCount);
-      expect(stats.byRoute['GET /v1/networks/{network}/delegators']).toBe(plannedCalls(counts));
-      expect(stats.byRoute['GET /v1/networks/{network}/rewards:listPending']).toBe(plannedCalls(counts.map((c) => c + 1)));
-      expect(stats.byRoute['GET /v1/networks/{network}/subnets']).toBe(1);
-      expect(stats.byRoute[PEERS]).toBe(1);
-      expect(stats.byRoute[NETWORK_ID] ?? 0).toBe(0);
-      expect(stats.requests, report).toBeLessThanOrEqual(BUDGET[first] as number);
-      expect(stats.requests, report).toBeLessThan((1 + 4 * first) / 4);
+      expect(m.byRoute['GET /v1/networks/{network}/delegators']).toBe(plannedCalls(counts));
+      expect(m.byRoute['GET /v1/networks/{network}/rewards:listPending']).toBe(plannedCalls(counts.map((c) => c + 1)));
+      expect(m.byRoute['GET /v1/networks/{network}/subnets']).toBe(1);
+      expect(m.byRoute[PEERS]).toBe(1);
+      expect(m.byRoute[NETWORK_ID] ?? 0).toBe(0);
+      expect(m.requests, report).toBeLessThanOrEqual(BUDGET[first] as number);
+      expect(m.requests, report).toBeLessThan((1 + 4 * first) / 4);
       // The validator list, then everything hanging off it in parallel.
-      expect(rounds, report).toBe(2);
+      expect(m.rounds, report).toBe(2);
+      expect(m.perRound[0], report).toEqual(['listValidators']);
     });
   }
 });

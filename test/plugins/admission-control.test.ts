@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmissionGate } from '../../src/plugins/use-admission-control.ts';
+import { createEdgePolicy, type Ticket } from '../../src/plugins/edge-policy.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 describe('the admission gate', () => {
@@ -32,6 +33,41 @@ describe('the admission gate', () => {
     expect(gate.stats()).toMatchObject({ running: 1, queued: 0 });
     held?.();
     expect(gate.stats()).toMatchObject({ running: 0 });
+  });
+
+  it('keeps each client to its share: a freed slot goes to the first waiter under its share', async () => {
+    const gate = createAdmissionGate({ maxConcurrent: 3, maxQueued: 10, maxWaitMs: 60_000, maxPerClient: 2 });
+    const a1 = await gate.acquire(undefined, 'a');
+    const a2 = await gate.acquire(undefined, 'a');
+    // The third of client a waits although a slot is free; client b passes it.
+    const a3 = gate.acquire(undefined, 'a');
+    expect(gate.stats()).toMatchObject({ running: 2, queued: 1 });
+    const b1 = await gate.acquire(undefined, 'b');
+    expect(b1).toBeTypeOf('function');
+    expect(gate.stats()).toMatchObject({ running: 3, queued: 1 });
+    // b's slot frees: a is still at its share, so a3 keeps waiting.
+    b1?.();
+    expect(gate.stats()).toMatchObject({ running: 2, queued: 1 });
+    a1?.();
+    expect(await a3).toBeTypeOf('function');
+    expect(gate.stats()).toMatchObject({ running: 2, queued: 0 });
+    a2?.();
+  });
+
+  it('the edge policy keeps one client to its share of subscriptions and bodies within their budget', () => {
+    const policy = createEdgePolicy({ maxSubscriptions: 4, maxBodyBytesInFlight: 1000 });
+    const a = [policy.admitSubscription('a'), policy.admitSubscription('a')];
+    expect(a.every((ticket) => typeof ticket !== 'string')).toBe(true);
+    expect(policy.admitSubscription('a')).toMatch(/from this client \(limit 2\)/);
+    expect(typeof policy.admitSubscription('b')).not.toBe('string');
+    (a[0] as Ticket).release();
+    expect(typeof policy.admitSubscription('a')).not.toBe('string');
+    const first = policy.reserveBody(600);
+    expect(policy.reserveBody(600)).toBeUndefined();
+    first?.();
+    first?.();
+    expect(policy.stats().bodyBytes).toBe(0);
+    expect(policy.reserveBody(1000)).toBeTypeOf('function');
   });
 
   it('counts subscriptions separately', () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { meros } from 'meros/browser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryCache } from '../../src/upstream/cache.ts';
+import type { NodeClient } from '../../src/upstream/client-types.ts';
 import { readEvents } from '../helpers/sse.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
@@ -45,17 +46,52 @@ function merge(payloads: readonly Payload[]): Record<string, unknown> {
   return data;
 }
 
-/** Reads a multipart/mixed response with meros, noting when each part arrived (performance.now()). */
-async function readParts(response: Response): Promise<{ payload: Payload; at: number }[]> {
+/** Reads a multipart/mixed response with meros; `onPart` runs as each part is read, before the next is awaited. */
+async function readParts(response: Response, onPart?: (index: number) => void): Promise<{ payload: Payload }[]> {
   expect(response.headers.get('content-type')).toMatch(/^multipart\/mixed/);
   const parts = await meros<Payload>(response);
   if (parts instanceof Response) throw new Error(`not multipart: ${await parts.text()}`);
-  const read: { payload: Payload; at: number }[] = [];
+  const read: { payload: Payload }[] = [];
   for await (const part of parts) {
     if (!part.json) throw new Error(`a part that is not JSON: ${String(part.body)}`);
-    read.push({ payload: part.body, at: performance.now() });
+    read.push({ payload: part.body });
+    onPart?.(read.length - 1);
   }
   return read;
+}
+
+/** While set, every `info.peers` answer waits for `released` before its caller sees it (see `holdPeers`). */
+let peersHold: { released: Promise<void>; asked: number } | undefined;
+
+/** `node`, its `info.peers` answers held back while a test holds them. */
+function withHeldPeers(node: NodeClient): NodeClient {
+  return {
+    name: node.name,
+    url: node.url,
+    call: async (method, params, opts) => {
+      const hold = method === 'info.peers' ? peersHold : undefined;
+      if (hold) hold.asked += 1;
+      const answer = await node.call(method, params, opts);
+      if (hold) await hold.released;
+      return answer;
+    },
+    healthGet: (path, tags, opts) => node.healthGet(path, tags, opts),
+  };
+}
+
+/** Holds every `info.peers` answer from now until `release`: a test orders events by cause, not by clock. */
+function holdPeers(): { withheld(): boolean; release(): void; asked(): number } {
+  let release = (): void => undefined;
+  const hold = { released: new Promise<void>((resolve) => (release = resolve)), asked: 0 };
+  peersHold = hold;
+  return {
+    withheld: () => peersHold === hold,
+    release: () => {
+      peersHold = undefined;
+      release();
+    },
+    asked: () => hold.asked,
+  };
 }
 
 describe('@defer and @stream over real HTTP', () => {
@@ -66,7 +102,7 @@ describe('@defer and @stream over real HTTP', () => {
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept, ...headers }, body: JSON.stringify({ query }) });
 
   beforeAll(async () => {
-    stack = await startStack({ devnet: { validators: 60 } });
+    stack = await startStack({ devnet: { validators: 60 }, wrapNode: withHeldPeers });
     server = createServer(stack.gateway);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
@@ -88,18 +124,27 @@ describe('@defer and @stream over real HTTP', () => {
     const plainCalls = stack.devnet.stats().byRoute;
     stack.devnet.resetStats();
 
-    // The node's peer list answers 300 ms late: the first payload must not wait for it.
-    stack.devnet.setChaos({ latencyMs: 300, routeFilter: 'info.peers' });
-    const parts = await readParts(await post(DEFERRED, 'multipart/mixed'));
-    const peersAnswered = stack.devnet.requestLog().find((entry) => entry.route === 'POST info.peers')?.end ?? 0;
+    // The node's peer list is withheld until the first payload has been read: if that payload waited
+    // for it, it would never come. Then the peers answer, and the deferred parts follow.
+    const peers = holdPeers();
+    const withheldWhenRead: boolean[] = [];
+    let parts: { payload: Payload }[];
+    try {
+      parts = await readParts(await post(DEFERRED, 'multipart/mixed'), (index) => {
+        withheldWhenRead.push(peers.withheld());
+        if (index === 0) peers.release();
+      });
+    } finally {
+      peers.release();
+    }
 
     expect(parts.length).toBeGreaterThan(1);
     const [first, ...rest] = parts;
     expect(first?.payload.hasNext).toBe(true);
     expect(JSON.stringify(first?.payload.data)).not.toContain('pendingRewards');
-    // Ordered on one clock (the devnet runs in this process): the first part was read before the peers call was answered.
-    expect(first?.at).toBeLessThan(peersAnswered);
-    for (const part of rest) expect(part.at).toBeGreaterThanOrEqual(peersAnswered);
+    // The first part was read while the peers call was still unanswered; every other part after its answer.
+    expect(withheldWhenRead).toEqual(parts.map((_, i) => i === 0));
+    expect(peers.asked()).toBe(1);
     expect(parts.at(-1)?.payload.hasNext).toBe(false);
 
     // Every validator's deferred part arrived, with a peer and pending rewards for some of them.

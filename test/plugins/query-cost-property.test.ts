@@ -168,17 +168,6 @@ function document(ctx: Context, g: fc.GeneratorValue): string {
   return [`{ ${selection} }`, ...ctx.fragments].join('\n');
 }
 
-/** Waits until the devnet has seen no new request for 30 ms. */
-async function settle(stack: TestStack): Promise<void> {
-  let last = -1;
-  for (let i = 0; i < 100; i++) {
-    const now = stack.devnet.stats().requests;
-    if (now === last) return;
-    last = now;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-}
-
 interface Cost {
   estimatedUpstreamCalls: number;
   actualUpstreamCalls: number;
@@ -214,7 +203,7 @@ describe('query cost estimate against actual upstream calls (property)', () => {
     await fc.assert(
       fc.asyncProperty(fc.gen(), async (g) => {
         const query = document(ctx, g);
-        await settle(stack);
+        await stack.upstreamSettled();
         stack.devnet.resetStats();
         const response: GraphQLResponse = await stack.query(query);
         const cost = response.extensions?.['cost'] as Cost | undefined;
@@ -236,7 +225,7 @@ describe('query cost estimate against actual upstream calls (property)', () => {
         expect(cost.actualUpstreamCalls, query).toBeLessThanOrEqual(cost.estimatedUpstreamCalls);
         expect(codes, `${query}\n${JSON.stringify(response.errors)}`).not.toContain('QUERY_TOO_COSTLY');
         // Calls still running when the response was sent (a failed non-null field cuts it short) count too.
-        await settle(stack);
+        await stack.upstreamSettled();
         const made = stack.devnet.stats().requests;
         expect(made, query).toBeLessThanOrEqual(cost.estimatedUpstreamCalls);
         expect(cost.actualUpstreamCalls).toBeLessThanOrEqual(made);

@@ -211,21 +211,6 @@ const runExample = async (stack: TestStack, operationName: string): Promise<Grap
   return (await response.json()) as GraphQLResponse;
 };
 
-/**
- * Waits until the devnet has seen no new request for 50 ms: the gateway learns its
- * nodes' networks in the background at start-up, calls no request owns.
- */
-async function settle(stack: TestStack): Promise<void> {
-  const deadline = Date.now() + 2_000;
-  let last = -1;
-  while (Date.now() < deadline) {
-    const now = stack.devnet.stats().requests;
-    if (now === last) return;
-    last = now;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('useQueryCost on the gateway', () => {
   let stack: TestStack;
   let tight: TestStack;
@@ -234,7 +219,8 @@ describe('useQueryCost on the gateway', () => {
       startStack(),
       startStack({ devnet: { validators: 60 }, gateway: { maxQueryCost: 10, maxQueryNodes: 200 } }),
     ]);
-    await Promise.all([settle(stack), settle(tight)]);
+    // The gateways learn their nodes' networks at start-up: calls no request owns, done before any count.
+    await Promise.all([stack.upstreamSettled(), tight.upstreamSettled()]);
   });
   afterAll(async () => {
     await Promise.all([stack.close(), tight.close()]);
@@ -265,12 +251,12 @@ describe('useQueryCost on the gateway', () => {
           '{ avalancheNodes { validator { __typename } } }',
           '{ avalancheNodes { peers(first: 3) { edges { node { validator { __typename } } } } } }',
         ]) {
-          await settle(target);
+          await target.upstreamSettled();
           target.devnet.resetStats();
           const response = await target.query(query);
           const codes = (response.errors ?? []).map((e) => e.extensions?.['code']);
           expect(codes, query).not.toContain('QUERY_TOO_COSTLY');
-          await settle(target);
+          await target.upstreamSettled();
           expect(target.devnet.stats().requests, query).toBeLessThanOrEqual(costOf(response).estimatedUpstreamCalls);
         }
       }
@@ -337,7 +323,7 @@ describe('useQueryCost on the gateway', () => {
   it('costs nothing upstream for a repeated query within the TTL when the cache is on', async () => {
     const cached = await startStack({ devnet: { validators: 60 }, cache: createMemoryCache() });
     try {
-      await settle(cached);
+      await cached.upstreamSettled();
       cached.devnet.resetStats();
       const first = await runExample(cached, 'ValidatorWalk');
       expect(first.errors).toBeUndefined();
@@ -358,7 +344,7 @@ describe('the run-time budget', () => {
   beforeAll(async () => {
     // Delegators declared free: the estimate (1, the validators page) is below what the query needs.
     stack = await startStack({ devnet: { validators: 60 }, gateway: { maxQueryCost: 10, fieldCosts: { 'Validator.delegators': costs.free } } });
-    await settle(stack);
+    await stack.upstreamSettled();
   });
   afterAll(() => stack.close());
   beforeEach(() => stack.devnet.resetStats());

@@ -114,7 +114,7 @@ describe('transfer connections', () => {
       wire.transactions.map((t) => `${t.txHash}:${t.logIndex}:${t.value}`),
     );
     const first = one.edges[0].node;
-    expect(first.blockTime).toBe(new Date((wire.transactions[0]?.blockTimestamp ?? 0) * 1000).toISOString());
+    expect(first.blockTime).toBe(new Date(Number(wire.transactions[0]?.blockTimestamp ?? 0) * 1000).toISOString());
   });
 
   it('a block range narrows internalTransactions the way the listing does', async () => {

@@ -173,7 +173,7 @@ describe('PrimaryBlockchain.blocks', () => {
 
   it('keeps to a time window', async () => {
     const latest = (await api.listBlocks('mainnet', IDS.p, { pageSize: 1 })).blocks[0] as Block;
-    const end = latest.blockTimestamp - 100;
+    const end = Number(latest.blockTimestamp) - 100;
     const start = end - 20;
     const data = await ok(QUERY, { id: 'p-chain', first: 100, start, end });
     const got = nodes(data.network.blockchain.blocks);
@@ -362,7 +362,11 @@ describe('Subscription.blocks', () => {
 
     await reader.cancel();
     controller.abort();
+    // Stopped: the topic's poller is gone, and every poll it had sent has been answered (so counted).
+    await until(() => stack.topics.stats().polling === 0, 3000);
+    await stack.upstreamSettled();
     const polls = stack.devnet.stats().byRoute[BLOCKS_ROUTE] ?? 0;
+    // Longer than the poll interval: a poller still running would have polled again.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(stack.devnet.stats().byRoute[BLOCKS_ROUTE] ?? 0).toBe(polls);
   });

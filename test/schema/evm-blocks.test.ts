@@ -43,7 +43,7 @@ describe('Chain.blocks and Chain.block', () => {
     expect(page.edges[0].node).toMatchObject({
       chainId: b0.chainId, blockNumber: b0.blockNumber, blockTimestamp: String(b0.blockTimestamp), blockHash: b0.blockHash, parentHash: b0.parentHash,
       txCount: b0.txCount, cumulativeTransactions: b0.cumulativeTransactions, baseFee: b0.baseFee, gasUsed: b0.gasUsed, gasLimit: b0.gasLimit,
-      gasCost: b0.gasCost, feesSpent: b0.feesSpent, blockTime: new Date(b0.blockTimestamp * 1000).toISOString(),
+      gasCost: b0.gasCost, feesSpent: b0.feesSpent, blockTime: new Date(Number(b0.blockTimestamp) * 1000).toISOString(),
     });
     const next = await ok(`query($c: String!, $after: String) { chain(chainId: $c) { blocks(first: 2, after: $after) { edges { node { blockNumber } } } } }`, {
       c: f.evmChainId, after: page.pageInfo.endCursor,

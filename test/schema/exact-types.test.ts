@@ -309,10 +309,10 @@ describe('the top of each range, from a stubbed upstream', () => {
     upstream.fallback = (req: CapturedRequest): CannedAnswer => {
       if (req.method === 'POST' && req.url.startsWith('/ext/')) {
         const call = JSON.parse(req.body) as { id: number; method: string };
-        return { body: { jsonrpc: '2.0', id: call.id, result: answers[call.method] ?? {} } };
+        return { raw: numbersAsSent({ jsonrpc: '2.0', id: call.id, result: answers[call.method] ?? {} }), headers: { 'content-type': 'application/json' } };
       }
       const path = req.url.split('?')[0] ?? '';
-      return { body: answers[path] ?? {} };
+      return { raw: numbersAsSent(answers[path] ?? {}), headers: { 'content-type': 'application/json' } };
     };
     gateway = createGateway(
       { graphiql: false },
@@ -333,8 +333,10 @@ describe('the top of each range, from a stubbed upstream', () => {
     return (await response.json()) as GraphQLResponse<Data>;
   }
 
-  // Written as JSON text so the numbers travel as the upstream would send them (JSON.parse reads 2^64 - 1 as 2^64).
-  const MAX = JSON.parse(MAX_U64_TEXT) as number;
+  // The numbers travel as the upstream sends them: the literal 18446744073709551615, which JSON.parse alone
+  // reads as 2^64 (JSON.stringify would write that double as 18446744073709552000, another number).
+  const MAX = '<uint64 max>';
+  const numbersAsSent = (value: unknown): string => JSON.stringify(value).replaceAll(JSON.stringify(MAX), MAX_U64_TEXT);
   const LAST_SECOND = MAX_DATE_TIME_SECONDS;
   const MILLISECONDS = Date.UTC(2024, 4, 1);
 

@@ -43,7 +43,7 @@ const ICM_FIELDS = `
 `;
 
 /** An ICM transaction as served: its block time as UInt64 and DateTime. */
-function withTime<T extends { timestamp: number }>(tx: T | undefined): (Omit<T, 'timestamp'> & { timestamp: string | null; time: string | null }) | null {
+function withTime<T extends { timestamp: number | string }>(tx: T | undefined): (Omit<T, 'timestamp'> & { timestamp: string | null; time: string | null }) | null {
   return tx ? { ...tx, timestamp: u64(tx.timestamp), time: isoOf(tx.timestamp) } : null;
 }
 

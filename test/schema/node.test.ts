@@ -324,6 +324,11 @@ describe('Validator.peer', () => {
   });
 });
 
+/** Waits for `check` to hold (a wait for an event, not a measure of time; the test's own timeout bounds it). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 describe('Subscription.nodeHealth', () => {
   it('sends the current report at once over SSE and stops polling when the client goes away', async () => {
     const previous = nodeHealthPolling.intervalMs;
@@ -352,9 +357,12 @@ describe('Subscription.nodeHealth', () => {
       expect(typeof event?.data?.nodeHealth?.healthy).toBe('boolean');
       controller.abort();
       await reader.cancel().catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      // Stopped: the topic's poller is gone, and every poll it had sent has been answered (so counted).
+      await until(() => stack.topics.stats().polling === 0);
+      await stack.upstreamSettled();
       const polls = routes()['POST health.health'] ?? 0;
       expect(polls).toBeGreaterThanOrEqual(1);
+      // Long enough for several more polls at 20 ms, had it not stopped.
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(routes()['POST health.health'] ?? 0).toBe(polls);
     } finally {

@@ -65,7 +65,7 @@ const SUBNET_FIELDS = `
 const decimal = (value: number | string | null | undefined): string | null => (value == null ? null : BigInt(value).toString());
 
 /** A precompile config as served: its activation time as UInt64 and DateTime. */
-function allowList<T extends { blockTimestamp: number }>(config: T | undefined): (Omit<T, 'blockTimestamp'> & { blockTimestamp: string | null; blockTime: string | null }) | undefined {
+function allowList<T extends { blockTimestamp: number | string }>(config: T | undefined): (Omit<T, 'blockTimestamp'> & { blockTimestamp: string | null; blockTime: string | null }) | undefined {
   return config && { ...config, blockTimestamp: u64(config.blockTimestamp), blockTime: isoOf(config.blockTimestamp) };
 }
 

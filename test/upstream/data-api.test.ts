@@ -66,7 +66,7 @@ describe('address endpoints (E3, E9, E10, E14)', () => {
 
   it('E3 sorts by sortOrder', async () => {
     const asc = await api.listAddressTransactions(fx.evmChainId, fx.address, { pageSize: 5, sortOrder: 'asc' });
-    const stamps = asc.transactions.map((t) => t.nativeTransaction.blockTimestamp);
+    const stamps = asc.transactions.map((t) => Number(t.nativeTransaction.blockTimestamp));
     expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
   });
 
@@ -279,9 +279,9 @@ describe('primary network lists (E7, E8, E11, E12, E13, E15, E18)', () => {
 
   it('E15 filters by timestamps', async () => {
     const latest = await api.listBlocks('mainnet', 'c-chain', { pageSize: 5 });
-    const oldest = Math.min(...latest.blocks.map((b) => b.blockTimestamp));
+    const oldest = Math.min(...latest.blocks.map((b) => Number(b.blockTimestamp)));
     const older = await api.listBlocks('mainnet', 'c-chain', { pageSize: 5, endTimestamp: oldest });
-    expect(older.blocks.every((b) => b.blockTimestamp <= oldest)).toBe(true);
+    expect(older.blocks.every((b) => Number(b.blockTimestamp) <= oldest)).toBe(true);
   });
 
   it('E18 lists X-chain vertices', async () => {

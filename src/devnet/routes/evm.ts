@@ -1,4 +1,5 @@
 import {
+  approximately,
   CHAIN_FEATURES,
   type ChainFeature,
   type IcmMessage,
@@ -112,7 +113,7 @@ export function evmRoutes(dataset: EvmRoutesDataset): Route[] {
       const selected = network ? [network] : networks;
       const messages: IcmMessage[] = selected.flatMap((n) => evm[n].icmMessages(address));
       if (selected.length > 1) {
-        messages.sort((a, b) => (b.sourceTransaction?.timestamp ?? 0) - (a.sourceTransaction?.timestamp ?? 0) || a.messageId.localeCompare(b.messageId));
+        messages.sort((a, b) => approximately(b.sourceTransaction?.timestamp ?? 0) - approximately(a.sourceTransaction?.timestamp ?? 0) || a.messageId.localeCompare(b.messageId));
       }
       const { page, nextPageToken } = paginate(messages, req.query, LIST_LIMITS, `E16|${address}|${network ?? 'all'}`);
       return ok({ ...(nextPageToken ? { nextPageToken } : {}), messages: page });

@@ -1,5 +1,5 @@
 import { isCb58Id, isNodeId } from '../../lib/ids.ts';
-import { VALIDATION_STATUSES, type Blockchain, type IcmMessage } from '../../shapes/index.ts';
+import { approximately, VALIDATION_STATUSES, type Blockchain, type IcmMessage } from '../../shapes/index.ts';
 import type { Dataset } from '../dataset/index.ts';
 import type { EvmNetwork } from '../dataset/evm/index.ts';
 import { decodeIcmMessageId, evmSecret, icmParticipants } from '../dataset/evm/icm-ids.ts';
@@ -14,7 +14,7 @@ const NETWORKS: readonly EvmNetwork[] = ['mainnet', 'fuji'];
 const isChainId = (value: string): boolean => /^\d{1,20}$/.test(value) || isCb58Id(value);
 
 const newestFirst = (a: IcmMessage, b: IcmMessage): number =>
-  (b.sourceTransaction?.timestamp ?? 0) - (a.sourceTransaction?.timestamp ?? 0) || a.messageId.localeCompare(b.messageId);
+  approximately(b.sourceTransaction?.timestamp ?? 0) - approximately(a.sourceTransaction?.timestamp ?? 0) || a.messageId.localeCompare(b.messageId);
 
 /**
  * The public spec's direct lookups and network-wide reads, served from the same

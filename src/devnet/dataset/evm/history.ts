@@ -1,7 +1,7 @@
 // Address histories of the EVM data: every transaction an address sent or
 // received on a chain, generated on first use from a hash of (seed, network,
 // chain, address), and the views listings make of them.
-import type { CurrencyCode, FullNativeTransaction, FullTransaction, NativeTransaction } from '../../../shapes/index.ts';
+import { approximately, type CurrencyCode, type FullNativeTransaction, type FullTransaction, type NativeTransaction } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { encodeTxHash, historicalUsd, pad32, pow10, price } from './helpers.ts';
 import {
@@ -237,7 +237,7 @@ export function fullView(ctx: ChainCtx, rec: TxRecord, currency: CurrencyCode): 
     networkTokenDetails: {
       networkToken: ctx.token,
       currentPrice: price(ctx.usdPrice, currency),
-      historicalPrice: price(historicalUsd(ctx.usdPrice, rec.native.blockTimestamp), currency),
+      historicalPrice: price(historicalUsd(ctx.usdPrice, approximately(rec.native.blockTimestamp)), currency),
     },
     nativeTransaction: rec.native,
   };

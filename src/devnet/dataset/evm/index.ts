@@ -13,7 +13,7 @@
  * and transaction views), history.ts (address histories), icm.ts (ICM messages),
  * operations.ts (exports); this file caches and serves them.
  */
-import type { AddressInfo } from '../../../shapes/index.ts';
+import { approximately, type AddressInfo } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { buildChain, latest } from './chains.ts';
 import { decodeTxHash, Lru, price, toUnits } from './helpers.ts';
@@ -195,7 +195,7 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
     icmMessages(address) {
       return icm(norm(address))
         .map((r) => r.message)
-        .sort((a, b) => (b.sourceTransaction?.timestamp ?? 0) - (a.sourceTransaction?.timestamp ?? 0) || a.messageId.localeCompare(b.messageId));
+        .sort((a, b) => approximately(b.sourceTransaction?.timestamp ?? 0) - approximately(a.sourceTransaction?.timestamp ?? 0) || a.messageId.localeCompare(b.messageId));
     },
 
     createExport: (request) => operations.createExport(request),

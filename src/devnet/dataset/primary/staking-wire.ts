@@ -5,13 +5,14 @@
  * from hashed labels, so it is the same on every request.
  */
 
-import type {
-  CurrencyCode,
-  Delegator,
-  HistoricalReward,
-  PendingReward,
-  Validator,
-  ValidatorRewards,
+import {
+  approximately,
+  type CurrencyCode,
+  type Delegator,
+  type HistoricalReward,
+  type PendingReward,
+  type Validator,
+  type ValidatorRewards,
 } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { CITIES } from './constants.ts';
@@ -154,7 +155,7 @@ export function toHistoricalReward(data: PrimaryRecords, code: number, currency:
     ...base,
     utxoId: rewardUtxoId(ctx, code),
     outputIndex: kind === KIND_DELEGATOR ? 1 : 0,
-    reward: { ...avaxAmount(ctx, amount), historicalPrice: { currencyCode: currency, value: avaxPrice(base.endTimestamp, currency) } },
+    reward: { ...avaxAmount(ctx, amount), historicalPrice: { currencyCode: currency, value: avaxPrice(approximately(base.endTimestamp), currency) } },
     // One RewardValidatorTx pays the delegator and the validator's fee.
     rewardTxHash: kind === KIND_VALIDATOR ? validatorRewardTx(ctx, idx) : delegationRewardTx(ctx, idx),
   };
@@ -163,7 +164,8 @@ export function toHistoricalReward(data: PrimaryRecords, code: number, currency:
 /** A pending reward (of an active validation or delegation) by its code, with its progress at `nowSec`. */
 export function toPendingReward(data: PrimaryRecords, code: number, nowSec: number): PendingReward {
   const { base, amount } = rewardOf(data, code);
-  const span = Math.max(1, base.endTimestamp - base.startTimestamp);
-  const progress = round(Math.min(100, Math.max(0, ((nowSec - base.startTimestamp) / span) * 100)), 2);
+  const [start, end] = [approximately(base.startTimestamp), approximately(base.endTimestamp)];
+  const span = Math.max(1, end - start);
+  const progress = round(Math.min(100, Math.max(0, ((nowSec - start) / span) * 100)), 2);
   return { ...base, progress, estimatedReward: avaxAmount(data.ctx, amount) };
 }

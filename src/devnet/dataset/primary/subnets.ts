@@ -4,7 +4,7 @@
  * Also hands back the subnet chains the EVM dataset and the node build on.
  */
 
-import { C_CHAIN_EVM_IDS, primaryNetworkSubnet } from '../../../shapes/index.ts';
+import { approximately, C_CHAIN_EVM_IDS, primaryNetworkSubnet } from '../../../shapes/index.ts';
 import type { AllowListConfig, Blockchain, GenesisData, Subnet } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { pickAddress, type AddressBook } from './addresses.ts';
@@ -88,7 +88,7 @@ export function generateSubnets(
     }
     subnets.push(subnet);
   }
-  subnets.sort((a, b) => a.createBlockTimestamp - b.createBlockTimestamp);
+  subnets.sort((a, b) => approximately(a.createBlockTimestamp) - approximately(b.createBlockTimestamp));
   return { subnets: [primary, ...subnets], chains };
 }
 

@@ -18,9 +18,9 @@
 
 import { decodeCb58 } from '../../../lib/base58.ts';
 import { formatCb58Id } from '../../../lib/ids.ts';
-import type {
-  AggregatedAssetAmount, AssetAmount, AssetDetails, Block, CChainAtomicTransaction, PChainTransaction, SharedAssetAmount, SortOrder,
-  Utxo, XChainTransaction,
+import {
+  approximately, type AggregatedAssetAmount, type AssetAmount, type AssetDetails, type Block, type CChainAtomicTransaction, type PChainTransaction,
+  type SharedAssetAmount, type SortOrder, type Utxo, type XChainTransaction,
 } from '../../../shapes/index.ts';
 import { heightAt } from './chain-activity.ts';
 import { NANO, VERTEX_COUNT, type PrimaryChain } from './constants.ts';
@@ -144,7 +144,7 @@ export class PrimaryTransactions {
   /** The UTXOs of some addresses at an instant (created by then, not spent by then). */
   private utxosAt(chain: PrimaryChain, addresses: string[], at: number): Utxo[] {
     const page = listUtxos(this.data, chain, { addresses, includeSpent: true, sortBy: 'timestamp', sortOrder: 'asc' }, 0, Number.MAX_SAFE_INTEGER);
-    return page.items.filter((u) => u.blockTimestamp <= at && !(u.consumingBlockTimestamp !== undefined && u.consumingBlockTimestamp <= at));
+    return page.items.filter((u) => approximately(u.blockTimestamp) <= at && !(u.consumingBlockTimestamp !== undefined && approximately(u.consumingBlockTimestamp) <= at));
   }
 
   /** getBalancesByAddresses: sums of the addresses' UTXOs (at `blockTimestamp`, default now), by the chain's categories. */
@@ -160,13 +160,14 @@ export class PrimaryTransactions {
     if (chain === 'x') return { locked: [], unlocked: aggregate(utxos), atomicMemoryUnlocked: [], atomicMemoryLocked: [] };
     const by = (pred: (u: Utxo) => boolean): AggregatedAssetAmount[] => aggregate(utxos.filter(pred));
     const staked = (u: Utxo): boolean => u.utxoType === 'STAKE';
+    const after = (time: Utxo['platformLocktime']): boolean => approximately(time ?? 0) > at;
     return {
-      unlockedUnstaked: by((u) => !staked(u) && !((u.platformLocktime ?? 0) > at) && !((u.stakeableLocktime ?? 0) > at)),
-      unlockedStaked: by((u) => staked(u) && !((u.utxoStartTimestamp ?? 0) > at)),
-      lockedPlatform: by((u) => !staked(u) && (u.platformLocktime ?? 0) > at),
-      lockedStakeable: by((u) => !staked(u) && !((u.platformLocktime ?? 0) > at) && (u.stakeableLocktime ?? 0) > at),
+      unlockedUnstaked: by((u) => !staked(u) && !after(u.platformLocktime) && !after(u.stakeableLocktime)),
+      unlockedStaked: by((u) => staked(u) && !after(u.utxoStartTimestamp)),
+      lockedPlatform: by((u) => !staked(u) && after(u.platformLocktime)),
+      lockedStakeable: by((u) => !staked(u) && !after(u.platformLocktime) && after(u.stakeableLocktime)),
       lockedStaked: [],
-      pendingStaked: by((u) => staked(u) && (u.utxoStartTimestamp ?? 0) > at),
+      pendingStaked: by((u) => staked(u) && after(u.utxoStartTimestamp)),
       atomicMemoryUnlocked: [],
       atomicMemoryLocked: [],
     };
@@ -212,8 +213,8 @@ export class PrimaryTransactions {
       for (const chain of ['p', 'x', 'c'] as const) {
         for (const u of listUtxos(this.data, chain, { addresses: address, includeSpent: true, sortBy: 'timestamp', sortOrder: 'asc' }, 0, Number.MAX_SAFE_INTEGER).items) {
           // Atomic UTXOs of the C-chain were exported by an X-chain transaction and are imported by a C-chain one.
-          put(u.txHash, { kind: 'utxo', chain: chain === 'c' ? 'x' : chain, address: a, ts: u.blockTimestamp });
-          if (u.consumingTxHash !== undefined) put(u.consumingTxHash, { kind: 'utxo', chain, address: a, ts: u.consumingBlockTimestamp ?? u.blockTimestamp });
+          put(u.txHash, { kind: 'utxo', chain: chain === 'c' ? 'x' : chain, address: a, ts: approximately(u.blockTimestamp) });
+          if (u.consumingTxHash !== undefined) put(u.consumingTxHash, { kind: 'utxo', chain, address: a, ts: approximately(u.consumingBlockTimestamp ?? u.blockTimestamp) });
         }
       }
     }
@@ -466,7 +467,7 @@ export class PrimaryTransactions {
       for (let k = skip; k < block.transactions.length; k++) {
         const tx = this.transaction(chain, block.transactions[k] as string);
         if (!tx) continue;
-        const ts = 'blockTimestamp' in tx ? tx.blockTimestamp : tx.timestamp;
+        const ts = approximately('blockTimestamp' in tx ? tx.blockTimestamp : tx.timestamp);
         if ((q.startTimestamp !== undefined && ts < q.startTimestamp) || (q.endTimestamp !== undefined && ts > q.endTimestamp)) continue;
         if (types && !types.has(tx.txType)) continue;
         if (items.length === limit) return { items, hasMore: true, next: h * 65536 + k + 1 };

@@ -4,7 +4,7 @@
  * for, so the same address always has the same outputs, spent or not.
  */
 
-import type { AssetAmount, Utxo } from '../../../shapes/index.ts';
+import { approximately, type AssetAmount, type Utxo } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { heightAt } from './chain-activity.ts';
 import { DAY, type PrimaryChain } from './constants.ts';
@@ -99,7 +99,7 @@ function pChainUtxos(data: PrimaryRecords, a: number): UtxoItem[] {
     const amount = Number(reward.reward.amount);
     const item: UtxoItem = {
       amount,
-      timestamp: reward.endTimestamp,
+      timestamp: approximately(reward.endTimestamp),
       spent: false,
       utxo: {
         addresses: [address],
@@ -109,7 +109,7 @@ function pChainUtxos(data: PrimaryRecords, a: number): UtxoItem[] {
         txHash: reward.rewardTxHash,
         amount: String(amount),
         assetId: ctx.avaxAssetId,
-        blockNumber: String(heightAt(ctx, 'p', reward.endTimestamp)),
+        blockNumber: String(heightAt(ctx, 'p', approximately(reward.endTimestamp))),
         blockTimestamp: reward.endTimestamp,
         platformLocktime: 0,
         stakeableLocktime: 0,
