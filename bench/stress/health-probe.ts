@@ -4,10 +4,10 @@
  *
  * Two probes, both open loop (a probe starts on schedule whether or not the previous one has answered,
  * so a gateway loop blocked for 300 ms shows as the 15 probes that waited on it, not as one slow sample):
- * - `keepAlive`, every `intervalMs` (20), on one kept-alive connection (a new one only when the gateway
- *   closes it): how long the gateway takes to answer a client already connected, i.e. how long its
- *   event loop makes a request wait. Probes issued while one is outstanding queue behind it, as they
- *   would on a load balancer's connection.
+ * - `keepAlive`, every `intervalMs` (20), on 4 kept-alive connections (a new one only when the gateway
+ *   closes one): how long the gateway takes to answer a client already connected, i.e. how long its
+ *   event loop makes a request wait. Probes issued while all 4 are busy queue behind them, as they
+ *   would on a load balancer's connections.
  * - `fresh`, every `freshIntervalMs` (200), each on a new connection, as a kubelet's probe comes: the
  *   above plus the wait to be accepted. Node (libuv 1.45 and later) accepts one connection per turn of
  *   the event loop, so this one also shows how long the loop's turns are.
@@ -43,8 +43,11 @@ const samples: ProbeSample[] = [];
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 const t0 = performance.now();
-// A few connections, so that one slow answer does not hold the probes issued after it in the agent's queue.
-const keepAlive = new Agent({ keepAlive: true, maxSockets: 4 });
+// A few connections, so that one slow answer does not hold the probes issued after it in the agent's queue,
+// used in turn (fifo) so that none idles long enough for the gateway's keep-alive timeout to close it;
+// opened at the start (the bench drops the first probes) so that a probe never waits to be accepted.
+const KEPT_ALIVE = 4;
+const keepAlive = new Agent({ keepAlive: true, maxSockets: KEPT_ALIVE, scheduling: 'fifo' });
 const outstanding: Record<ProbeKind, number> = { keepAlive: 0, fresh: 0 };
 
 function probe(kind: ProbeKind): void {
@@ -78,6 +81,7 @@ const every = (kind: ProbeKind, ms: number) =>
   setInterval(() => {
     if (outstanding[kind] < Math.ceil(timeoutMs / ms) + 1) probe(kind);
   }, ms);
+for (let i = 0; i < KEPT_ALIVE; i++) probe('keepAlive');
 const timers = [every('keepAlive', Number(interval)), every('fresh', Number(freshInterval))];
 
 process.on('message', (message) => {

@@ -67,6 +67,10 @@ export interface FloodRow {
   after: { health: string; honest: string; admission: string };
   /** `chaingraph_graphql_errors_total` by code over the flood (edge refusals included). */
   refusals: Tally;
+  /** The gateway's own event-loop delay over the flood (its /metrics, read after the clients are done: includes the probes' last seconds), ms. */
+  gatewayLoopDelayMs: { p50: number; p99: number; max: number };
+  /** Time in GC over the flood by kind, ms (its /metrics). */
+  gcMs: Tally;
   /** What the flood's clients saw. */
   clients: Tally;
   loadAverage: number[];
@@ -102,15 +106,31 @@ function probeStats(samples: readonly ProbeSample[]): ProbeStats {
 // ---------------------------------------------------------------------------------------------
 // Measuring one flood
 
-async function scrapeErrors(base: string): Promise<Tally> {
+async function scrapeMetrics(base: string): Promise<string> {
   try {
-    const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
-    const counts: Tally = {};
-    for (const m of text.matchAll(/^chaingraph_graphql_errors_total\{code="([^"]+)"\} (\d+)/gm)) counts[m[1] as string] = Number(m[2]);
-    return counts;
+    return await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
   } catch {
-    return {};
+    return '';
   }
+}
+
+/** Counts of one labelled metric by its label (`chaingraph_graphql_errors_total` by code, GC seconds by kind). */
+function byLabel(metrics: string, name: string, label: string): Tally {
+  const counts: Tally = {};
+  for (const m of metrics.matchAll(new RegExp(`^${name}\\{${label}="([^"]+)"\\} ([0-9.e+-]+)$`, 'gm'))) counts[m[1] as string] = Number(m[2]);
+  return counts;
+}
+
+function delta(after: Tally, before: Tally, scale = 1): Tally {
+  const out: Tally = {};
+  for (const [key, value] of Object.entries(after)) if (value - (before[key] ?? 0) > 0) out[key] = Math.round((value - (before[key] ?? 0)) * scale);
+  return out;
+}
+
+/** The gateway's own event-loop delay since the last scrape (prom-client resets it on each scrape; 10 ms resolution, so an idle loop reads about 10), ms. */
+function loopDelay(metrics: string): { p50: number; p99: number; max: number } {
+  const read = (name: string) => round(Number(new RegExp(`^chaingraph_nodejs_eventloop_lag_${name}_seconds ([0-9.e+-]+)$`, 'm').exec(metrics)?.[1] ?? NaN) * 1000);
+  return { p50: read('p50'), p99: read('p99'), max: read('max') };
 }
 
 async function check(what: () => Promise<Response>, ok: (status: number, text: string) => boolean): Promise<string> {
@@ -132,7 +152,8 @@ async function measureFlood(key: string, name: string): Promise<FloodRow> {
     for (let i = 0; i < 3; i++) await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: fresh(BIG_QUERY) }) }).then((r) => r.arrayBuffer());
     await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: SMALL_QUERY }) }).then((r) => r.arrayBuffer());
     const idleRssMb = round(procMemory(gateway.pid).rssMb);
-    const errorsBefore = await scrapeErrors(gateway.base);
+    // Also starts the gateway's event-loop monitor and GC observer (on the first scrape), and resets the former.
+    const metricsBefore = await scrapeMetrics(gateway.base);
     const cpuBefore = cpuMs(gateway.pid);
     const loadAverage = loadavg().map((l) => Math.round(l * 100) / 100);
 
@@ -184,10 +205,9 @@ async function measureFlood(key: string, name: string): Promise<FloodRow> {
       if (admission === 'ok') break;
       await sleep(200);
     }
-    const errorsAfter = alive ? await scrapeErrors(gateway.base) : {};
-    const refusals: Tally = {};
-    for (const [code, count] of Object.entries(errorsAfter)) if (count - (errorsBefore[code] ?? 0) > 0) refusals[code] = count - (errorsBefore[code] ?? 0);
-
+    const metricsAfter = alive ? await scrapeMetrics(gateway.base) : '';
+    const refusals = delta(byLabel(metricsAfter, 'chaingraph_graphql_errors_total', 'code'), byLabel(metricsBefore, 'chaingraph_graphql_errors_total', 'code'));
+    const gcMs = delta(byLabel(metricsAfter, 'chaingraph_nodejs_gc_duration_seconds_sum', 'kind'), byLabel(metricsBefore, 'chaingraph_nodejs_gc_duration_seconds_sum', 'kind'), 1000);
     // From the flood's start (the prober's own start-up before it is not the flood's), times relative to it.
     const samples = probes.samples.filter((s) => s.atMs >= PROBER_WARMUP_MS).map((s) => ({ ...s, atMs: s.atMs - PROBER_WARMUP_MS }));
     const keepAlive = probeStats(samples.filter((s) => s.kind === 'keepAlive'));
@@ -203,9 +223,14 @@ async function measureFlood(key: string, name: string): Promise<FloodRow> {
       survived: alive && health === 'ok' && honest === 'ok',
       after: { health, honest, admission },
       refusals,
+      gatewayLoopDelayMs: loopDelay(metricsAfter),
+      gcMs,
       clients,
       loadAverage,
-      notes: [...notes, `gateway CPU ${gatewayCpuMs} ms in ${wallMs} ms (${Math.round((gatewayCpuMs / Math.max(1, wallMs)) * 100)}% of a core)`],
+      notes: [
+        ...notes,
+        `gateway CPU ${gatewayCpuMs} ms in ${wallMs} ms (${Math.round((gatewayCpuMs / Math.max(1, wallMs)) * 100)}% of a core); GC ms ${tallyText(gcMs) || '-'}; its event-loop delay p99 ${loopDelay(metricsAfter).p99} max ${loopDelay(metricsAfter).max} ms; machine load average at the start ${loadAverage.join(' ')}`,
+      ],
       gatewayArgv: gateway.argv,
     };
     process.stdout.write(`${JSON.stringify(row)}\n`);
@@ -220,12 +245,13 @@ async function measureFlood(key: string, name: string): Promise<FloodRow> {
 
 function table(rows: readonly FloodRow[]): string {
   const stats = (p: ProbeStats) => `${p.p50} / ${p.p99} / ${p.max}${Object.keys(p.failed).length ? ` (failed: ${tallyText(p.failed)})` : ''}`;
-  const header = '| Flood | /health p50 / p99 / max ms (kept-alive connection, every 20 ms) | /health on a new connection p50 / p99 / max ms (every 200 ms) | Peak RSS MB | Gateway survived | Refusals by code (gateway) | Clients saw |';
+  const header =
+    '| Flood | /health p50 / p99 / max ms (kept-alive connection, every 20 ms) | /health on a new connection p50 / p99 / max ms (every 200 ms) | Gateway event-loop delay p99 / max ms | Peak RSS MB | Gateway survived | Refusals by code (gateway) | Clients saw |';
   const lines = rows.map(
     (r) =>
-      `| ${r.flood} | ${stats(r.health.keepAlive)} | ${stats(r.health.fresh)} | ${r.peakRssMb} | ${r.survived ? 'yes' : 'NO'} | ${tallyText(r.refusals) || '-'} | ${tallyText(r.clients)} |`,
+      `| ${r.flood} | ${stats(r.health.keepAlive)} | ${stats(r.health.fresh)} | ${r.gatewayLoopDelayMs.p99} / ${r.gatewayLoopDelayMs.max} | ${r.peakRssMb} | ${r.survived ? 'yes' : 'NO'} | ${tallyText(r.refusals) || '-'} | ${tallyText(r.clients)} |`,
   );
-  return [header, '|---|---|---|---|---|---|---|', ...lines].join('\n');
+  return [header, '|---|---|---|---|---|---|---|---|', ...lines].join('\n');
 }
 
 /** Runs the floods named (all by default), prints the table and writes the JSON; returns the failures. */

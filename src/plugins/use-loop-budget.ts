@@ -29,8 +29,10 @@ type WithBudget = { [BUDGET]?: LoopBudget } | null | undefined;
  * (upstream answers from the cache) is otherwise executed, from its first field to its last, without
  * node ever polling for I/O, and 32 of them building 3 MB answers held `/health` for seconds. With this
  * plugin an operation stops when the loop's slice is spent, and goes on at its turn:
- * - before parsing and validating (`onParams`): a burst of requests waits its turn rather than being
- *   parsed and validated all in one turn of the loop;
+ * - when a request to the GraphQL endpoint arrives (`onRequest`), before its body is read, and again
+ *   before it is parsed and validated (`onParams`): a burst of requests (hundreds of sockets whose
+ *   bodies arrived together) waits its turn rather than being read, parsed and validated all in one
+ *   turn of the loop; `/health`, `/ready` and `/metrics` never wait;
  * - between validation and execution (`onContextBuilding`), so the two never make one stretch;
  * - during execution, at a field with a sub-selection whose subtree makes no upstream call (no field
  *   in it declares an upstream cost, `extensions.cost`): its subtree is completed on a later turn.
@@ -48,9 +50,18 @@ type WithBudget = { [BUDGET]?: LoopBudget } | null | undefined;
  * of a gateway without this plugin is untouched.
  */
 export function useLoopBudget(budget: LoopBudget): Plugin {
+  let endpoint = '/graphql';
   return {
+    onYogaInit({ yoga }) {
+      endpoint = yoga.graphqlEndpoint;
+    },
     onSchemaChange({ schema }) {
       wrapResolvers(schema);
+    },
+    // Before a GraphQL request's body is read and parsed; never /health, /ready or /metrics, which answer at once.
+    onRequest({ url }) {
+      if (url.pathname === endpoint) return budget.pause();
+      return undefined;
     },
     onParams() {
       return budget.pause();
