@@ -2,8 +2,10 @@
  * `Buffer.from(JSON.stringify(value))`, byte for byte, made in pieces with a pause between them: one
  * `JSON.stringify` of a 3 MB result holds the event loop for tens of milliseconds on a loaded machine,
  * and its UTF-8 encoding as long again. Large plain objects and arrays are walked here; every piece
- * below a few hundred KB is handed to `JSON.stringify` whole (its native fast path), and the text is
+ * of some tens of KB is handed to `JSON.stringify` whole (its native fast path), and the text is
  * encoded into one buffer piece by piece. A small value is one `JSON.stringify` and one encoding, as before.
+ * Sizing a piece reads the values of the plain objects in it, so a getter on one of them runs more than
+ * once (JSON.stringify reads it once): GraphQL results are plain data and hold none.
  */
 
 /** Pieces are about this many weight units (see {@link weigh}): some tens of KB of JSON, well under a millisecond to make. */
