@@ -186,15 +186,17 @@ export function useEdgePolicy(policy: EdgePolicy, options: { maxBodyBytes: numbe
   const bodies = new WeakMap<Request, () => void>();
   const busyError = (message: string) => edgeError(503, ErrorCode.SERVER_BUSY, message, { 'retry-after': retryAfter });
   return {
-    onRequestParse({ request, fetchAPI, endResponse }) {
+    onRequestParse({ request, serverContext, fetchAPI, endResponse }) {
       if (request.method !== 'POST') return;
       const declared = Number(request.headers.get('content-length') ?? NaN);
       const bytes = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, options.maxBodyBytes) : options.maxBodyBytes;
       const release = policy.reserveBody(bytes);
       if (release) {
         bodies.set(request, release);
-        // A request cut before its parameters are parsed (the body deadline, a client gone) answers nothing here.
+        // A request cut before its parameters are parsed (the body deadline, a client gone) answers nothing here:
+        // its node:http request closes (or its signal aborts, in process).
         request.signal?.addEventListener('abort', release, { once: true });
+        (serverContext as EdgeContext | undefined)?.req?.once('close', release);
       }
       else endResponse(edgeErrorResponse(fetchAPI, 503, ErrorCode.SERVER_BUSY, 'The gateway is reading too many request bodies at once: retry after the delay in Retry-After.', { 'retry-after': retryAfter, connection: 'close' }));
     },
