@@ -202,18 +202,22 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       entry.end = performance.now();
     });
 
-    const affected = !chaos.routeFilter || answer.route.includes(chaos.routeFilter);
+    // A request is judged by the chaos in force when it arrived, and its fault decided then: one still
+    // waiting out an earlier latency never takes a fault meant for the requests after a later setting.
+    const settings = chaos;
+    const affected = !settings.routeFilter || answer.route.includes(settings.routeFilter);
+    const faulty = affected && (settings.failNext > 0 || (settings.faultRate > 0 && nextRandom() < settings.faultRate));
+    if (faulty && settings.failNext > 0) settings.failNext -= 1;
     // Serialised before the wait, for the same reason.
     const payload = payloadOf(answer);
-    const wait = affected ? chaos.latencyMs - (performance.now() - arrived) : 0;
+    const wait = affected ? settings.latencyMs - (performance.now() - arrived) : 0;
     if (wait > 0) await sleep(wait);
-    if (affected && (chaos.failNext > 0 || (chaos.faultRate > 0 && nextRandom() < chaos.faultRate))) {
-      if (chaos.failNext > 0) chaos.failNext -= 1;
-      const fault = errorResponse(chaos.faultStatus, 'Injected fault', answer.route);
-      if (chaos.retryAfterSeconds !== undefined) fault.headers = { 'retry-after': String(chaos.retryAfterSeconds) };
+    if (faulty) {
+      const fault = errorResponse(settings.faultStatus, 'Injected fault', answer.route);
+      if (settings.retryAfterSeconds !== undefined) fault.headers = { 'retry-after': String(settings.retryAfterSeconds) };
       return send(res, fault, 0);
     }
-    return send(res, answer, affected ? chaos.bodyDelayMs : 0, payload);
+    return send(res, answer, affected ? settings.bodyDelayMs : 0, payload);
   }
 
   await new Promise<void>((resolve, reject) => {

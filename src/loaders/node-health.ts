@@ -1,9 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import DataLoader from 'dataloader';
 import { newBudgetWindow, type UpstreamBudget } from '../context.ts';
 import type { FieldCost } from '../lib/cost.ts';
 import type { HealthPath, HealthReport } from '../shapes/index.ts';
 import { clientOf, NODE_METHOD_COST, nodeRpc } from './nodes.ts';
-import type { LoaderContext } from './registry.ts';
+import { memoLoader, type LoaderContext } from './registry.ts';
 import { callerScope, delivered, pollerContext, topicsOf, type TopicSource } from './topics.ts';
 
 /**
@@ -24,15 +25,32 @@ export function livenessReport(ctx: LoaderContext, name: string): Promise<Health
   return nodeRpc(ctx, name, 'health.liveness');
 }
 
-/** A health GET endpoint (`/ext/health[/readiness|/liveness]?tag=...`) of the node `name`: its HTTP status and report. */
-export async function healthEndpoint(
+/**
+ * A health GET endpoint (`/ext/health[/readiness|/liveness]?tag=...`) of the node `name`: its HTTP status
+ * and report, read at most once per request for the same path and tags (the peers of a page all name
+ * the node they were read from: their `node.healthStatus` is one read, as {@link HEALTH_COST} declares).
+ */
+export function healthEndpoint(
   ctx: LoaderContext,
   name: string,
   path: HealthPath,
   tags?: readonly string[] | null,
 ): Promise<{ httpStatus: number; report: HealthReport }> {
-  const { status, report } = await clientOf(ctx, name).healthGet(path, tags ? [...tags] : undefined, ctx.call);
-  return { httpStatus: status, report };
+  const node = clientOf(ctx, name);
+  const loader = memoLoader(ctx, `healthGet:${node.name}`, () =>
+    new DataLoader<string, { httpStatus: number; report: HealthReport }>((keys) =>
+      Promise.all(
+        keys.map((key) => {
+          const [read, ...tagList] = JSON.parse(key) as [HealthPath, ...string[]];
+          return node
+            .healthGet(read, tagList.length > 0 ? tagList : undefined, ctx.call)
+            .then(({ status, report }) => ({ httpStatus: status, report }))
+            .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+        }),
+      ),
+    ),
+  );
+  return loader.load(JSON.stringify([path, ...(tags ?? [])]));
 }
 
 /** Each health read is one call to its node (the GET endpoints are not cached either). */

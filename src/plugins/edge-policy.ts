@@ -196,7 +196,8 @@ export function useEdgePolicy(policy: EdgePolicy, options: { maxBodyBytes: numbe
         // A request cut before its parameters are parsed (the body deadline, a client gone) answers nothing here:
         // its node:http request closes (or its signal aborts, in process).
         request.signal?.addEventListener('abort', release, { once: true });
-        (serverContext as EdgeContext | undefined)?.req?.once('close', release);
+        const req = (serverContext as EdgeContext | undefined)?.req;
+        if (typeof req?.once === 'function') req.once('close', release);
       }
       else endResponse(edgeErrorResponse(fetchAPI, 503, ErrorCode.SERVER_BUSY, 'The gateway is reading too many request bodies at once: retry after the delay in Retry-After.', { 'retry-after': retryAfter, connection: 'close' }));
     },
@@ -268,7 +269,7 @@ function holdUntilWritten(edge: EdgeContext, release: () => void): boolean {
     // its 'close': the socket's own 'close' ends it too.
     const socket = edge.req?.socket;
     if (res.closed || socket?.destroyed) return release(), true;
-    const onSocketClose = socket ? socketClosing(socket) : undefined;
+    const onSocketClose = typeof socket?.once === 'function' ? socketClosing(socket) : undefined;
     const done = (): void => {
       res.off('close', done);
       onSocketClose?.delete(done);

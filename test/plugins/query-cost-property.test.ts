@@ -236,7 +236,13 @@ describe('query cost estimate against actual upstream calls (property)', () => {
       }),
       // On a loaded machine (the whole suite on 2 cores) a run can take seconds: the property stops
       // after 90 s with what it has run rather than time the test out, and must have run enough to mean something.
-      { numRuns: Number(process.env["COST_PROPERTY_RUNS"] ?? 300), interruptAfterTimeLimit: 90_000, markInterruptAsFailure: false },
+      {
+        numRuns: Number(process.env['COST_PROPERTY_RUNS'] ?? 300),
+        interruptAfterTimeLimit: 90_000,
+        markInterruptAsFailure: false,
+        // COST_PROPERTY_SEED replays a failure a run printed.
+        ...(process.env['COST_PROPERTY_SEED'] ? { seed: Number(process.env['COST_PROPERTY_SEED']) } : {}),
+      },
     );
     expect(runs).toBeGreaterThanOrEqual(Math.min(60, Number(process.env["COST_PROPERTY_RUNS"] ?? 300)));
     console.info(`query-cost property: ${runs} runs, ${executed} executed; worst estimate/actual ${worst.ratio.toFixed(1)} for\n${worst.query}`);

@@ -265,6 +265,20 @@ describe('useQueryCost on the gateway', () => {
     }
   });
 
+  // Found by the cost property: every peer of a page names the node it was read from, and a health GET
+  // of that node is one read per request however many peers ask for it.
+  it('reads a health endpoint of a node once per request, however many of its peers ask for it', async () => {
+    const query = '{ avalancheNodes { peers(first: 100) { edges { node { node { healthStatus { httpStatus } h2: healthStatus(path: LIVENESS) { httpStatus } } } } } } }';
+    await stack.upstreamSettled();
+    stack.devnet.resetStats();
+    const response = await stack.query(query);
+    expect(response.errors).toBeUndefined();
+    await stack.upstreamSettled();
+    // Two nodes: their peers pages, then one read of each endpoint on each node.
+    expect(stack.devnet.stats().requests).toBe(2 + 2 * 2);
+    expect(stack.devnet.stats().requests).toBeLessThanOrEqual(costOf(response).estimatedUpstreamCalls);
+  });
+
   it('reports actual upstream calls equal to what the devnet served', async () => {
     for (const name of ['NodeOverview', 'SubnetWithChains', 'AddressActivity']) {
       stack.devnet.resetStats();
