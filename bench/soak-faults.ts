@@ -11,7 +11,7 @@
  * HTTP response, or (after the signal) its new connection was refused.
  *
  * Env: SOAK_SECONDS (300), SOAK_CONNECTIONS (32), SOAK_FAULT_RATE (0.05), SOAK_LATENCY_MS (20),
- * SOAK_OUTAGE_SECONDS (5; 0 for none), SOAK_CACHE (off; or memory), SOAK_JSON ("1": write bench/results/soak-faults-<date>.json).
+ * SOAK_OUTAGE_SECONDS (5; 0 for none), SOAK_MIN_REQUESTS (0), SOAK_CACHE (off; or memory), SOAK_JSON ("1": write bench/results/soak-faults-<date>.json).
  * Exits non-zero when a request was dropped, the gateway did not exit 0, or an unexpected code came back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -40,6 +40,11 @@ export interface FaultSoakOptions {
    * upstream, so faults, retries and breakers are what is soaked; `memory` soaks it as configured by default.
    */
   cache?: 'off' | 'memory';
+  /**
+   * Answers each phase waits for besides its time: half before the outage, all by the end (a phase on a
+   * busy machine runs longer rather than with less load). Default 0 (`SOAK_MIN_REQUESTS`).
+   */
+  minRequests?: number;
   /** More gateway environment (e.g. `BREAKER_HALF_OPEN_MS` for a short run). Default none. */
   gatewayEnv?: Record<string, string>;
   /** Progress lines (default: none). */
@@ -232,6 +237,7 @@ export async function runFaultSoak(options: FaultSoakOptions = {}): Promise<Faul
   const faultRate = options.faultRate ?? 0.05;
   const latencyMs = options.latencyMs ?? 20;
   const outageSeconds = options.outageSeconds ?? 5;
+  const minRequests = options.minRequests ?? 0;
   const cache = options.cache ?? 'off';
   const log = options.log ?? (() => undefined);
 
@@ -324,8 +330,14 @@ export async function runFaultSoak(options: FaultSoakOptions = {}): Promise<Faul
       const t = Math.round((performance.now() - startedAt) / 1000);
       log(`${t}s: ${requests} answered, RSS ${rssSamples.at(-1)?.mb.toFixed(0) ?? '?'} MB, errors ${JSON.stringify(tally.errorsByCode)}`);
     }, seconds >= 60 ? 30_000 : 5_000);
+    // A phase ends when its time is up and its share of `minRequests` was answered (the workers stop only at the signal).
+    const answered = async (target: number): Promise<void> => {
+      const deadline = performance.now() + 120_000;
+      while (requests < target && performance.now() < deadline) await sleep(100);
+    };
     if (outageSeconds > 0) {
       await sleep(outageAt * 1000);
+      await answered(Math.ceil(minRequests / 2));
       await fetch(`${devnet.url}/__devnet/chaos`, { method: 'POST', body: JSON.stringify({ faultRate: 1 }) });
       log(`outage: every devnet request fails for ${outageSeconds} s`);
       await sleep(outageSeconds * 1000);
@@ -335,6 +347,7 @@ export async function runFaultSoak(options: FaultSoakOptions = {}): Promise<Faul
     } else {
       await sleep(seconds * 1000);
     }
+    await answered(minRequests);
     clearInterval(progress);
 
     // The breakers' count, before the gateway goes.
@@ -447,6 +460,7 @@ async function main(): Promise<void> {
     faultRate: numberFromEnv('SOAK_FAULT_RATE', 0.05),
     latencyMs: numberFromEnv('SOAK_LATENCY_MS', 20),
     outageSeconds: numberFromEnv('SOAK_OUTAGE_SECONDS', 5),
+    minRequests: numberFromEnv('SOAK_MIN_REQUESTS', 0),
     cache: process.env['SOAK_CACHE'] === 'memory' ? 'memory' : 'off',
     log: (line) => console.error(line),
   });

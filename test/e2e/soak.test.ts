@@ -16,12 +16,14 @@ describe('soak under upstream faults (short run)', () => {
       faultRate: 0.05,
       latencyMs: 20,
       outageSeconds: 3,
+      // The load is counted, not timed: each phase runs until its share of these was answered.
+      minRequests: 600,
       gatewayEnv: { BREAKER_HALF_OPEN_MS: '2000' },
     });
     console.log(formatFaultSoak(result));
 
-    // The load was real and the faults reached clients.
-    expect(result.requests).toBeGreaterThan(500);
+    // The load was real (the phases waited for it) and the faults reached clients.
+    expect(result.requests).toBeGreaterThanOrEqual(600);
     expect(result.errorsByCode['UPSTREAM_UNAVAILABLE'] ?? 0).toBeGreaterThan(0);
     // Every error is an upstream failure or an admission refusal: nothing masked, nothing unexpected.
     expect(result.unexpectedCodes).toEqual([]);
@@ -42,7 +44,7 @@ describe('soak under upstream faults (short run)', () => {
     expect(result.rss.samples).toBeGreaterThanOrEqual(8);
     expect(result.rss.steadySlopeMbPerMin).toBeLessThan(1200);
     expect(result.rss.peakMb).toBeLessThan(800);
-  }, 90_000);
+  }, 300_000);
 });
 
 describe('soak arithmetic', () => {
