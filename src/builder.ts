@@ -30,12 +30,13 @@ export const builder = new SchemaBuilder<{
   };
   DefaultEdgesNullability: { list: false; items: false };
   DefaultNodeNullability: false;
-  // Non-null unless a field says otherwise: the contract's `!`s, and optional upstream fields opt in.
-  DefaultFieldNullability: false;
+  // Nullable unless a field says otherwise: nearly every field is fed by an upstream value that may be
+  // absent or unservable, and a null confines that to the field. Non-null (`nullable: false`) only where
+  // chaingraph itself guarantees the value: ids, connections and their paging, names and configuration.
+  DefaultFieldNullability: true;
   // `admin`: the caller presented `authorization: Bearer <ADMIN_TOKEN>` (admin mutations and admin reads).
   AuthScopes: { admin: boolean };
 }>({
-  defaultFieldNullability: false,
   // Scope auth first, so no other plugin's resolver wrapper runs before a refused field is refused.
   plugins: [ScopeAuthPlugin, DirectivePlugin, RelayPlugin, DataloaderPlugin, FederationPlugin, ChecksPlugin],
   scopeAuth: {

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { errorBodyMessage, UpstreamError } from './upstream/errors.ts';
+import { errorBodyMessage, UpstreamError, type UpstreamName } from './upstream/errors.ts';
 import { excerpt, URL_REDACTOR, type Redactor } from './lib/redact.ts';
 
 /**
@@ -44,11 +44,31 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * The message of an upstream value a field's type cannot serve (a scalar's or an enum's serializer refused
+ * it): names the type, never the value. Both executors keep only a serializer's message, so this text is
+ * also how `useUnservableValues` recognizes the refusal and codes it ({@link UNSERVABLE_MESSAGE}).
+ */
+export const unservableMessage = (type: string): string => `The upstream sent a value for this field that is not a valid ${type}.`;
+/** {@link unservableMessage}'s text, the type captured. */
+export const UNSERVABLE_MESSAGE = /^The upstream sent a value for this field that is not a valid (\w+)\.$/;
+
 /** A caller mistake found before any upstream call; names the argument at fault. */
 export function badInput(argument: string, message: string): GraphQLError {
   return new GraphQLError(`Invalid argument "${argument}": ${message}`, {
     extensions: { code: ErrorCode.BAD_USER_INPUT, argumentName: argument },
   });
+}
+
+/**
+ * A value read from an upstream answer (`field`, e.g. a delegation's `nodeId`) that cannot be used
+ * for the next call, which is not sent: `parameter` of `operation` on `upstream`. Caller arguments
+ * never get here (they are parsed before execution), so it is the answer's fault:
+ * UPSTREAM_PROTOCOL_ERROR with `upstreamField`, never BAD_USER_INPUT. Loaders hand it back for the
+ * keys it concerns; the client refuses such values the same way (src/upstream/data-api.ts).
+ */
+export function upstreamValueError(field: string, next: { upstream: UpstreamName; operation: string; parameter: string }, why: string): UpstreamError {
+  return new UpstreamError(`${next.upstream} ${next.operation}: not sent: ${field} ${why}`, { kind: 'input', field, ...next });
 }
 
 export function codedError(code: ErrorCode, message: string, extra: Record<string, unknown> = {}): GraphQLError {
@@ -73,9 +93,17 @@ export function upstreamToGraphQLError(error: UpstreamError, redactor: Redactor 
     upstream: error.upstream,
     operation: error.operation,
   };
-  // Refused before sending: the value is the caller's, so the message names the parameter, never the value.
+  // Refused before sending: the message names the parameter, never the value.
   if (error.kind === 'input') {
-    return new GraphQLError(`Invalid input: ${error.message}`, { extensions: { ...extensions, ...(error.parameter ? { parameter: error.parameter } : {}) } });
+    const parameter = error.parameter ? { parameter: error.parameter } : {};
+    // Read from an earlier answer (`field`): that answer's fault, not the caller's (see `upstreamValueError`).
+    if (error.field !== undefined) {
+      const field = excerpt(error.field, redactor) ?? '(answer)';
+      return new GraphQLError(`Unusable upstream value (${field}): ${error.message}`, {
+        extensions: { ...extensions, upstreamField: field, ...parameter },
+      });
+    }
+    return new GraphQLError(`Invalid input: ${error.message}`, { extensions: { ...extensions, ...parameter } });
   }
   // Refused before sending: the operation spent the upstream calls its estimate allowed.
   if (error.kind === 'budget') {
@@ -126,7 +154,8 @@ function codeFor(error: UpstreamError, isNode: boolean): ErrorCode {
     case 'rpc':
       return ErrorCode.NODE_RPC_ERROR;
     case 'input':
-      return ErrorCode.BAD_USER_INPUT;
+      // Nothing was sent: the caller's value, or (with `field`) one an upstream answer held.
+      return error.field !== undefined ? ErrorCode.UPSTREAM_PROTOCOL_ERROR : ErrorCode.BAD_USER_INPUT;
     case 'budget':
       return ErrorCode.QUERY_TOO_COSTLY;
     case 'circuit':

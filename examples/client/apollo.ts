@@ -27,5 +27,7 @@ export function createApolloClient(uri: string): ApolloClient {
 export async function refetchValidator(client: ApolloClient, id: string) {
   const { data } = await client.query({ query: RefetchValidatorQuery, variables: { id } });
   const node = data?.node;
-  return node && 'nodeId' in node ? { nodeId: node.nodeId, staked: BigInt(node.amountStaked), delegations: node.delegators?.edges.length ?? 0 } : null;
+  // Upstream values are nullable: null (with an UPSTREAM_PROTOCOL_ERROR in `errors`) when the Data API sent one it cannot serve.
+  const staked = node && 'amountStaked' in node && node.amountStaked != null ? BigInt(node.amountStaked) : null;
+  return node && 'nodeId' in node ? { nodeId: node.nodeId, staked, delegations: node.delegators?.edges.length ?? 0 } : null;
 }

@@ -45,8 +45,9 @@ export async function* activeValidators(url: string, network: 'MAINNET' | 'FUJI'
   do {
     const { network: page } = await execute(url, ActiveValidatorsQuery, { network, first: 100, after });
     for (const { node } of page.validators.edges) {
-      // UInt256 and UInt64 are strings (no precision lost); DateTime is an ISO 8601 string or null.
-      const staked: bigint = BigInt(node.amountStaked);
+      // UInt256 and UInt64 are strings (no precision lost); DateTime is an ISO 8601 string or null. Upstream
+      // values are nullable: null (with an UPSTREAM_PROTOCOL_ERROR in `errors`) when the Data API sent one it cannot serve.
+      const staked: bigint | null = node.amountStaked == null ? null : BigInt(node.amountStaked);
       const since: Date | null = node.startTime ? new Date(node.startTime) : null;
       yield { id: node.id, nodeId: node.nodeId, staked, since, uptime: 'uptimePerformance' in node ? node.uptimePerformance : undefined };
     }

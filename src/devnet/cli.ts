@@ -5,7 +5,8 @@ import { startDevnet } from './server.ts';
  *
  * Environment: `DEVNET_PORT` (9650), `DEVNET_HOST` or `HOST` (127.0.0.1),
  * `DEVNET_SEED` (1), `DEVNET_VALIDATORS` (1200 per network), `DEVNET_LATENCY_MS` (0),
- * `DEVNET_FAULT_RATE` (0, share of requests answered 503).
+ * `DEVNET_FAULT_RATE` (0, share of requests answered 503), `DEVNET_ODDITIES` (`1` for answers
+ * that take the unusual values the real spec allows, see `oddities.ts`; default off).
  */
 
 function numberFromEnv(name: string, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -26,9 +27,10 @@ const seed = numberFromEnv('DEVNET_SEED', 1, isInt, 'an integer');
 const validators = numberFromEnv('DEVNET_VALIDATORS', 1200, (n) => isInt(n) && n >= 1, 'an integer >= 1');
 const latencyMs = numberFromEnv('DEVNET_LATENCY_MS', 0, (n) => n >= 0, 'a number of milliseconds >= 0');
 const faultRate = numberFromEnv('DEVNET_FAULT_RATE', 0, (n) => n >= 0 && n <= 1, 'a share between 0 and 1');
+const oddities = numberFromEnv('DEVNET_ODDITIES', 0, (n) => n === 0 || n === 1, '0 or 1') === 1;
 
 const started = performance.now();
-const devnet = await startDevnet({ port, host, seed, validators, latencyMs, faultRate });
+const devnet = await startDevnet({ port, host, seed, validators, latencyMs, faultRate, oddities });
 const ms = Math.round(performance.now() - started);
 
 console.log(`devnet listening on ${devnet.url} (seed ${seed}, ${validators} validators per network, started in ${ms} ms)`);
@@ -38,6 +40,7 @@ console.log(`  node (fuji)     ${devnet.nodeUrls.fuji}/ext/info`);
 console.log(`  fixtures        ${devnet.url}/__devnet/fixtures`);
 console.log(`  stats           ${devnet.url}/__devnet/stats`);
 if (latencyMs > 0 || faultRate > 0) console.log(`  chaos           latency ${latencyMs} ms, fault rate ${faultRate}`);
+if (oddities) console.log('  oddities        on: Data API answers take the unusual values the real spec allows');
 
 let stopping = false;
 const stop = (signal: string): void => {

@@ -4,6 +4,8 @@ import { createDataApiHandler } from './data-api.ts';
 import { createDataset, type Dataset } from './dataset/index.ts';
 import { errorResponse, JSON_CONTENT_TYPE, type DevnetHandler, type DevnetResponse } from './http-types.ts';
 import { createNodeSimulator } from './node/index.ts';
+import { createOddities, type OdditiesOptions } from './oddities.ts';
+import { shortPage } from './short-pages.ts';
 
 /** Options of the devnet; each has an environment variable in `cli.ts`. */
 export interface DevnetOptions {
@@ -25,6 +27,11 @@ export interface DevnetOptions {
   faultRate?: number;
   /** Clock (ms since epoch); tests may pin it. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The oddities mode (`DEVNET_ODDITIES=1`): Data API answers still valid under the real spec but with
+   * the unusual values it allows (see `oddities.ts`); its seed defaults to `seed`. Default off.
+   */
+  oddities?: boolean | OdditiesOptions;
 }
 
 /**
@@ -44,6 +51,12 @@ export interface ChaosSettings {
   routeFilter?: string;
   /** Hold the response this long before sending its body (to exercise body timeouts). */
   bodyDelayMs: number;
+  /**
+   * When set, every Data API listing answers short pages (0 to n - 1 items, often
+   * none, with a `nextPageToken` that holds spaces and URL-reserved characters while
+   * items remain), drawn deterministically from this seed (see `short-pages.ts`).
+   */
+  shortPages?: number;
 }
 
 export interface DevnetStats {
@@ -103,6 +116,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     now,
   });
   const dataApi = createDataApiHandler(dataset);
+  const oddities = options.oddities ? createOddities({ seed: options.seed ?? 1, ...(options.oddities === true ? {} : options.oddities) }) : undefined;
   const nodes: Record<string, DevnetHandler> = {
     '': createNodeSimulator({ name: 'mainnet', network: 'mainnet', view: dataset.nodeView, seed: options.seed ?? 1, now }).handle,
     '/nodes/fuji': createNodeSimulator({ name: 'fuji', network: 'fuji', view: dataset.nodeView, seed: options.seed ?? 1, now }).handle,
@@ -178,7 +192,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const target = route(url.pathname);
     if (!target) return send(res, errorResponse(404, `Cannot ${method} ${url.pathname}`, ''), 0);
 
-    const answer = await target.handler({ method, path: target.path, query: url.searchParams, headers: req.headers, body });
+    const request = { method, path: target.path, query: url.searchParams, headers: req.headers, body };
+    const shortPages = chaos.shortPages;
+    const built = await (shortPages !== undefined && target.handler === dataApi ? shortPage(dataApi, request, shortPages) : target.handler(request));
+    const answer = oddities && target.handler === dataApi ? oddities(method, req.url ?? '/', built) : built;
     stats.requests += 1;
     stats.byRoute[answer.route] = (stats.byRoute[answer.route] ?? 0) + 1;
     if (log.length >= LOG_SIZE) {

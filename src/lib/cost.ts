@@ -52,11 +52,12 @@ export function pageOf(args: Readonly<Record<string, unknown>>, page: PageBounds
 export const continues = (args: Readonly<Record<string, unknown>>): boolean => typeof args['after'] === 'string' && args['after'] !== '';
 
 /**
- * Calls one connection read makes: its page, plus, with `after`, the one top-up
- * that completes the page after the cursor's index (resolvePageConnection re-reads
- * the cursor's page, skips past the index and tops up from its `nextPageToken`).
- * Listings the connection does not filter itself come back full, so one top-up is
- * enough; see `costs.filteredListing` for those it filters.
+ * Pages one connection reads at most, which is also what it declares: its page, plus,
+ * with `after`, one more (the cursor's position is read with room to skip to it and
+ * fill the page, and a short answer gets one top-up from its `nextPageToken`). The
+ * resolver (`resolvePageConnection`) keeps to this: an upstream that answers short or
+ * empty pages gets a page with fewer edges and an `endCursor` that goes on from its
+ * token, never a read the estimate did not count.
  */
 export const connectionReadCalls = (args: Readonly<Record<string, unknown>>): number => (continues(args) ? 2 : 1);
 

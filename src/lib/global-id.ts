@@ -13,6 +13,8 @@
  *       5 mainnet   -
  *       6 fuji      -
  *       7 zero id   - (cb58 of 32 zero bytes: the primary network's subnet id)
+ *       8 utf-16    varint count, 2 bytes (little-endian) per code unit: text with a lone surrogate
+ *       9 digest    32 bytes: SHA-256 of a part over {@link MAX_INLINE_PART_BYTES} (see {@link DigestPart})
  * ```
  *
  * A primary-network validator id is 76 characters this way, over 200 as base64url JSON. The form is
@@ -20,7 +22,13 @@
  * {@link encodeCompactId} makes for what it decodes to, so an object has one id.
  * Family codes are 1..63; the first byte of the older JSON form is `[` (91), so the
  * two forms never overlap.
+ *
+ * Any part value can be written: parts are read from upstream answers, which may hold any string
+ * the spec allows (empty, separators, `%`, emoji, lone surrogates, kilobytes). Every one either
+ * round-trips exactly or, when longer than {@link MAX_INLINE_PART_BYTES}, is replaced by its
+ * digest, so an id is never longer than {@link maxCompactIdLength} and always decodes.
  */
+import { createHash } from 'node:crypto';
 import { decodeCb58, encodeCb58 } from './base58.ts';
 
 /** Largest family code (one byte, kept well below `[`, the first byte of a JSON id). */
@@ -35,6 +43,48 @@ const enum Kind {
   Mainnet = 5,
   Fuji = 6,
   ZeroId = 7,
+  Utf16 = 8,
+  Digest = 9,
+}
+
+/**
+ * Longest part written as itself, bytes (UTF-8, or 2 per code unit for text with a lone surrogate):
+ * longer than any value an id grammar accepts (128 characters), so a part replaced by its digest
+ * could not have been refetched anyway.
+ */
+export const MAX_INLINE_PART_BYTES = 128;
+
+/**
+ * A part too long to carry in an id: its SHA-256 stands for it, so the id stays short and names
+ * one object, but the value cannot be read back. `node(id:)` answers null for such an id.
+ */
+export class DigestPart {
+  constructor(
+    /** The SHA-256, lower-case hex. */
+    readonly sha256: string,
+  ) {}
+}
+
+/** One local part of an id as {@link encodeCompactId} takes it (null and undefined are written as empty text). */
+export type CompactIdPart = string | number | DigestPart | null | undefined;
+
+/** The digest that stands for `part` when it is over {@link MAX_INLINE_PART_BYTES} (see {@link DigestPart}). */
+export function digestPart(part: string): DigestPart {
+  const utf16 = LONE_SURROGATE.test(part);
+  return new DigestPart(digestOf(textBytes(part, utf16), utf16).toString('hex'));
+}
+
+// Lone surrogates only: in a `u` pattern a well-formed pair is one code point and does not match.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** A text part's bytes: UTF-8, or UTF-16LE for text UTF-8 cannot carry (a lone surrogate: UTF-8 would replace it). */
+function textBytes(part: string, utf16: boolean): Buffer {
+  return Buffer.from(part, utf16 ? 'utf16le' : 'utf8');
+}
+
+/** SHA-256 of a part's bytes, behind a byte telling the two encodings apart (equal bytes, different texts). */
+function digestOf(bytes: Buffer, utf16: boolean): Buffer {
+  return createHash('sha256').update(Buffer.of(utf16 ? 1 : 0)).update(bytes).digest();
 }
 
 const NODE_ID_PREFIX = 'NodeID-';
@@ -68,7 +118,12 @@ class Writer {
   }
 }
 
-function writePart(out: Writer, part: string): void {
+function writePart(out: Writer, value: CompactIdPart): void {
+  if (value instanceof DigestPart) {
+    out.byte(Kind.Digest);
+    return out.raw(Buffer.from(value.sha256, 'hex'));
+  }
+  const part = value == null ? '' : String(value);
   if (part === 'mainnet') return out.byte(Kind.Mainnet);
   if (part === 'fuji') return out.byte(Kind.Fuji);
   if (CANONICAL_UINT.test(part) && Number.isSafeInteger(Number(part))) {
@@ -84,8 +139,19 @@ function writePart(out: Writer, part: string): void {
     out.byte(known.kind);
     return out.raw(known.bytes);
   }
+  const utf16 = LONE_SURROGATE.test(part);
+  const bytes = textBytes(part, utf16);
+  if (bytes.length > MAX_INLINE_PART_BYTES) {
+    out.byte(Kind.Digest);
+    return out.raw(digestOf(bytes, utf16));
+  }
+  if (utf16) {
+    out.byte(Kind.Utf16);
+    out.varint(part.length);
+    return out.raw(bytes);
+  }
   out.byte(Kind.Text);
-  out.sized(Buffer.from(part, 'utf8'));
+  out.sized(bytes);
 }
 
 /**
@@ -116,13 +182,28 @@ function binaryPart(part: string): { kind: Kind; bytes: Uint8Array } | undefined
   return found;
 }
 
-/** The compact id of family `code` and these local parts (numbers are written as decimals). */
-export function encodeCompactId(code: number, parts: readonly (string | number)[]): string {
+/** Most local parts of one id (the longest family, Block, has 5). */
+export const MAX_COMPACT_ID_PARTS = 6;
+
+/**
+ * The compact id of family `code` and these local parts (numbers are written as decimals, null and
+ * undefined as empty text). Any values are accepted; at most {@link MAX_COMPACT_ID_PARTS} parts.
+ */
+export function encodeCompactId(code: number, parts: readonly CompactIdPart[]): string {
   if (!Number.isInteger(code) || code < 1 || code > MAX_FAMILY_CODE) throw new RangeError(`family code ${code} is outside 1..${MAX_FAMILY_CODE}`);
+  if (parts.length > MAX_COMPACT_ID_PARTS) throw new RangeError(`an id has at most ${MAX_COMPACT_ID_PARTS} parts, not ${parts.length}`);
   const out = new Writer();
   out.byte(code);
-  for (const part of parts) writePart(out, String(part));
+  for (const part of parts) writePart(out, part);
   return out.text();
+}
+
+/**
+ * Longest compact id of `parts` parts, characters: a part takes at most its kind byte, a two-byte
+ * length and {@link MAX_INLINE_PART_BYTES} (a digest takes 33), whatever its value.
+ */
+export function maxCompactIdLength(parts = MAX_COMPACT_ID_PARTS): number {
+  return Math.ceil(((1 + parts * (3 + MAX_INLINE_PART_BYTES)) * 4) / 3);
 }
 
 /** Why a text is not a compact id (the caller words the error). */
@@ -157,7 +238,7 @@ class Reader {
   }
 }
 
-function readPart(input: Reader): string {
+function readPart(input: Reader): string | DigestPart {
   const kind = input.byte();
   switch (kind) {
     case Kind.Mainnet:
@@ -180,6 +261,14 @@ function readPart(input: Reader): string {
       } catch (error) {
         throw error instanceof CompactIdError ? error : new CompactIdError('text that is not UTF-8');
       }
+    case Kind.Utf16: {
+      const units = input.varint();
+      // Longer text is written as its digest, so a longer count is never canonical.
+      if (units * 2 > MAX_INLINE_PART_BYTES) throw new CompactIdError('a part is too long');
+      return input.take(units * 2).toString('utf16le');
+    }
+    case Kind.Digest:
+      return new DigestPart(input.take(32).toString('hex'));
     default:
       throw new CompactIdError('an unknown part kind');
   }
@@ -190,12 +279,15 @@ function readPart(input: Reader): string {
  * for anything {@link encodeCompactId} would not have made. The caller bounds the
  * length and checks the text is base64url.
  */
-export function decodeCompactId(id: string): { code: number; parts: string[] } {
+export function decodeCompactId(id: string): { code: number; parts: (string | DigestPart)[] } {
   const input = new Reader(Buffer.from(id, 'base64url'));
   const code = input.byte();
   if (code < 1 || code > MAX_FAMILY_CODE) throw new CompactIdError('an unknown object type');
-  const parts: string[] = [];
-  while (!input.done) parts.push(readPart(input));
+  const parts: (string | DigestPart)[] = [];
+  while (!input.done) {
+    if (parts.length === MAX_COMPACT_ID_PARTS) throw new CompactIdError('too many parts');
+    parts.push(readPart(input));
+  }
   if (encodeCompactId(code, parts) !== id) throw new CompactIdError('not canonical');
   return { code, parts };
 }

@@ -14,6 +14,18 @@ export function isCb58Id(text: string): boolean {
 }
 
 /**
+ * True for a chain id as the Data API issues them: an EVM chain id (decimal, at most 20
+ * digits) or a blockchain id (cb58 of 32 bytes). Callers' chain ids are checked against
+ * this grammar or a stricter one (no leading zero) before they reach a loader.
+ */
+export function isChainId(text: string): boolean {
+  return (text.length <= 20 && /^[0-9]+$/.test(text)) || isCb58Id(text);
+}
+
+/** The primary network's chains by alias, as the Data API's blockchain paths take them beside their ids. */
+export const PRIMARY_CHAIN_ALIASES: ReadonlySet<string> = new Set(['p-chain', 'x-chain', 'c-chain']);
+
+/**
  * True for a well-formed node id (`NodeID-` + cb58 of 20 bytes, checksum included),
  * as the node itself checks it. Loaders send only such ids upstream: one malformed
  * id would make a node reject a whole batched `info.peers` call, and a short one

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { codedError, ErrorCode, isUpstreamError } from '../errors.ts';
+import { codedError, ErrorCode, isUpstreamError, upstreamValueError } from '../errors.ts';
 import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
 import type { NodeRpcMethod, NodeRpcMethods, PageSpec, Peer } from '../shapes/index.ts';
 import { withFields, withSharedFields } from '../shapes/index.ts';
@@ -196,8 +196,9 @@ export const acrossNodeNetworks = (link: FieldCost): FieldCost => ({
 /**
  * A peer of `node` by node id, null when that node is not connected to it. All
  * ids asked in one request go to the node as one `info.peers` call with `nodeIDs`
- * (the node omits ids it is not connected to); malformed ids are answered null
- * without a call.
+ * (the node omits ids it is not connected to). A malformed id is not sent: it was read
+ * from an upstream answer (callers' ids are checked first), and is answered with an
+ * error naming it.
  */
 /** Peers of shared (cached) answers with their node's name, made once per peer (see `withSharedFields`). */
 const peerCopies = new WeakMap<object, PeerShape>();
@@ -212,11 +213,16 @@ export function peerByNodeId(ctx: LoaderContext, node: NodeClient): DataLoader<s
           const { peers } = await node.call('info.peers', { nodeIDs: wanted }, ctx.call);
           for (const peer of peers) found.set(peer.nodeID, withSharedFields(peer, { node: node.name }, peerCopies));
         }
-        return nodeIds.map((id) => found.get(id) ?? null);
+        return nodeIds.map((id) => found.get(id) ?? (isNodeId(id) ? null : unusableNodeId(node.name)));
       },
       { maxBatchSize: MAX_PEER_IDS_PER_CALL },
     ),
   );
+}
+
+/** A peer's node id that is not one, not sent (see {@link peerByNodeId}). */
+function unusableNodeId(node: string): Error {
+  return upstreamValueError('nodeId', { upstream: `node:${node}`, operation: 'info.peers', parameter: 'nodeIDs' }, 'is not a node id (NodeID- followed by the cb58 of 20 bytes)');
 }
 
 /**

@@ -1,7 +1,8 @@
 import { costs, type FieldCost } from '../lib/cost.ts';
+import { timeOf } from './staking-time.ts';
 import type { UpstreamPage } from '../lib/pages.ts';
 import {
-  PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex, approximately, withFields,
+  PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex, withFields,
 } from '../shapes/index.ts';
 import type { CallOptions } from '../upstream/client-types.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
@@ -98,7 +99,9 @@ export async function blockByHash(ctx: LoaderContext, chain: PrimaryChain, block
     if (found) return found;
     const oldest = page.items[page.items.length - 1];
     pageToken = page.nextPageToken;
-    if (!pageToken || !oldest || approximately(oldest.blockTimestamp) < block.timestamp) break;
+    // An empty page with a token says nothing about the time reached: read on (within the bound).
+    const reached = oldest ? timeOf(() => oldest.blockTimestamp) : undefined;
+    if (!pageToken || (reached !== undefined && reached < block.timestamp)) break;
   }
   return null;
 }
@@ -121,7 +124,8 @@ export async function vertexByHash(ctx: LoaderContext, chain: PrimaryChain, vert
     const page = await read(pageToken, PAGES.vertices.maxSize);
     const found = page.items.find((v) => v.vertexHash === vertex.vertexHash);
     if (found) return found;
-    const lowest = Math.min(...page.items.map((v) => approximately(v.vertexHeight)));
+    // A height the answer broke says nothing about the depth reached.
+    const lowest = Math.min(...page.items.map((v) => timeOf(() => v.vertexHeight) ?? Infinity));
     pageToken = page.nextPageToken;
     if (!pageToken || lowest < vertex.height) break;
   }

@@ -4,6 +4,7 @@ import {
   PAGES, PRIMARY_CHAIN_IDS, withFields, type AssetDetails, type CChainAtomicTransaction, type ListPrimaryTransactionsParams,
   type PChainTransaction, type PrimaryBalancesByChain, type PrimaryChainAlias, type XChainTransaction,
 } from '../shapes/index.ts';
+import { settle } from './evm.ts';
 import { nullOnNotFound } from './not-found.ts';
 import type { FetchChainPage, PrimaryChain } from './primary-chain.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
@@ -45,8 +46,9 @@ const txLoader = (ctx: LoaderContext, chain: PrimaryChain, alias: PrimaryChainAl
   memoLoader(ctx, `primaryTx:${chain.network}:${alias}`, () => {
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<string, PrimaryTransactionOnChain | null>(
+      // Settled one by one: a block's transaction id the client will not send fails its own key only.
       async (hashes) =>
-        Promise.all(
+        settle(
           hashes.map(async (hash) => {
             const tx = await nullOnNotFound(dataApi.getPrimaryTransaction(chain.network, alias, hash, ctx.call));
             return tx ? onChain(chain, alias, tx) : null;
@@ -122,8 +124,9 @@ export function assetById(ctx: LoaderContext, network: NetworkId, assetId: strin
   const loader = memoLoader(ctx, `asset:${network}`, () => {
     const { dataApi } = upstreamOf(ctx);
     return new DataLoader<string, AssetOnNetwork | null>(
+      // Settled one by one: an asset id (read from a UTXO or a balance) the client will not send fails its own key only.
       async (ids) =>
-        Promise.all(
+        settle(
           ids.map(async (id) => {
             const asset = await nullOnNotFound(dataApi.getAssetDetails(network, id, ctx.call));
             return asset ? withFields(asset, { network }) : null;

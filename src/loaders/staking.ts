@@ -3,9 +3,10 @@ import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import {
   PAGES, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type ListDelegatorsParams,
   type ListHistoricalRewardsParams, type ListRewardsParams, type ListValidatorsParams, type PendingReward, type SortOrder,
-  type Validator, type WideInteger, approximately, withSharedFields,
+  type Validator, type WideInteger, withSharedFields,
 } from '../shapes/index.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
+import { timeOf } from './staking-time.ts';
 import type { NetworkId } from './types.ts';
 import {
   delegationByKey, delegatorsFirstPage, historicalRewardsFirstPage, inWindow, pendingRewardsFirstPage, STAKING_PAGE,
@@ -91,7 +92,11 @@ export interface ValidationPages<T> {
   fetchPage: FetchPage<T>;
 }
 
-const windowOf = (v: ValidatorWithNetwork): StakingWindow => ({ start: approximately(v.startTimestamp), end: approximately(v.endTimestamp) });
+// An end the answer broke is unknown: the window is open on that side (the node's items are kept) rather than failing the list.
+const windowOf = (v: ValidatorWithNetwork): StakingWindow => ({
+  start: timeOf(() => v.startTimestamp) ?? -Infinity,
+  end: timeOf(() => v.endTimestamp) ?? Infinity,
+});
 
 /**
  * Keeps the items of this validation: the listings filter by node (as a substring),

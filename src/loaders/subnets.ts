@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { costs, type FieldCost } from '../lib/cost.ts';
-import type { FetchPage } from '../lib/pages.ts';
+import { scanPages, type FetchPage } from '../lib/pages.ts';
 import {
   PAGES, PRIMARY_NETWORK_ID, primaryNetworkSubnet, type Blockchain, type SortOrder, type Subnet, withFields,
 } from '../shapes/index.ts';
@@ -16,10 +16,12 @@ const BLOCKCHAIN_LOOKUP_KEYS = networkKeys('blockchainLookup');
 /** Where a request notes the networks whose subnet list it has started reading. */
 const INDEX_STARTED = 'subnetIndexStarted';
 
-/** E7's largest page: the whole subnet list usually fits in one call. */
-const SUBNET_PAGE = 10000;
-// A misbehaving upstream that keeps sending tokens must not hold the request forever.
-const MAX_SUBNET_PAGES = 20;
+/**
+ * How the request's subnet list is read: E7's largest page (the whole list usually fits
+ * in one call), following `nextPageToken` to at most `maxPages` pages, all of which
+ * the links read from it declare (an upstream may answer short pages with a token).
+ */
+export const SUBNET_INDEX = { pageSize: 10000, maxPages: 3 } as const;
 
 /** A subnet as listed, plus the network it was read from (its blockchains carry it too). */
 export type SubnetWithNetwork = Omit<Subnet, 'blockchains'> & { network: NetworkId; blockchains: BlockchainWithNetwork[] };
@@ -53,24 +55,21 @@ export interface SubnetIndex {
 
 /**
  * The whole subnet list of a network, read once per request (E7 with the largest
- * page, following `nextPageToken`), plus the synthesized primary network when
- * the upstream does not list it.
+ * page, following `nextPageToken` to {@link SUBNET_INDEX}'s bound), plus the
+ * synthesized primary network when the upstream does not list it. Past the bound
+ * (30,000 subnets in full pages) the index holds what it read: a subnet beyond it is
+ * not found (null), never a failed query.
  */
 export function subnetIndex(ctx: LoaderContext): DataLoader<NetworkId, SubnetIndex> {
-  return memoLoader(ctx, 'subnetIndex', () => {
-    const { dataApi } = upstreamOf(ctx);
-    return new DataLoader<NetworkId, SubnetIndex>((networks) =>
+  return memoLoader(ctx, 'subnetIndex', () =>
+    new DataLoader<NetworkId, SubnetIndex>((networks) =>
       Promise.all(
         networks.map(async (network) => {
           indexStarted(ctx).add(network);
           const subnets = new Map<string, SubnetWithNetwork>();
-          let pageToken: string | undefined;
-          for (let pages = 0; pages < MAX_SUBNET_PAGES; pages++) {
-            const page = await dataApi.listSubnets(network, { pageSize: SUBNET_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call);
-            for (const subnet of page.subnets) subnets.set(subnet.subnetId, subnetWithNetwork(network, subnet));
-            pageToken = page.nextPageToken;
-            if (!pageToken) break;
-          }
+          await scanPages(subnetPages(ctx, network), SUBNET_INDEX.pageSize, SUBNET_INDEX.maxPages, (items) => {
+            for (const subnet of items) subnets.set(subnet.subnetId, subnet);
+          });
           if (!subnets.has(PRIMARY_NETWORK_ID)) subnets.set(PRIMARY_NETWORK_ID, subnetWithNetwork(network, primaryNetworkSubnet(network)));
           const blockchains = new Map<string, BlockchainWithNetwork>();
           for (const subnet of subnets.values()) {
@@ -79,19 +78,18 @@ export function subnetIndex(ctx: LoaderContext): DataLoader<NetworkId, SubnetInd
           return { subnets, blockchains };
         }),
       ),
-    );
-  });
+    ),
+  );
 }
 
 /**
- * What a link answered from the subnet list costs: one call per network however many
- * parents (two networks at most). The list is taken to fit one page of E7 (10,000
- * subnets); the loader's page guard is the run-time budget's.
+ * What a link answered from the subnet list costs: one list per network however many
+ * parents (two networks at most), each read to {@link SUBNET_INDEX}'s bound in full.
  */
-export const SUBNET_LIST_COST: FieldCost = costs.oncePerScope(2);
+export const SUBNET_LIST_COST: FieldCost = costs.oncePerScope(2, SUBNET_INDEX.maxPages);
 
-/** Calls refetching subnets or blockchains of these networks makes: one subnet list per network. */
-export const subnetRefetchCalls = (networks: readonly string[]): number => new Set(networks).size;
+/** Calls refetching subnets or blockchains of these networks makes: one subnet list per network (a lone id is one direct read). */
+export const subnetRefetchCalls = (networks: readonly string[]): number => new Set(networks).size * SUBNET_INDEX.maxPages;
 
 /** E7 as pages (`Network.subnets`), each subnet with its network. */
 export function subnetPages(ctx: LoaderContext, network: NetworkId, sortOrder?: SortOrder): FetchPage<SubnetWithNetwork> {
@@ -206,11 +204,11 @@ export function blockchainLookup(ctx: LoaderContext, network: NetworkId): DataLo
 }
 
 /**
- * A lookup through {@link subnetLookup} or {@link blockchainLookup}: per network at
- * most one call (the direct read of a lone id, or the list for several), so
- * `min(parents, 2)` for the two networks, as for the links read from the list.
+ * A lookup through {@link subnetLookup} or {@link blockchainLookup}: per network the
+ * direct read of a lone id, or the list for several (aliases batch together), so the
+ * list's bound per network, as for the links read from the list.
  */
-export const SUBNET_LOOKUP_COST: FieldCost = costs.oncePerScope(2);
+export const SUBNET_LOOKUP_COST: FieldCost = costs.oncePerScope(2, SUBNET_INDEX.maxPages);
 
 /** listBlockchains as pages (`Network.blockchains`), each blockchain with its network. */
 export function blockchainPages(ctx: LoaderContext, network: NetworkId, sortOrder?: SortOrder): FetchPage<BlockchainWithNetwork> {

@@ -1,11 +1,13 @@
 import DataLoader from 'dataloader';
 import {
   PRIMARY_NETWORK_ID, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type PendingReward,
-  type SortOrder, type Validator, type WideInteger, approximately,
+  type SortOrder, type Validator, type WideInteger,
 } from '../shapes/index.ts';
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
-import { isNodeId } from '../lib/ids.ts';
+import { passedPeriod, timeOf } from './staking-time.ts';
+import { isCb58Id, isNodeId } from '../lib/ids.ts';
 import type { FieldCost } from '../lib/cost.ts';
+import { upstreamValueError } from '../errors.ts';
 import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
 import type { UpstreamPage } from '../lib/pages.ts';
@@ -31,7 +33,8 @@ function better(a: Validator, b: Validator): Validator {
   const ra = STATUS_RANK.get(a.validationStatus ?? '') ?? 9;
   const rb = STATUS_RANK.get(b.validationStatus ?? '') ?? 9;
   if (ra !== rb) return ra < rb ? a : b;
-  return a.endTimestamp >= b.endTimestamp ? a : b;
+  // A broken end time (the reader's getter throws) counts as the earliest: it never fails the batch.
+  return (timeOf(() => a.endTimestamp) ?? -Infinity) >= (timeOf(() => b.endTimestamp) ?? -Infinity) ? a : b;
 }
 
 /**
@@ -72,7 +75,7 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
             pageToken = page.nextPageToken;
             if (!pageToken) break;
           }
-          return nodeIds.map((id) => found.get(id) ?? null);
+          return nodeIds.map((id) => found.get(id) ?? notFoundOrUnusable(id));
         }
         await Promise.all(
           chunks.map(async (chunk) => {
@@ -91,7 +94,7 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
             }
           }),
         );
-        return nodeIds.map((id) => found.get(id) ?? null);
+        return nodeIds.map((id) => found.get(id) ?? notFoundOrUnusable(id));
       },
       { maxBatchSize: 1000 },
     );
@@ -99,19 +102,27 @@ export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataL
 }
 
 /**
- * What a link through {@link validatorByNodeId} costs: one listing per chunk of node
- * ids, plus the pages a chunk needs when its nodes have several validations. Pages
- * are taken to grow with the chunk, up to the loader's bound for a full one (so a
- * node is assumed to have at most `maxPages` primary-network validations; past that
- * the run-time budget holds).
+ * A node id the validators loader found nothing for: null, or, when it is not a node id at all, an
+ * error naming it. Callers' node ids are checked before execution, so such an id was read from an
+ * upstream answer (a delegation's, a reward's, a block's proposer, a peer's).
+ */
+export function notFoundOrUnusable(nodeId: string): null | Error {
+  if (isNodeId(nodeId)) return null;
+  const next = { upstream: 'data-api', operation: 'GET /v1/networks/{network}/validators', parameter: 'nodeIds' } as const;
+  return upstreamValueError('nodeId', next, 'is not a node id (NodeID- followed by the cb58 of 20 bytes)');
+}
+
+/**
+ * What a link through {@link validatorByNodeId} costs: per chunk of node ids (one for a
+ * lone node, read directly), the pages the loader may follow, in full. A node validates
+ * again and again, and an upstream may answer short or empty pages with a token, so a
+ * chunk can take every page of its bound; counting them all is what lets the lookup
+ * read to its bound without ever meeting the run-time budget. Past the bound the
+ * lookup answers from what it read (the node's best validation among those pages, or
+ * null).
  */
 export const validatorLinkCost: FieldCost = {
-  calls: ({ parents }) => {
-    if (parents <= 0) return 0;
-    const full = Math.floor(parents / VALIDATOR_LINK.idsPerCall);
-    const rest = parents - full * VALIDATOR_LINK.idsPerCall;
-    return full * VALIDATOR_LINK.maxPages + Math.ceil((rest * VALIDATOR_LINK.maxPages) / VALIDATOR_LINK.idsPerCall);
-  },
+  calls: ({ parents }) => (parents <= 0 ? 0 : Math.ceil(parents / VALIDATOR_LINK.idsPerCall) * VALIDATOR_LINK.maxPages),
 };
 
 /** Arguments shared by a batch of per-validator list fields (everything but the parent). */
@@ -134,15 +145,24 @@ export interface StakingWindow {
   end: number;
 }
 
-/** True when a delegation or reward lies within `window` (always, without a window). */
+/**
+ * True when a delegation or reward lies within `window` (always, without a window). An end the answer
+ * broke does not exclude the item: it stays in its node's list, where its broken field fails alone.
+ */
 export function inWindow(window: StakingWindow | undefined, item: { startTimestamp: WideInteger; endTimestamp: WideInteger }): boolean {
-  return !window || (approximately(item.startTimestamp) >= window.start && approximately(item.endTimestamp) <= window.end);
+  if (!window) return true;
+  const start = timeOf(() => item.startTimestamp);
+  const end = timeOf(() => item.endTimestamp);
+  return (start === undefined || start >= window.start) && (end === undefined || end <= window.end);
 }
 
 interface Keyed<A> {
   nodeId: string;
   args: A;
-  /** Hint from the parent: `delegatorCount` for delegators. */
+  /**
+   * Hint from the parent, at most the length of its list (an upper bound the packing
+   * and, with a window, the completeness of a listing rely on): `delegatorCount` for delegators.
+   */
   expected?: number | undefined;
   /**
    * The validation's period. The listings filter by node only, and a node validates
@@ -173,6 +193,17 @@ interface Routing {
   /** The node ids to send for these parents (deduplicated). */
   nodeIdsOf(parentIds: string[]): string[];
   parentOf(item: StakingItem): string;
+  /**
+   * Whether a packed listing that goes on, holding `held` items of a validation, already
+   * holds its whole list. The listing filters by node, so it also holds the node's other
+   * validations' items, which the validation's hint does not count: it is complete once
+   * it holds as many items as the hint (each hint here is an upper bound of the
+   * validation's list: its `delegatorCount`, or what that many delegations can earn), or
+   * once the listing, in time order, has gone past the validation's period.
+   */
+  complete(parentId: string, page: UpstreamPage<StakingItem>, held: number, order: SortOrder | undefined): boolean;
+  /** The node a parent's list is part of: a node's validations share its listing, so they pack together. */
+  unitOf(parentId: string): string | undefined;
 }
 
 /** The parent of items that belong to none of a batch's keys (another validation of the node, or a substring match). */
@@ -187,12 +218,14 @@ interface Owner {
 function routing(keys: readonly Keyed<unknown>[], parentIds: readonly string[]): Routing {
   const byNode = new Map<string, Owner[]>();
   const nodeOfParent = new Map<string, string>();
+  const windowOfParent = new Map<string, { window: StakingWindow; bound: number | undefined }>();
   keys.forEach((k, i) => {
     const owner = { parentId: parentIds[i] as string, window: k.window };
     const list = byNode.get(k.nodeId);
     if (list) list.push(owner);
     else byNode.set(k.nodeId, [owner]);
     nodeOfParent.set(owner.parentId, k.nodeId);
+    if (k.window) windowOfParent.set(owner.parentId, { window: k.window, bound: k.expected });
   });
   return {
     nodeIdsOf: (ids) => [...new Set(ids.map((id) => nodeOfParent.get(id) ?? id))],
@@ -200,6 +233,13 @@ function routing(keys: readonly Keyed<unknown>[], parentIds: readonly string[]):
       const owners = byNode.get(item.nodeId);
       if (owners) for (const owner of owners) if (inWindow(owner.window, item)) return owner.parentId;
       return OUTSIDE;
+    },
+    unitOf: (parentId) => nodeOfParent.get(parentId),
+    complete: (parentId, page, held, order) => {
+      const own = windowOfParent.get(parentId);
+      // A node's whole list (no window) is complete only at the listing's end.
+      if (!own) return false;
+      return (own.bound !== undefined && held >= own.bound) || passedPeriod(page.items, own.window, order);
     },
   };
 }
@@ -243,6 +283,8 @@ export function delegatorsFirstPage(ctx: LoaderContext, network: NetworkId): Dat
           loadFirstPages<Delegator>(parents, {
             maxPageSize: MAX_PAGE,
             parentOf: route.parentOf,
+            complete: (parentId, page, held) => route.complete(parentId, page, held, args.sortOrder),
+            unitOf: route.unitOf,
             fetch: async (parentIds, pageSize) => {
               const page = await dataApi.listDelegators(
                 network,
@@ -273,6 +315,8 @@ export function pendingRewardsFirstPage(ctx: LoaderContext, network: NetworkId):
           loadFirstPages<PendingReward>(parents, {
             maxPageSize: MAX_PAGE,
             parentOf: route.parentOf,
+            complete: (parentId, page, held) => route.complete(parentId, page, held, args.sortOrder),
+            unitOf: route.unitOf,
             fetch: async (parentIds, pageSize) => {
               const nodeIds = route.nodeIdsOf(parentIds);
               const page = await dataApi.listPendingRewards(network, { nodeIds, pageSize, ...(args.sortOrder ? { sortOrder: args.sortOrder } : {}) }, ctx.call);
@@ -298,6 +342,8 @@ export function historicalRewardsFirstPage(
           loadFirstPages<HistoricalReward>(parents, {
             maxPageSize: MAX_PAGE,
             parentOf: route.parentOf,
+            complete: (parentId, page, held) => route.complete(parentId, page, held, args.sortOrder),
+            unitOf: route.unitOf,
             fetch: async (parentIds, pageSize) => {
               const page = await dataApi.listHistoricalRewards(
                 network,
@@ -345,7 +391,8 @@ export function validationByKey(ctx: LoaderContext, network: NetworkId): DataLoa
         const found = new Map<string, Validator>();
         const bySubnet = new Map<string, Set<string>>();
         for (const k of keys) {
-          if (!isNodeId(k.nodeId)) continue;
+          // Only well-formed ids are sent (the client refuses others): one key must not fail the batch.
+          if (!isNodeId(k.nodeId) || !isCb58Id(k.subnetId)) continue;
           let ids = bySubnet.get(k.subnetId);
           if (!ids) bySubnet.set(k.subnetId, (ids = new Set()));
           ids.add(k.nodeId);

@@ -1,7 +1,7 @@
 import { GraphQLError, isLeafType, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { ErrorCode } from '../errors.ts';
+import { ErrorCode, UNSERVABLE_MESSAGE, unservableMessage } from '../errors.ts';
 
 type IncrementalPayload = ExecutionResult & { incremental?: readonly { errors?: readonly GraphQLError[] }[] };
 
@@ -13,7 +13,9 @@ type IncrementalPayload = ExecutionResult & { incremental?: readonly { errors?: 
  *   graphql-tools' executor (yoga's) rethrows a serializer's GraphQLError as `new Error(message)` so
  *   that it is masked, and graphql-jit keeps nothing but the message;
  * - graphql-tools, for a serializer that returns null: ``Expected `Int.serialize(...)` to return ...``;
- * - graphql-jit, for one that returns undefined or NaN: `Expected a value of type "Int" but received: ...`.
+ * - graphql-jit, for one that returns undefined or NaN: `Expected a value of type "Int" but received: ...`;
+ * - this schema's scalars, whose refusal is already this plugin's own words (`unservableMessage`), coded
+ *   by graphql-js's executor but not by the other two.
  */
 const SERIALIZER_REFUSAL = /^(?:Enum "(\w+)" cannot represent |(\w+) cannot (?:represent|be serialized)|Expected `(\w+)\.serialize\(|Expected a value of type "(\w+)" but received)/;
 
@@ -34,7 +36,8 @@ export function useUnservableValues(): Plugin {
     if (error.extensions['code'] !== undefined) return undefined;
     const original = error.originalError;
     if (original !== undefined && original.constructor !== Error) return undefined;
-    const match = SERIALIZER_REFUSAL.exec((original ?? error).message);
+    const message = (original ?? error).message;
+    const match = UNSERVABLE_MESSAGE.exec(message) ?? SERIALIZER_REFUSAL.exec(message);
     const name = match?.slice(1).find((group) => group !== undefined);
     return name !== undefined && isLeafType(schema.getType(name)) ? name : undefined;
   };
@@ -45,7 +48,7 @@ export function useUnservableValues(): Plugin {
       if (type === undefined) return;
       log?.warn({ type, path: error.path }, 'an upstream value the schema cannot serve');
       mapped ??= [...errors];
-      mapped[i] = new GraphQLError(`The upstream sent a value for this field that is not a valid ${type}.`, {
+      mapped[i] = new GraphQLError(unservableMessage(type), {
         nodes: error.nodes,
         path: error.path,
         extensions: { code: ErrorCode.UPSTREAM_PROTOCOL_ERROR, type },

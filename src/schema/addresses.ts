@@ -120,7 +120,7 @@ AddressRef.implement({
   description: 'An address on one EVM chain: its transactions, native transactions, balances and ICM messages.',
   interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (a) => encodeGlobalId('Address', [a.chainId, a.address]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (a) => encodeGlobalId('Address', [a.chainId, a.address]) }),
     address: t.expose('address', { type: 'EvmAddress', description: 'The address, lowercase 0x hex.' }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (a, _args, ctx) => chainById(ctx).load(a.chainId) }),
     transactions: t.field({

@@ -31,8 +31,8 @@ export const AssetRef = builder.objectRef<AssetOnNetwork>('Asset').implement({
   interfaces: [NodeInterface],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'assetId' in value && 'createdAtTimestamp' in value,
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (a) => encodeGlobalId('Asset', [a.network, a.assetId]) }),
-    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (a) => a.network }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (a) => encodeGlobalId('Asset', [a.network, () => a.assetId]) }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network (mainnet or fuji).', resolve: (a) => a.network }),
     assetId: t.exposeString('assetId', { description: 'The asset id (cb58; the id of the transaction that created it).' }),
     name: t.exposeString('name', { description: 'Asset name, e.g. "Avalanche".' }),
     symbol: t.exposeString('symbol', { description: 'Asset symbol, e.g. "AVAX".' }),

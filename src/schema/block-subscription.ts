@@ -8,6 +8,7 @@ import { resolvePrimaryChain } from './primary-chain.ts';
 builder.subscriptionField('blocks', (t) =>
   t.field({
     type: BlockRef,
+    nullable: false,
     description: `Each new block of a primary-network chain, oldest first, as the Data API indexes it (polled every ${blockPolling.intervalMs / 1000} s). Starts with the first block after subscribing.`,
     args: {
       network: t.arg({ type: NetworkNameEnum, required: true, description: 'MAINNET, FUJI or TESTNET.' }),

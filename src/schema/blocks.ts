@@ -28,15 +28,15 @@ const ProposerDetailsRef = builder.objectRef<ProposerDetails>('ProposerDetails')
   }),
 });
 
-const blockIdParts = (b: BlockShape) => [b.network, b.blockchainId, b.blockNumber, b.blockTimestamp, b.blockHash];
+const blockIdParts = (b: BlockShape) => [b.network, b.blockchainId, () => b.blockNumber, () => b.blockTimestamp, () => b.blockHash];
 
 export const BlockRef = builder.objectRef<BlockShape>('Block').implement({
   description: 'A block of a primary-network chain (P, X or C) as the Data API indexes it.',
   interfaces: [NodeInterface],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'blockHash' in value && 'parentHash' in value,
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (b) => encodeGlobalId('Block', blockIdParts(b)) }),
-    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (b) => b.network }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (b) => encodeGlobalId('Block', blockIdParts(b)) }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network (mainnet or fuji).', resolve: (b) => b.network }),
     blockchainId: t.exposeString('blockchainId', { description: 'The chain the block belongs to.' }),
     blockNumber: t.field({ type: 'UInt256', description: 'Height.', resolve: (b) => b.blockNumber }),
     blockHash: t.exposeString('blockHash', { description: 'Block hash (id).' }),
@@ -88,6 +88,7 @@ export const BlockConnection = builder.connectionObject(
 builder.objectFields(PrimaryBlockchainRef, (t) => ({
   blocks: t.field({
     type: BlockConnection,
+    nullable: false,
     description: 'Latest blocks, newest first.',
     args: {
       ...pageArgs(t.arg, PAGES.blocks),

@@ -69,7 +69,7 @@ ChainRef.implement({
     'An EVM chain the Data API indexes (the C-chain or an L1/subnet chain), with its addresses, transactions, contract deployments and NFTs.',
   interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (c) => encodeGlobalId('Chain', [c.chainId]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (c) => encodeGlobalId('Chain', [c.chainId]) }),
     chainId: t.exposeString('chainId', { description: 'EVM chain id, decimal (43114 for the mainnet C-chain).' }),
     ...openEnumField(t, 'status', ChainStatus, { description: 'Whether the Data API serves the chain.', value: (c) => c.status }),
     chainName: t.exposeString('chainName', { description: 'Name.' }),

@@ -1,6 +1,7 @@
 import type { InputFieldBuilder } from '@pothos/core';
 import type { BuilderTypes } from '../builder.ts';
 import { badInput } from '../errors.ts';
+import { connectionReadCalls } from '../lib/cost.ts';
 import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import { between } from './bounds.ts';
 import {
@@ -90,18 +91,26 @@ export function lazyEdge<T>(binding: CursorBinding, token: string | undefined, s
   return new PageEdge(binding, token, size, index, node);
 }
 
-/** `pageInfo` whose cursors are those of the first and last edges, encoded only when selected. */
+/**
+ * `pageInfo` whose cursors are encoded only when selected: `startCursor` is the first
+ * edge's, `endCursor` the last edge's, or, when the connection stopped at a page
+ * boundary past its last edge (see {@link resolvePageConnection}), the position it
+ * stopped at, so `after: endCursor` goes on from there even when no edge came back.
+ */
 class LazyPageInfo {
   readonly hasPreviousPage = false;
+  #end: string | null | undefined;
   constructor(
     readonly hasNextPage: boolean,
     private readonly edges: readonly Edge<unknown>[],
+    private readonly stoppedAt?: () => string,
   ) {}
   get startCursor(): string | null {
     return this.edges[0]?.cursor ?? null;
   }
   get endCursor(): string | null {
-    return this.edges[this.edges.length - 1]?.cursor ?? null;
+    if (this.#end === undefined) this.#end = this.stoppedAt ? this.stoppedAt() : (this.edges[this.edges.length - 1]?.cursor ?? null);
+    return this.#end;
   }
 }
 
@@ -110,50 +119,92 @@ export function lazyConnection<T>(edges: Edge<T>[], hasNextPage: boolean): Conne
   return { edges, pageInfo: new LazyPageInfo(hasNextPage, edges) };
 }
 
-// Upstreams that answer empty pages with a token would otherwise loop forever.
-const MAX_TOP_UPS = 8;
+/** A position in a listing: the page it counts from, that page's size, and how many of its items (and the next pages') were seen. */
+interface Position {
+  token: string | undefined;
+  size: number;
+  seen: number;
+}
 
 /**
- * A Relay connection over a `pageToken` listing. The first page is read with
- * `pageSize = first`, so `hasNextPage` is exactly "the upstream has a next page".
- * `after` re-reads the cursor's page with the cursor's page size, skips past its
- * index and tops up from `nextPageToken` with exactly the number still missing.
+ * A Relay connection over a `pageToken` listing, reading at most the pages its cost
+ * declares (`connectionReadCalls`: the page, plus one with `after`; a loader's first
+ * page counts as the first), so an accepted query never runs out of budget here.
+ *
+ * Without `after` the first page is read with `pageSize = first` (or comes from the
+ * loader). With `after`, the cursor's position is read with `pageSize` = the items to
+ * skip plus `first`, and skipped into, page after page if the upstream answers short.
+ * An upstream may answer fewer items than asked (filtered listings do, and the spec
+ * allows it, empty pages included) while sending a `nextPageToken`: the connection
+ * then tops up from the token while it has reads left, and otherwise answers what it
+ * has (Relay allows fewer than `first` edges, even none) with `hasNextPage: true` and
+ * an `endCursor` that continues from the upstream's token. `hasNextPage` is exact
+ * when the listing ends within the pages read, and true whenever the upstream says more follow.
  */
 export async function resolvePageConnection<T>(options: PageConnectionOptions<T>): Promise<Connection<T>> {
   const { page, args } = options;
   const binding = new CursorBinding(options.ctx.cursors, page, args, options.parent);
   const first = checkFirst(args.first, page);
+  const reads = connectionReadCalls(args);
 
-  let token: string | undefined;
-  let size = first;
-  let index = 0;
-  let current: UpstreamPage<T>;
+  let at: Position = { token: undefined, size: first, seen: 0 };
   if (args.after) {
     const cursor = decodeCursor(binding.codec, args.after, page, binding.hash);
     if (cursor.p !== binding.parent) throw badInput('after', 'this cursor belongs to another parent object');
-    token = cursor.t;
-    size = cursor.s;
-    index = cursor.i + 1;
-    current = await options.fetchPage(token, size);
-  } else {
-    current = options.firstPage ? await options.firstPage() : await options.fetchPage(undefined, size);
+    at = { token: cursor.t, size: cursor.s, seen: cursor.i + 1 };
   }
 
   const edges: Edge<T>[] = [];
-  for (let topUps = 0; ; topUps++) {
+  // Where the last edge's cursor stands, to tell whether the connection stopped past it.
+  let lastEdge: Position | undefined;
+  let hasNextPage = false;
+  for (let read = 0; ; read++) {
+    if (read === reads) {
+      // Out of reads: the previous page sent a token (else the loop ended there).
+      hasNextPage = true;
+      break;
+    }
+    // Enough to skip to the position and fill the page in one read when the upstream answers in full.
+    const size = Math.min(Math.max(at.seen + first - edges.length, 1), page.maxSize);
+    const current = read === 0 && !args.after && options.firstPage ? await options.firstPage() : await options.fetchPage(at.token, size);
     const items = current.items;
+    const next = current.nextPageToken;
+    let index = at.seen;
     while (edges.length < first && index < items.length) {
-      edges.push(new PageEdge(binding, token, size, index, items[index] as T));
+      // The last item of a page with a next page stands at that page's start: `after` it reads that page directly.
+      const stands: Position = index === items.length - 1 && next ? { token: next, size, seen: 0 } : { token: at.token, size, seen: index + 1 };
+      edges.push(new PageEdge(binding, stands.token, stands.size, stands.seen - 1, items[index] as T));
+      lastEdge = stands;
       index++;
     }
-    if (edges.length >= first || !current.nextPageToken || topUps >= MAX_TOP_UPS) break;
-    token = current.nextPageToken;
-    size = Math.min(first - edges.length, page.maxSize);
-    index = 0;
-    current = await options.fetchPage(token, size);
+    if (index < items.length) {
+      // Full, within this page.
+      hasNextPage = true;
+      at = { token: at.token, size, seen: index };
+      break;
+    }
+    if (!next) {
+      // No token: the listing ends here, unless a loader knows this parent's list goes on.
+      hasNextPage = Boolean(current.hasMore);
+      at = { token: at.token, size, seen: Math.max(at.seen, items.length) };
+      break;
+    }
+    // The page is used up; what is left to skip carries over to the next one.
+    at = { token: next, size, seen: Math.max(at.seen - items.length, 0) };
+    if (edges.length >= first) {
+      hasNextPage = true;
+      break;
+    }
   }
 
-  return lazyConnection(edges, index < current.items.length || Boolean(current.nextPageToken) || Boolean(current.hasMore));
+  const stoppedPastLastEdge = hasNextPage && !(lastEdge && samePosition(lastEdge, at));
+  const stoppedAt = at;
+  const stopCursor = stoppedPastLastEdge ? () => binding.encode(stoppedAt.token, stoppedAt.size, stoppedAt.seen - 1) : undefined;
+  return { edges, pageInfo: new LazyPageInfo(hasNextPage, edges, stopCursor) };
+}
+
+function samePosition(a: Position, b: Position): boolean {
+  return a.token === b.token && a.size === b.size && a.seen === b.seen;
 }
 
 /** A connection known to be empty without asking anyone. */
@@ -166,8 +217,11 @@ export function emptyConnection<T>(): Connection<T> {
  * descriptions taken from the same spec the checks use, so the docs cannot drift.
  */
 export const pageArgs = (arg: Pick<InputFieldBuilder<BuilderTypes, 'Arg'>, 'int' | 'string'>, page: Pick<PageSpec, 'defaultSize' | 'maxSize'>) => ({
-  first: arg.int({ description: `Page size (default ${page.defaultSize}).`, bound: between(1, page.maxSize) }),
-  after: arg.string({ description: 'Cursor of the last edge already seen (`pageInfo.endCursor`); pass the same other arguments that produced it.' }),
+  first: arg.int({
+    description: `Page size (default ${page.defaultSize}): at most this many edges. A page may hold fewer, even none, while \`pageInfo.hasNextPage\` is true (the upstream answered short): go on with \`after\`.`,
+    bound: between(1, page.maxSize),
+  }),
+  after: arg.string({ description: 'Where to go on from: `pageInfo.endCursor` (or an edge\'s cursor); pass the same other arguments that produced it.' }),
 });
 
 /**

@@ -151,7 +151,7 @@ const contractTypeOf = (c: ChainContract): string => CONTRACT_TYPES[c.ercType as
 
 function contractFields(t: InterfaceBuilder) {
   return {
-    id: t.id({ description: 'Global id.', resolve: (c) => encodeGlobalId('Contract', [c.chainId, c.address.toLowerCase()]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (c) => encodeGlobalId('Contract', [c.chainId, () => c.address.toLowerCase()]) }),
     chainId: t.exposeString('chainId', { description: 'EVM chain id.' }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (c, _args, ctx) => chainById(ctx).load(c.chainId) }),
     address: t.expose('address', { type: 'EvmAddress', description: 'Contract address (as the Data API writes it, possibly checksummed).' }),

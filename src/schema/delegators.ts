@@ -12,7 +12,8 @@ import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
-import { loadValidator, ValidatorInterface, type ValidatorShape } from './validators.ts';
+import { validationOfDelegation } from '../loaders/validation-links.ts';
+import { loadNodeValidation, ValidatorInterface, type ValidatorShape } from './validators.ts';
 import { unixSecondsToDate } from './scalars.ts';
 
 /** A delegation as the upstream returns it, plus the network it was read from. */
@@ -41,8 +42,8 @@ export const DelegatorInterface = builder.interfaceRef<DelegatorShape>('Delegato
   interfaces: [NodeInterface],
   resolveType: (d) => delegatorTypeOf(d),
   fields: (t) => ({
-    id: t.id({ description: 'Global id (stable across status changes).', resolve: (d) => encodeGlobalId('Delegator', [d.network, d.nodeId, d.txHash]) }),
-    network: t.field({ type: 'String', description: 'Network the delegation was read from (mainnet or fuji).', resolve: (d) => d.network }),
+    id: t.id({ nullable: false, description: 'Global id (stable across status changes).', resolve: (d) => encodeGlobalId('Delegator', [d.network, () => d.nodeId, () => d.txHash]) }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network the delegation was read from (mainnet or fuji).', resolve: (d) => d.network }),
     txHash: t.exposeString('txHash', { description: 'The delegation transaction.' }),
     nodeId: t.exposeString('nodeId', { description: 'The validator delegated to, `NodeID-...`.' }),
     rewardAddresses: t.exposeStringList('rewardAddresses', { description: 'Addresses the rewards go to.' }),
@@ -71,9 +72,10 @@ export const DelegatorInterface = builder.interfaceRef<DelegatorShape>('Delegato
     validator: t.field({
       type: ValidatorInterface,
       nullable: true,
-      description: "The node's primary-network validation (the active one, else pending, else the latest completed).",
+      description:
+        "The validation this delegation belongs to: of its node's primary-network validations (a node may have validated many times, each its own record), the one whose period holds the delegation's start (validation start <= `startTimestamp` <= validation end). Null when none does. Batched across delegations.",
       upstreamCost: validatorLinkCost,
-      resolve: (d, _args, ctx) => loadValidator(ctx, d.network, d.nodeId),
+      resolve: (d, _args, ctx) => loadNodeValidation(ctx, d.network, d.nodeId, (own) => validationOfDelegation(own, d)),
     }),
   }),
 });
@@ -148,6 +150,7 @@ registerNodeFamily('Delegator', {
 builder.objectFields(NetworkRef, (t) => ({
   delegators: t.field({
     type: DelegatorConnection,
+    nullable: false,
     description: 'Delegations on this network.',
     args: {
       ...pageArgs(t.arg, PAGES.delegators),

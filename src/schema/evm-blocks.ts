@@ -57,7 +57,7 @@ EvmBlockRef.implement({
   description: 'A block of an EVM chain (the C-chain or an L1 chain): its header figures, and its transactions.',
   interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (b) => encodeGlobalId('EvmBlock', [b.chainId, b.blockNumber]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (b) => encodeGlobalId('EvmBlock', [b.chainId, () => b.blockNumber]) }),
     chainId: t.exposeString('chainId', { description: 'EVM chain id.' }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (b, _args, ctx) => chainById(ctx).load(b.chainId) }),
     blockNumber: t.field({ type: 'UInt64', description: 'Block number.', resolve: (b) => b.blockNumber }),

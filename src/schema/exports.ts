@@ -40,7 +40,7 @@ export const ExportOperationRef = builder.objectRef<ExportOperation>('ExportOper
   description: 'An asynchronous transaction export. It starts RUNNING; read it again with `exportOperation(operationId:)` (or `node(id:)`) until it reaches a final state.',
   interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (o) => encodeGlobalId('ExportOperation', [o.operationId]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (o) => encodeGlobalId('ExportOperation', [() => o.operationId]) }),
     operationId: t.exposeString('operationId', { description: 'Operation id (a UUID).' }),
     ...openEnumField(t, 'operationType', OperationType, { description: 'What kind of export.', value: (o) => o.operationType }),
     ...openEnumField(t, 'operationStatus', OperationStatus, { description: 'Current state.', value: (o) => o.operationStatus }),
@@ -114,7 +114,7 @@ type ExportInput = typeof CreateTransactionExportInput.$inferInput;
 const CreateTransactionExportPayload = builder.objectRef<{ operation: ExportOperation }>('CreateTransactionExportPayload').implement({
   description: 'The export operation just started.',
   fields: (t) => ({
-    operation: t.field({ type: ExportOperationRef, description: 'The operation, usually RUNNING.', resolve: (p) => p.operation }),
+    operation: t.field({ type: ExportOperationRef, nullable: false, description: 'The operation, usually RUNNING.', resolve: (p) => p.operation }),
   }),
 });
 
@@ -154,6 +154,7 @@ function toBody(input: ExportInput): CreateExportBody {
 builder.mutationField('createTransactionExport', (t) =>
   t.field({
     type: CreateTransactionExportPayload,
+    nullable: false,
     description: 'Starts a transaction export. It runs in the background: poll `exportOperation(operationId:)` until it is no longer RUNNING.',
     args: { input: t.arg({ type: CreateTransactionExportInput, required: true, description: 'What to export.' }) },
     checkArgs: (args) => checkExportInput(args.input),

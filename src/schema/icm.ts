@@ -109,6 +109,7 @@ IcmMessageRef.implement({
   interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.id({
+      nullable: false,
       description: 'Global id: the same however the message was found; `node(id:)` reads the message by its id.',
       resolve: (m) => encodeGlobalId('IcmMessage', idParts(m)),
     }),
@@ -208,6 +209,7 @@ export const IcmMessageFilter = builder.inputType('IcmMessageFilter', {
 builder.queryFields((t) => ({
   icmMessages: t.field({
     type: IcmMessageConnection,
+    nullable: false,
     description: 'ICM messages, newest first: those an address sent or received, or with no `address` every message the Data API indexes (narrowed by `filter`).',
     args: {
       address: t.arg.string({ description: 'The sender or recipient; every message when omitted.', bound: BOUNDS.evmAddress }),

@@ -29,9 +29,10 @@ NetworkRef.implement({
   interfaces: [NodeInterface],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'network' in value && Object.keys(value).length === 1,
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (n) => encodeGlobalId('Network', [n.network]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (n) => encodeGlobalId('Network', [n.network]) }),
     name: t.field({
       type: NetworkNameEnum,
+      nullable: false,
       description: 'The network (FUJI for TESTNET).',
       resolve: (n) => n.network,
     }),
@@ -48,6 +49,7 @@ registerNodeFamily('Network', {
 builder.queryFields((t) => ({
   network: t.field({
     type: NetworkRef,
+    nullable: false,
     description: 'Primary-network resources of one network.',
     args: { name: t.arg({ type: NetworkNameEnum, required: true, description: 'MAINNET, FUJI or TESTNET.' }) },
     resolve: (_root, args) => ({ network: networkId(args.name) }),

@@ -16,7 +16,7 @@ NftTokenRef.implement({
   description: 'One NFT of a collection on an EVM chain, with its indexed metadata (ERC-721; the public spec also allows ERC-1155 tokens).',
   interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (n) => encodeGlobalId('NftToken', [n.chainId, n.address.toLowerCase(), n.tokenId]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (n) => encodeGlobalId('NftToken', [n.chainId, () => n.address.toLowerCase(), () => n.tokenId]) }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (n, _args, ctx) => chainById(ctx).load(n.chainId) }),
     address: t.expose('address', { type: 'EvmAddress', description: 'Collection contract address.' }),
     name: t.exposeString('name', { nullable: true, description: 'Collection name.' }),

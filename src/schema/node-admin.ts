@@ -174,7 +174,7 @@ const FailedVmRef = builder.objectRef<{ vmId: string; error: string }>('FailedVm
   description: 'A plugin VM the node failed to load.',
   fields: (t) => ({
     vmId: t.exposeString('vmId', { nullable: false, description: 'VM id.' }),
-    error: t.exposeString('error', { nullable: false, description: 'Why it failed.' }),
+    error: t.exposeString('error', { description: 'Why it failed.' }),
   }),
 });
 
@@ -184,8 +184,8 @@ const AdminLoadVMsPayload = builder
     description: 'Result of adminLoadVMs.',
     fields: (t) => ({
       avalancheNode: t.field({ type: AvalancheNodeRef, ...avalancheNodeField, resolve: (p) => p.avalancheNode }),
-      newVMs: t.field({ type: [NodeVmRef], nullable: false, description: 'VMs loaded by this call, with their aliases.', resolve: (p) => p.newVMs }),
-      failedVMs: t.field({ type: [FailedVmRef], nullable: false, description: 'VMs that failed to load (empty when none failed).', resolve: (p) => p.failedVMs }),
+      newVMs: t.field({ type: [NodeVmRef], description: 'VMs loaded by this call, with their aliases.', resolve: (p) => p.newVMs }),
+      failedVMs: t.field({ type: [FailedVmRef], description: 'VMs that failed to load (empty when none failed).', resolve: (p) => p.failedVMs }),
     }),
   });
 

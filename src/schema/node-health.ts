@@ -17,7 +17,7 @@ const HealthCheckRef = builder.objectRef<HealthCheckShape>('HealthCheck').implem
     passing: t.boolean({ nullable: false, description: 'True when the check passed (it has no error).', resolve: (c) => c.error === undefined || c.error === null }),
     message: t.field({ type: 'JSON', nullable: true, description: 'Free-form details of the check (e.g. `connectedPeers` for `network`).', resolve: (c) => c.message ?? null }),
     error: t.field({ type: 'JSON', nullable: true, description: 'Why the check failed; null when it passes.', resolve: (c) => c.error ?? null }),
-    timestamp: t.exposeString('timestamp', { nullable: false, description: 'When the check last ran (RFC 3339; `0001-01-01T00:00:00Z` before its first run).' }),
+    timestamp: t.exposeString('timestamp', { description: 'When the check last ran (RFC 3339; `0001-01-01T00:00:00Z` before its first run).' }),
     duration: t.field({
       type: 'UInt256',
       nullable: true,
@@ -25,7 +25,7 @@ const HealthCheckRef = builder.objectRef<HealthCheckShape>('HealthCheck').implem
       resolve: (c) => (c.duration == null ? null : Math.max(0, Math.round(c.duration))),
     }),
     // The node leaves the count out when it is 0 (Go `omitempty`), so an absent count is the node's 0, not a default.
-    contiguousFailures: t.int({ nullable: false, description: 'Consecutive failures (0 when passing).', resolve: (c) => c.contiguousFailures ?? 0 }),
+    contiguousFailures: t.int({ description: 'Consecutive failures (0 when passing).', resolve: (c) => c.contiguousFailures ?? 0 }),
     timeOfFirstFailure: t.string({ nullable: true, description: 'When the current run of failures began (RFC 3339); null when passing.', resolve: (c) => c.timeOfFirstFailure ?? null }),
   }),
 });
@@ -33,10 +33,9 @@ const HealthCheckRef = builder.objectRef<HealthCheckShape>('HealthCheck').implem
 export const HealthReportRef = builder.objectRef<HealthReport>('HealthReport').implement({
   description: 'A health report of a node: the included checks and whether all of them pass.',
   fields: (t) => ({
-    healthy: t.exposeBoolean('healthy', { nullable: false, description: 'True when every included check passes.' }),
+    healthy: t.exposeBoolean('healthy', { description: 'True when every included check passes.' }),
     checks: t.field({
       type: [HealthCheckRef],
-      nullable: false,
       description: 'The included checks, sorted by name.',
       resolve: (r) => Object.entries(r.checks ?? {}).map(([name, check]) => withFields(check, { name })).sort((a, b) => (a.name < b.name ? -1 : 1)),
     }),

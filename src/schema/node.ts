@@ -39,8 +39,8 @@ export const AvalancheNodeRef = builder.objectRef<AvalancheNodeShape>('Avalanche
 const NodePopRef = builder.objectRef<{ publicKey: string; proofOfPossession: string }>('NodePop').implement({
   description: "The node's BLS key and its proof of possession (info.getNodeID `nodePOP`).",
   fields: (t) => ({
-    publicKey: t.expose('publicKey', { type: 'Hex', nullable: false, description: '48-byte compressed BLS public key, 0x-prefixed hex.' }),
-    proofOfPossession: t.expose('proofOfPossession', { type: 'Hex', nullable: false, description: '96-byte BLS signature proving possession of the key, 0x-prefixed hex.' }),
+    publicKey: t.expose('publicKey', { type: 'Hex', description: '48-byte compressed BLS public key, 0x-prefixed hex.' }),
+    proofOfPossession: t.expose('proofOfPossession', { type: 'Hex', description: '96-byte BLS signature proving possession of the key, 0x-prefixed hex.' }),
   }),
 });
 
@@ -53,7 +53,7 @@ const NodeVmVersionRef = builder.objectRef<NameVersion>('NodeVmVersion').impleme
   description: 'Version of one VM the node runs.',
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: 'VM name (its primary alias, e.g. `avm`, `evm`, `platform`).' }),
-    version: t.exposeString('version', { nullable: false, description: 'Version of that VM.' }),
+    version: t.exposeString('version', { description: 'Version of that VM.' }),
   }),
 });
 
@@ -62,13 +62,12 @@ type NodeVersionShape = Awaited<ReturnType<typeof nodeRpc<'info.getNodeVersion'>
 const NodeVersionRef = builder.objectRef<NodeVersionShape>('NodeVersion').implement({
   description: 'Versions of the node software (info.getNodeVersion).',
   fields: (t) => ({
-    version: t.exposeString('version', { nullable: false, description: 'Node version, e.g. `avalanchego/1.14.2`.' }),
-    databaseVersion: t.exposeString('databaseVersion', { nullable: false, description: 'Database version, e.g. `v1.4.5`.' }),
-    gitCommit: t.exposeString('gitCommit', { nullable: false, description: 'Git commit the node was built from (may be empty).' }),
-    rpcProtocolVersion: t.exposeString('rpcProtocolVersion', { nullable: false, description: 'RPCChainVM protocol version, a decimal string (e.g. "45").' }),
+    version: t.exposeString('version', { description: 'Node version, e.g. `avalanchego/1.14.2`.' }),
+    databaseVersion: t.exposeString('databaseVersion', { description: 'Database version, e.g. `v1.4.5`.' }),
+    gitCommit: t.exposeString('gitCommit', { description: 'Git commit the node was built from (may be empty).' }),
+    rpcProtocolVersion: t.exposeString('rpcProtocolVersion', { description: 'RPCChainVM protocol version, a decimal string (e.g. "45").' }),
     vmVersions: t.field({
       type: [NodeVmVersionRef],
-      nullable: false,
       description: 'Version of each VM, sorted by VM name.',
       resolve: (v) => Object.entries(v.vmVersions ?? {}).map(([name, version]) => ({ name, version })).sort((a, b) => a.name.localeCompare(b.name)),
     }),
@@ -76,7 +75,7 @@ const NodeVersionRef = builder.objectRef<NodeVersionShape>('NodeVersion').implem
 });
 
 const uint = (description: string, key: keyof TxFees) =>
-  ({ type: 'UInt256' as const, nullable: false, description, resolve: (fees: TxFees) => fees[key] });
+  ({ type: 'UInt256' as const, description, resolve: (fees: TxFees) => fees[key] });
 
 const NodeTxFeesRef = builder.objectRef<TxFees>('NodeTxFees').implement({
   description: 'Fee record of info.getTxFee, in nano-AVAX (deprecated by the node since v1.12.2).',
@@ -97,7 +96,7 @@ export const NodeVmRef = builder.objectRef<{ vmId: string; aliases: string[] }>(
   description: 'A VM installed on the node (info.getVMs).',
   fields: (t) => ({
     vmId: t.exposeString('vmId', { nullable: false, description: 'VM id (cb58).' }),
-    aliases: t.exposeStringList('aliases', { nullable: false, description: "The VM's aliases, e.g. `avm`." }),
+    aliases: t.exposeStringList('aliases', { description: "The VM's aliases, e.g. `avm`." }),
   }),
 });
 
@@ -105,7 +104,7 @@ const NodeFxRef = builder.objectRef<{ fxId: string; name: string }>('NodeFx').im
   description: 'A feature extension installed on the node (info.getVMs `fxs`).',
   fields: (t) => ({
     fxId: t.exposeString('fxId', { nullable: false, description: 'Fx id (cb58).' }),
-    name: t.exposeString('name', { nullable: false, description: 'Fx name, e.g. `secp256k1fx`.' }),
+    name: t.exposeString('name', { description: 'Fx name, e.g. `secp256k1fx`.' }),
   }),
 });
 
@@ -114,8 +113,8 @@ const NodeUptimeRef = builder
   .implement({
     description: 'How the network sees this node\'s uptime (info.uptime).',
     fields: (t) => ({
-      rewardingStakePercentage: t.exposeFloat('rewardingStakePercentage', { nullable: false, description: 'Percent of stake that considers this node above the uptime requirement.' }),
-      weightedAveragePercentage: t.exposeFloat('weightedAveragePercentage', { nullable: false, description: 'Stake-weighted mean of the uptimes observed by the peers, percent.' }),
+      rewardingStakePercentage: t.exposeFloat('rewardingStakePercentage', { description: 'Percent of stake that considers this node above the uptime requirement.' }),
+      weightedAveragePercentage: t.exposeFloat('weightedAveragePercentage', { description: 'Stake-weighted mean of the uptimes observed by the peers, percent.' }),
     }),
   });
 
@@ -149,33 +148,33 @@ const NetworkUpgradesRef = builder.objectRef<Upgrades>('NetworkUpgrades').implem
 const AcpPreferenceRef = builder.objectRef<AcpPreference & { acpNumber: number }>('AcpPreference').implement({
   description: "The connected primary-network validators' stance on one Avalanche Community Proposal (info.acps).",
   fields: (t) => ({
-    acpNumber: t.exposeInt('acpNumber', { nullable: false, description: 'Proposal number.' }),
-    supportWeight: t.field({ type: 'UInt256', nullable: false, description: 'Stake weight of the supporters.', resolve: (a) => a.supportWeight }),
-    supporters: t.exposeStringList('supporters', { nullable: false, description: 'Node ids supporting it.' }),
-    objectWeight: t.field({ type: 'UInt256', nullable: false, description: 'Stake weight of the objectors.', resolve: (a) => a.objectWeight }),
-    objectors: t.exposeStringList('objectors', { nullable: false, description: 'Node ids objecting to it.' }),
-    abstainWeight: t.field({ type: 'UInt256', nullable: false, description: 'Stake weight of the validators that neither support nor object.', resolve: (a) => a.abstainWeight }),
+    acpNumber: t.exposeInt('acpNumber', { description: 'Proposal number.' }),
+    supportWeight: t.field({ type: 'UInt256', description: 'Stake weight of the supporters.', resolve: (a) => a.supportWeight }),
+    supporters: t.exposeStringList('supporters', { description: 'Node ids supporting it.' }),
+    objectWeight: t.field({ type: 'UInt256', description: 'Stake weight of the objectors.', resolve: (a) => a.objectWeight }),
+    objectors: t.exposeStringList('objectors', { description: 'Node ids objecting to it.' }),
+    abstainWeight: t.field({ type: 'UInt256', description: 'Stake weight of the validators that neither support nor object.', resolve: (a) => a.abstainWeight }),
   }),
 });
 
 export const PeerRef = builder.objectRef<PeerShape>('Peer').implement({
   description: 'A node connected to a configured node (info.peers).',
   fields: (t) => ({
-    nodeID: t.exposeString('nodeID', { nullable: false, description: "The peer's node id, `NodeID-...`." }),
-    ip: t.exposeString('ip', { nullable: false, description: 'Remote address of the connection (`host:port`).' }),
-    publicIP: t.exposeString('publicIP', { nullable: false, description: 'Public address the peer announces (`host:port`, empty when unknown).' }),
+    nodeID: t.exposeString('nodeID', { description: "The peer's node id, `NodeID-...`." }),
+    ip: t.exposeString('ip', { description: 'Remote address of the connection (`host:port`).' }),
+    publicIP: t.exposeString('publicIP', { description: 'Public address the peer announces (`host:port`, empty when unknown).' }),
     ipAddress: t.field({ type: 'IP', nullable: true, description: 'The IP address of `ip`, without its port; null when the host is not an IP address.', resolve: (p) => ipOfHostPort(p.ip) }),
     publicIPAddress: t.field({ type: 'IP', nullable: true, description: 'The IP address of `publicIP`, without its port; null when unknown or not an IP address.', resolve: (p) => ipOfHostPort(p.publicIP) }),
-    version: t.exposeString('version', { nullable: false, description: 'Software version the peer runs, e.g. `avalanchego/1.14.2`.' }),
+    version: t.exposeString('version', { description: 'Software version the peer runs, e.g. `avalanchego/1.14.2`.' }),
     upgradeTime: t.field({ type: 'UInt64', nullable: true, description: 'Upgrade time the peer announced, unix seconds (nodes from v1.14.1).', resolve: (p) => p.upgradeTime ?? null }),
     upgradeAt: t.field({ type: 'DateTime', nullable: true, description: 'Upgrade time the peer announced: `upgradeTime` as a DateTime.', resolve: (p) => unixSecondsToDate(p.upgradeTime) }),
-    lastSent: t.exposeString('lastSent', { nullable: false, description: 'When a message was last sent to the peer (RFC 3339).' }),
-    lastReceived: t.exposeString('lastReceived', { nullable: false, description: 'When a message was last received from the peer (RFC 3339).' }),
-    observedUptime: t.exposeFloat('observedUptime', { nullable: false, description: "The configured node's primary-network uptime as this peer observes it, percent." }),
-    trackedSubnets: t.exposeStringList('trackedSubnets', { nullable: false, description: 'Subnet ids the peer tracks.' }),
+    lastSent: t.exposeString('lastSent', { description: 'When a message was last sent to the peer (RFC 3339).' }),
+    lastReceived: t.exposeString('lastReceived', { description: 'When a message was last received from the peer (RFC 3339).' }),
+    observedUptime: t.exposeFloat('observedUptime', { description: "The configured node's primary-network uptime as this peer observes it, percent." }),
+    trackedSubnets: t.exposeStringList('trackedSubnets', { description: 'Subnet ids the peer tracks.' }),
     supportedACPs: t.intList({ nullable: true, description: 'ACP numbers the peer supports.', resolve: (p) => p.supportedACPs ?? null }),
     objectedACPs: t.intList({ nullable: true, description: 'ACP numbers the peer objects to.', resolve: (p) => p.objectedACPs ?? null }),
-    benched: t.exposeStringList('benched', { nullable: false, description: 'Chains (primary aliases, e.g. `C`) on which the peer is currently benched.' }),
+    benched: t.exposeStringList('benched', { description: 'Chains (primary aliases, e.g. `C`) on which the peer is currently benched.' }),
     node: t.field({
       type: AvalancheNodeRef,
       nullable: false,
@@ -246,7 +245,7 @@ AvalancheNodeRef.implement({
   interfaces: [NodeInterface],
   fields: (t) => ({
     id: t.id({ nullable: false, description: 'Global id.', resolve: (n) => encodeGlobalId('AvalancheNode', [n.name]) }),
-    name: t.exposeString('name', { nullable: false, description: 'The name the node is configured under (its URL is never shown).' }),
+    name: t.exposeString('name', { description: 'The name the node is configured under (its URL is never shown).' }),
     nodeId: t.string({
       nullable: true,
       description: "The node's id, `NodeID-...` (info.getNodeID).",

@@ -1,23 +1,33 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { badInput, codedError, ErrorCode } from '../errors.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
+import { isCarriablePageToken, MAX_PAGE_TOKEN_BYTES } from '../lib/pages.ts';
 import { PAGES, type PageSpec } from '../shapes/index.ts';
 
 export { PAGES, type PageSpec };
 
 
 /**
- * What an edge cursor carries: the upstream page it came from (its `pageToken`,
- * absent for the first page, and the `pageSize` it was read with), the item's
- * index in that page, and hashes binding it to the connection's arguments and
- * parent. `after` re-reads that page and continues past the index.
+ * What a cursor carries: a position in the listing, as the upstream page it counts
+ * from (its `pageToken`, absent for the first page, and the `pageSize` it was read
+ * with) and how many items from that page's start were already seen, plus hashes
+ * binding it to the connection's arguments and parent.
+ *
+ * `after` skips `i + 1` items from the start of that page, continuing into the pages
+ * after it when the page holds fewer: an upstream may answer a page shorter than asked,
+ * or shorter when read again, and the items after a position are the same whatever
+ * the page sizes that reach them.
  */
 export interface CursorState {
-  /** pageToken of the page holding the item; undefined for the first page. */
+  /** pageToken of the page the position counts from; undefined for the first page. */
   t?: string | undefined;
-  /** pageSize the page was read with. */
+  /** pageSize that page was read with. */
   s: number;
-  /** Index of the item in the page. */
+  /**
+   * Index of the item (from the page's start) the cursor stands on: an edge's cursor
+   * is its item's index; -1 stands before the page's first item (where a connection
+   * stopped at a page boundary, or before anything was seen).
+   */
   i: number;
   /** Hash of connection name + arguments. */
   h: string;
@@ -34,30 +44,23 @@ export function parentHash(parent: unknown): string {
 }
 
 /**
- * Cursor limits. A cursor is parsed against them before anything else, and a page
- * token must match {@link PAGE_TOKEN} both when a cursor is minted and when it is
- * read back, so what reaches the upstream's `pageToken` is always something the
- * upstream itself produced, in a shape that cannot smuggle other parameters.
+ * Cursor limits. A cursor is parsed against them before anything else. The page
+ * token inside is the upstream's own text, carried as it came (see
+ * `isCarriablePageToken`): the cursor is signed, so what reaches the upstream's
+ * `pageToken` is always something the upstream itself produced, and it travels as a
+ * URL-encoded query value, so it cannot smuggle other parameters.
  */
 export const CURSOR_LIMITS = {
-  /** Longest upstream page token a cursor may carry, characters. */
-  maxPageTokenLength: 1024,
-  /** Longest cursor accepted as `after`, characters (a cursor with the longest token is about 1,450). */
-  maxCursorLength: 2048,
+  /** Longest upstream page token a cursor may carry, UTF-8 bytes. */
+  maxPageTokenBytes: MAX_PAGE_TOKEN_BYTES,
+  /** Longest cursor accepted as `after`, characters (a cursor with the longest token is about 5,540). */
+  maxCursorLength: 5632,
   /** Largest item index a cursor may carry (peers cursors count across the whole sorted list). */
   maxIndex: 1_000_000,
 } as const;
 
-/**
- * The page tokens chaingraph carries: base64, base64url, hex, UUIDs, `NodeID-...`,
- * `a.b:c` compositions. No `%`, `&`, `#`, `?`, whitespace or control characters.
- */
-export const PAGE_TOKEN = /^[A-Za-z0-9_\-.~+/=:]+$/;
-
 /** True for a page token chaingraph will put in a cursor and send upstream. */
-export function isPageToken(token: string): boolean {
-  return token.length >= 1 && token.length <= CURSOR_LIMITS.maxPageTokenLength && PAGE_TOKEN.test(token);
-}
+export const isPageToken = isCarriablePageToken;
 
 /** Cursor secrets shorter than this are refused at start: a short HMAC key can be guessed. */
 export const MIN_CURSOR_SECRET_LENGTH = 32;
@@ -87,8 +90,9 @@ export interface CursorCodec {
  * cursors it signed no longer matter.
  *
  * Wire format: `base64url(payload) "." base64url(mac)` where payload is
- * `s.i.h.p.t` (size and index in base 36, both hashes, then the token, which is
- * last because it may itself contain dots) and mac is the first 16 bytes of
+ * `s.i.h.p.t` (size and index in base 36, the index possibly -1, both hashes, then
+ * the token as the upstream sent it, which is last because it may hold any character,
+ * dots included) and mac is the first 16 bytes of
  * HMAC-SHA256(secret, "chaingraph-cursor-v1\n" + payload).
  */
 export function createCursorCodec(secrets: readonly string[]): CursorCodec {
@@ -101,10 +105,10 @@ export function createCursorCodec(secrets: readonly string[]): CursorCodec {
   return {
     encode(state) {
       if (state.t !== undefined && !isPageToken(state.t)) {
-        // The upstream sent a token we would refuse to send back: say so rather than mint a dead cursor.
-        throw codedError(ErrorCode.UPSTREAM_PROTOCOL_ERROR, 'The upstream answered a page token chaingraph cannot carry in a cursor');
+        // The Data API's reader refuses such a token when the page is read (with its operation); this guards every other source.
+        throw codedError(ErrorCode.UPSTREAM_PROTOCOL_ERROR, 'The upstream answered a page token chaingraph cannot carry in a cursor', { upstreamField: 'nextPageToken' });
       }
-      const payload = `${state.s.toString(36)}.${state.i.toString(36)}.${state.h}.${state.p ?? ''}.${state.t ?? ''}`;
+      const payload = `${state.s.toString(36)}.${state.i < 0 ? '-1' : state.i.toString(36)}.${state.h}.${state.p ?? ''}.${state.t ?? ''}`;
       return `${Buffer.from(payload, 'utf8').toString('base64url')}.${mac(signer, payload).toString('base64url')}`;
     },
     verify(cursor, argument = 'after') {
@@ -148,20 +152,22 @@ export function inspectCursor(cursor: string, page: PageSpec, hash: string): Cur
 const MAC_DOMAIN = 'chaingraph-cursor-v1\n';
 const MAC_BYTES = 16;
 /** base64url payload, a dot, base64url of the 16-byte MAC (22 characters). */
-const CURSOR_SHAPE = /^([A-Za-z0-9_-]{4,2000})\.([A-Za-z0-9_-]{22})$/;
+const CURSOR_SHAPE = /^([A-Za-z0-9_-]{4,5600})\.([A-Za-z0-9_-]{22})$/;
 const HASH = /^[A-Za-z0-9_-]{12}$/;
 const BASE36_INT = /^(0|[1-9a-z][0-9a-z]{0,6})$/;
+/** An index: base 36, or -1 (before the page's first item). */
+const INDEX = /^(-1|0|[1-9a-z][0-9a-z]{0,6})$/;
 
 function parsePayload(payload: string): CursorState | undefined {
   const parts = payload.split('.');
   if (parts.length < 5) return undefined;
   const [size, index, hash, parent] = parts as [string, string, string, string];
   const token = parts.slice(4).join('.');
-  if (!BASE36_INT.test(size) || !BASE36_INT.test(index) || !HASH.test(hash)) return undefined;
+  if (!BASE36_INT.test(size) || !INDEX.test(index) || !HASH.test(hash)) return undefined;
   if (parent !== '' && !HASH.test(parent)) return undefined;
   if (token !== '' && !isPageToken(token)) return undefined;
   const s = parseInt(size, 36);
-  const i = parseInt(index, 36);
+  const i = index === '-1' ? -1 : parseInt(index, 36);
   if (s < 1 || i > CURSOR_LIMITS.maxIndex) return undefined;
   return { s, i, h: hash, ...(parent ? { p: parent } : {}), ...(token ? { t: token } : {}) };
 }

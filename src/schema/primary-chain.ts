@@ -85,7 +85,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
   interfaces: [NodeInterface],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'alias' in value && 'blockchainId' in value,
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (b) => encodeGlobalId('PrimaryBlockchain', [b.network, b.blockchainId]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (b) => encodeGlobalId('PrimaryBlockchain', [b.network, b.blockchainId]) }),
     network: t.field({ type: NetworkNameEnum, description: 'The network.', resolve: (b) => b.network }),
     blockchainId: t.exposeString('blockchainId', { description: 'The blockchain id (aliases resolved to the fixed id).' }),
     alias: t.exposeString('alias', { nullable: true, description: '`p-chain`, `x-chain` or `c-chain`; null for another id.' }),
@@ -115,6 +115,7 @@ registerNodeFamily('PrimaryBlockchain', {
 builder.objectFields(NetworkRef, (t) => ({
   blockchain: t.field({
     type: PrimaryBlockchainRef,
+    nullable: false,
     description: 'A primary-network chain, the root of its blocks, vertices and UTXOs. Makes no upstream call by itself.',
     args: { id: t.arg.string({ required: true, description: 'The chain.', bound: BOUNDS.primaryChainId }) },
     resolve: (n, args) => resolvePrimaryChain('id', n.network, args.id),

@@ -52,7 +52,7 @@ export const PrimaryTransactionInterface = builder.interfaceRef<TxShape>('Primar
   interfaces: [NodeInterface],
   resolveType: (tx) => (tx.chainAlias === 'p-chain' ? 'PChainTransaction' : tx.chainAlias === 'x-chain' ? 'XChainTransaction' : 'CChainAtomicTransaction'),
   fields: (t) => ({
-    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (tx) => tx.network }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network (mainnet or fuji).', resolve: (tx) => tx.network }),
     blockchainId: t.string({ description: 'The chain it was read on.', resolve: (tx) => tx.blockchainId }),
     txHash: t.string({ description: 'The transaction id (cb58; the devnet and some C-chain answers use 0x hashes).', resolve: (tx) => tx.txHash }),
     ...openEnumInterfaceField(t, 'txType', PrimaryNetworkTxTypeEnum, { description: 'Transaction type.', value: (tx) => tx.txType }),
@@ -68,13 +68,13 @@ export const PrimaryTransactionInterface = builder.interfaceRef<TxShape>('Primar
 });
 
 const amounts = (list: readonly AssetAmount[] | undefined): readonly AssetAmount[] => list ?? [];
-const idOf = (tx: TxShape) => encodeGlobalId('PrimaryTransaction', [tx.network, tx.blockchainId, tx.txHash]);
+const idOf = (tx: TxShape) => encodeGlobalId('PrimaryTransaction', [tx.network, tx.blockchainId, () => tx.txHash]);
 
 export const PChainTransactionRef = builder.objectRef<PChainTransactionOnChain>('PChainTransaction').implement({
   description: 'A P-chain transaction: staking (validators, delegators, rewards), subnets and L1s, imports, exports and transfers.',
   interfaces: [NodeInterface, PrimaryTransactionInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: idOf }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: idOf }),
     ...openEnumField(t, 'txType', PrimaryNetworkTxTypeEnum, { description: 'Transaction type.', value: (tx) => tx.txType }),
     blockNumber: t.field({ type: 'UInt256', description: 'Height of its block.', resolve: (tx) => tx.blockNumber }),
     blockTimestamp: t.expose('blockTimestamp', { type: 'UInt64', description: 'When its block was accepted, unix seconds.' }),
@@ -116,7 +116,7 @@ export const XChainTransactionRef = builder.objectRef<XChainTransactionOnChain>(
   description: 'An X-chain transaction: in a block (`chainFormat` linear, since Cortina) or in vertices (non-linear, before).',
   interfaces: [NodeInterface, PrimaryTransactionInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: idOf }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: idOf }),
     ...openEnumField(t, 'txType', PrimaryNetworkTxTypeEnum, { description: 'Transaction type.', value: (tx) => tx.txType }),
     chainFormat: t.exposeString('chainFormat', { description: '`linear` (in a block) or `non-linear` (in vertices).' }),
     blockHeight: t.expose('blockHeight', { type: 'UInt64', nullable: true, description: 'Height of its block (linear transactions).' }),
@@ -146,7 +146,7 @@ export const CChainAtomicTransactionRef = builder.objectRef<CChainTransactionOnC
   description: 'A C-chain atomic transaction: an export to (or an import from) the P- or X-chain.',
   interfaces: [NodeInterface, PrimaryTransactionInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: idOf }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: idOf }),
     ...openEnumField(t, 'txType', PrimaryNetworkTxTypeEnum, { description: 'IMPORT_TX or EXPORT_TX.', value: (tx) => tx.txType }),
     blockHeight: t.expose('blockHeight', { type: 'UInt64', nullable: true, description: 'Height of its C-chain block.' }),
     amountUnlocked: t.field({ type: [AssetAmountRef], description: 'Amounts unlocked, per asset.', resolve: (tx) => amounts(tx.amountUnlocked) }),
@@ -219,6 +219,7 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
   }),
   transactions: t.field({
     type: PrimaryTransactionConnection,
+    nullable: false,
     description: 'Latest transactions of this chain (listLatestPrimaryNetworkTransactions), newest first by default; C-chain: atomic transactions.',
     args: {
       ...pageArgs(t.arg, PAGES.primaryTransactions),
@@ -231,6 +232,7 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
   }),
   stakingTransactions: t.field({
     type: PrimaryTransactionConnection,
+    nullable: false,
     description: 'Staking transactions of validations and delegations active now (listActivePrimaryNetworkStakingTransactions). P-chain only.',
     args: {
       ...pageArgs(t.arg, PAGES.stakingTransactions),
@@ -262,7 +264,7 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
 builder.objectFields(BlockRef, (t) => ({
   transactionDetails: t.field({
     type: [PrimaryTransactionInterface],
-    nullable: { list: false, items: true },
+    nullable: { list: true, items: true },
     description: 'The first `first` of `transactions` as transactions (getTxByHash, one lookup per id, memoized per request); an id the upstream does not know is null. C-chain blocks list EVM transactions: only atomic ones resolve here.',
     args: { first: t.arg.int({ description: `How many of the block's transactions to resolve (default ${BLOCK_TX_LINK.defaultSize}).`, bound: between(0, BLOCK_TX_LINK.maxSize) }) },
     upstreamCost: BLOCK_TX_LINK_COST,
@@ -279,7 +281,7 @@ export const PrimaryBalancesInterface = builder.interfaceRef<BalancesOnChain>('P
   description: 'Balances of some addresses on one primary-network chain, per asset; each chain splits them its own way.',
   resolveType: (b) => (b.chainAlias === 'p-chain' ? 'PChainBalances' : b.chainAlias === 'x-chain' ? 'XChainBalances' : 'CChainBalances'),
   fields: (t) => ({
-    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (b) => b.network }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network (mainnet or fuji).', resolve: (b) => b.network }),
     blockchainId: t.string({ description: 'The chain.', resolve: (b) => b.blockchainId }),
     chainInfo: t.field({ type: ChainInfoRef, nullable: true, description: 'Which chain and network the upstream says it read.', resolve: (b) => b.chainInfo ?? null }),
     atomicMemoryUnlocked: t.field({ type: [AssetBalanceRef], description: 'Unlocked UTXOs in atomic memory, shared with another chain (exported, not imported yet).', resolve: (b) => assetBalances(b, b.balances.atomicMemoryUnlocked) }),

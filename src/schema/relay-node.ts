@@ -2,8 +2,10 @@ import { GraphQLError, isAbstractType, isInterfaceType, isObjectType, type Graph
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { badInput } from '../errors.ts';
-import { CompactIdError, decodeCompactId, encodeCompactId, isCompactIdText } from '../lib/global-id.ts';
-import { isCb58Id, isNodeId } from '../lib/ids.ts';
+import {
+  CompactIdError, decodeCompactId, DigestPart, encodeCompactId, isCompactIdText, MAX_COMPACT_ID_PARTS, maxCompactIdLength, type CompactIdPart,
+} from '../lib/global-id.ts';
+import { isCb58Id, isChainId, isNodeId, PRIMARY_CHAIN_ALIASES } from '../lib/ids.ts';
 import { isDecimal, isEvmAddress, isEvmHash } from './input-checks.ts';
 
 /**
@@ -13,17 +15,42 @@ import { isDecimal, isEvmAddress, isEvmHash } from './input-checks.ts';
  * `lib/global-id.ts` (a family code and each part in its smallest encoding); ids in
  * the older form, base64url of the JSON array, are still accepted.
  *
- * A global id comes back from clients, so it is parsed against a grammar before
- * any of its parts reaches a loader, a URL or a cache key: at most
- * {@link MAX_GLOBAL_ID_LENGTH} characters of canonical base64url, a registered
- * family, and every part matching the grammar its family declares ({@link ID_PARTS}).
- * Anything else is BAD_USER_INPUT naming the argument (`id`, `ids`,
- * `representations`) before any upstream call.
+ * A global id comes back from clients, so it is parsed in two steps before any of
+ * its parts reaches a loader, a URL or a cache key:
+ * - its form: at most {@link MAX_GLOBAL_ID_LENGTH} characters of canonical base64url,
+ *   a registered family, as many parts as the family has. Anything else was not made
+ *   by chaingraph: BAD_USER_INPUT naming the argument (`id`, `ids`, `representations`).
+ * - each part against the grammar its family declares ({@link ID_PARTS}). Parts are
+ *   upstream values, and an upstream may send any string its spec allows, so an id
+ *   chaingraph issued can hold a part no grammar accepts: that id is still an id (never
+ *   BAD_USER_INPUT), but the object cannot be refetched, and `node(id:)` answers null
+ *   without any upstream call.
+ *
+ * Every id {@link encodeGlobalId} makes passes the first step, whatever its parts hold
+ * (test/lib/global-id-roundtrip.test.ts).
  */
-export function encodeGlobalId(typename: string, parts: readonly (string | number)[]): string {
+export function encodeGlobalId(typename: string, parts: readonly (CompactIdPart | UpstreamIdPart)[]): string {
   const code = FAMILY_CODES.get(typename);
   if (code === undefined) throw new Error(`${typename} has no global id family code`);
-  return encodeCompactId(code, parts);
+  return encodeCompactId(code, parts.map(readPart));
+}
+
+/**
+ * An id part read from an upstream answer, passed as a function that reads it. A field the reader
+ * found broken (missing, or a value its GraphQL type cannot hold) throws when read; the id then takes
+ * an empty part instead, so the object keeps its id and its place in its list (ids are non-null: a
+ * throwing id would null the whole page), its broken field alone fails, and `node(id:)` of that id
+ * answers null (an empty part is no value a refetch can use).
+ */
+export type UpstreamIdPart = () => CompactIdPart;
+
+function readPart(part: CompactIdPart | UpstreamIdPart): CompactIdPart {
+  if (typeof part !== 'function') return part;
+  try {
+    return part();
+  } catch {
+    return '';
+  }
 }
 
 /** The older form, still accepted: base64url of the JSON array `[typename, ...parts]`. */
@@ -46,8 +73,11 @@ const FAMILY_CODE_LIST = [
 const FAMILY_CODES = new Map<string, number>(FAMILY_CODE_LIST.map((name, index) => [name, index + 1]));
 const FAMILY_NAMES = new Map<number, string>(FAMILY_CODE_LIST.map((name, index) => [index + 1, name]));
 
-/** Longest global id accepted, characters (the longest real ones, Block ids, are about 150 in the older JSON form). */
-export const MAX_GLOBAL_ID_LENGTH = 512;
+/**
+ * Longest global id accepted, characters: the longest compact id any part values make (a part
+ * over 128 bytes is written as its digest), so every issued id fits. Real ones are under 100.
+ */
+export const MAX_GLOBAL_ID_LENGTH = maxCompactIdLength(MAX_COMPACT_ID_PARTS);
 /** Most ids in one `nodes(ids:)`. */
 export const MAX_NODE_IDS = 100;
 /** Most representations in one federation `_entities` call. */
@@ -64,7 +94,6 @@ export interface IdPart {
 
 const part = (what: string, test: (value: string) => boolean): IdPart => ({ what, test });
 const bounded = (max: number, pattern: RegExp) => (value: string): boolean => value.length <= max && pattern.test(value);
-const PRIMARY_ALIASES = new Set(['p-chain', 'x-chain', 'c-chain']);
 
 /** The grammars id parts are made of. Every one excludes `.`-only values, separators, `%` and control characters. */
 export const ID_PARTS = {
@@ -72,13 +101,13 @@ export const ID_PARTS = {
   nodeId: part('a node id (NodeID-...)', isNodeId),
   /** Subnet, blockchain, asset, UTXO, vertex and P/X-chain transaction ids. */
   cb58Id: part('a cb58 id of 32 bytes', isCb58Id),
-  primaryChain: part('p-chain, x-chain, c-chain or a blockchain id', (v) => PRIMARY_ALIASES.has(v) || isCb58Id(v)),
+  primaryChain: part('p-chain, x-chain, c-chain or a blockchain id', (v) => PRIMARY_CHAIN_ALIASES.has(v) || isCb58Id(v)),
   /** A primary-network block hash: cb58 (P, X) or 0x + 64 hex digits (C). */
   blockHash: part('a block hash', (v) => isCb58Id(v) || isEvmHash(v)),
   evmAddress: part('an EVM address', isEvmAddress),
   evmTxHash: part('an EVM transaction hash', isEvmHash),
   /** An EVM chain id (decimal) or a blockchain id (cb58), as `Query.chain` takes it. */
-  chainId: part('an EVM chain id or a blockchain id', (v) => bounded(20, /^[0-9]+$/)(v) || isCb58Id(v)),
+  chainId: part('an EVM chain id or a blockchain id', isChainId),
   /** Token ids and block numbers: unsigned 256-bit decimals. */
   decimal: part('a decimal number', isDecimal),
   /** Timestamps and heights. */
@@ -115,19 +144,40 @@ const brands = new WeakMap<object, string>();
 /** Registers how `node(id:)` refetches a family of objects, and the grammar of its ids. Called by each domain module. */
 export function registerNodeFamily<T extends object>(typename: string, family: NodeFamily<T>): void {
   if (families.has(typename)) throw new Error(`Node family ${typename} registered twice`);
+  if (family.parts.length > MAX_COMPACT_ID_PARTS) throw new Error(`Node family ${typename} has more than ${MAX_COMPACT_ID_PARTS} id parts`);
   if (!FAMILY_CODES.has(typename)) throw new Error(`Node family ${typename} needs a code in FAMILY_CODE_LIST`);
   // Stored untyped: `typeOf` only ever sees what this family's own `load` returned.
   families.set(typename, family as NodeFamily<object>);
 }
 
+/** How many local parts the ids of a registered family have (all, and the required leading ones); undefined for another name. */
+export function nodeFamilyParts(typename: string): { parts: number; required: number } | undefined {
+  const family = families.get(typename);
+  return family && { parts: family.parts.length, required: family.parts.filter((p) => !p.optional).length };
+}
+
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
+/** A global id as parsed by {@link decodeGlobalId}. */
+export interface DecodedGlobalId {
+  typename: string;
+  /** The local parts as issued; a part too long to carry is its digest. */
+  parts: (string | DigestPart)[];
+  /**
+   * The parts for the family's loader, when every one matches its grammar; absent when one
+   * does not (`unusable` says which): the object cannot be refetched.
+   */
+  refetch?: string[];
+  unusable?: string;
+}
+
 /**
- * Parses a global id against its family's grammar; throws BAD_USER_INPUT naming
- * `argument` otherwise. The id must be the canonical encoding of what it holds, so
- * there is one text per object and nothing the parse would silently drop.
+ * Parses a global id: throws BAD_USER_INPUT naming `argument` unless it has the form
+ * of an id chaingraph issues (canonical, so there is one text per object and nothing
+ * the parse would silently drop), then checks each part against its family's grammar
+ * (see {@link encodeGlobalId}): only parts that pass are ever handed to a loader.
  */
-export function decodeGlobalId(id: unknown, argument = 'id'): { typename: string; parts: string[] } {
+export function decodeGlobalId(id: unknown, argument = 'id'): DecodedGlobalId {
   const bad = (why: string) => badInput(argument, `not a chaingraph global id (${why})`);
   if (typeof id !== 'string' || id.length === 0) throw bad('empty');
   if (id.length > MAX_GLOBAL_ID_LENGTH) throw bad(`longer than ${MAX_GLOBAL_ID_LENGTH} characters`);
@@ -137,15 +187,17 @@ export function decodeGlobalId(id: unknown, argument = 'id'): { typename: string
   if (!family) throw bad('unknown object type');
   const required = family.parts.filter((p) => !p.optional).length;
   if (parts.length < required || parts.length > family.parts.length) throw bad(`a ${typename} id has ${family.parts.length} parts`);
-  parts.forEach((value, index) => {
+  const refetch: string[] = [];
+  for (const [index, value] of parts.entries()) {
     const grammar = family.parts[index] as IdPart;
-    if (grammar.optional && value === '') return;
-    if (!grammar.test(value)) throw bad(`part ${index + 1} of a ${typename} id must be ${grammar.what}`);
-  });
-  return { typename, parts };
+    const usable = typeof value === 'string' && ((grammar.optional && value === '') || grammar.test(value));
+    if (!usable) return { typename, parts, unusable: `part ${index + 1} of a ${typename} id is not ${grammar.what}` };
+    refetch.push(value);
+  }
+  return { typename, parts, refetch };
 }
 
-function compactParts(id: string, bad: (why: string) => Error): { typename: string; parts: string[] } {
+function compactParts(id: string, bad: (why: string) => Error): { typename: string; parts: (string | DigestPart)[] } {
   try {
     const { code, parts } = decodeCompactId(id);
     return { typename: FAMILY_NAMES.get(code) ?? '', parts };
@@ -181,16 +233,21 @@ export function brandNode<T extends object>(object: T, concreteType: string): T 
 export const NodeInterface = builder.interfaceRef<object>('Node').implement({
   description: 'An object with a global id that `Query.node(id:)` refetches (Relay object identification).',
   fields: (t) => ({
-    id: t.id({ description: 'Globally unique, opaque id.', resolve: () => { throw new GraphQLError('id resolved by the implementing type'); } }),
+    id: t.id({ nullable: false, description: 'Globally unique, opaque id.', resolve: () => { throw new GraphQLError('id resolved by the implementing type'); } }),
   }),
   resolveType: (object) => brands.get(object) ?? null,
 });
 
-/** Loads any object by global id through its family's loader (node, nodes and federation `_entities`). */
+/**
+ * Loads any object by global id through its family's loader (node, nodes and federation `_entities`).
+ * An id whose parts no grammar accepts (built from an unusual upstream value) is null: the object
+ * cannot be looked up, and nothing is sent.
+ */
 export async function loadNode(ctx: Context, id: string, argument = 'id'): Promise<object | null> {
-  const { typename, parts } = decodeGlobalId(id, argument);
+  const { typename, refetch } = decodeGlobalId(id, argument);
+  if (!refetch) return null;
   const family = families.get(typename) as NodeFamily;
-  const object = await family.load(ctx, parts);
+  const object = await family.load(ctx, refetch);
   return object ? brandNode(object, family.typeOf(object)) : null;
 }
 
@@ -228,20 +285,22 @@ function familyIncludes(schema: GraphQLSchema, family: string, typename: string)
 
 /**
  * Upstream calls refetching these global ids makes at most, by their families'
- * `refetchCalls`. Ids that do not parse cost nothing: they are refused before any call.
+ * `refetchCalls`. Ids that do not parse cost nothing: they are refused before any call;
+ * nor do ids that cannot be refetched (answered null without a call).
  */
 export function refetchCalls(ids: readonly unknown[]): number {
   const byFamily = new Map<string, string[][]>();
   for (const id of ids) {
-    let decoded: { typename: string; parts: string[] };
+    let decoded: DecodedGlobalId;
     try {
       decoded = decodeGlobalId(id);
     } catch {
       continue;
     }
+    if (!decoded.refetch) continue;
     const list = byFamily.get(decoded.typename);
-    if (list) list.push(decoded.parts);
-    else byFamily.set(decoded.typename, [decoded.parts]);
+    if (list) list.push(decoded.refetch);
+    else byFamily.set(decoded.typename, [decoded.refetch]);
   }
   let calls = 0;
   for (const [typename, list] of byFamily) calls += families.get(typename)?.refetchCalls?.(list) ?? list.length;
@@ -266,7 +325,7 @@ builder.queryFields((t) => ({
   node: t.field({
     type: NodeInterface,
     nullable: true,
-    description: `Refetches any object by its global id; null when it no longer exists. BAD_USER_INPUT for an id chaingraph did not issue (at most ${MAX_GLOBAL_ID_LENGTH} characters).`,
+    description: `Refetches any object by its global id; null when it no longer exists, or cannot be looked up (an id built from an upstream value no lookup takes). BAD_USER_INPUT for an id chaingraph did not issue (at most ${MAX_GLOBAL_ID_LENGTH} characters).`,
     args: { id: t.arg.id({ required: true, description: 'A global id from an `id` field.' }) },
     extensions: {
       validateArgs: (args) => void decodeGlobalId(args['id'], 'id'),

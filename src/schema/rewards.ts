@@ -17,7 +17,8 @@ import { BOUNDS, checkAddressesOnNetwork } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
 import { PAGES, checkFirst, type PageSpec } from './pagination.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
-import { loadValidator, ValidatorInterface, type ValidatorShape } from './validators.ts';
+import { validationOfReward } from '../loaders/validation-links.ts';
+import { loadNodeValidation, ValidatorInterface, type ValidatorShape } from './validators.ts';
 import { unixSecondsToDate } from './scalars.ts';
 
 
@@ -50,7 +51,7 @@ function commonRewardFields<S extends (HistoricalReward | PendingReward) & { net
   t: PothosSchemaTypes.ObjectFieldBuilder<Types, S>,
 ) {
   return {
-    network: t.field({ type: 'String', description: 'Network the reward was read from (mainnet or fuji).', resolve: (r) => r.network }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network the reward was read from (mainnet or fuji).', resolve: (r) => r.network }),
     addresses: t.stringList({ description: 'P-chain addresses the reward goes to.', resolve: (r) => r.addresses }),
     txHash: t.string({ description: 'The staking transaction (validation or delegation) that earns the reward.', resolve: (r) => r.txHash }),
     amountStaked: t.field({ type: 'UInt256', description: 'Stake of that transaction, nano-AVAX.', resolve: (r) => r.amountStaked }),
@@ -63,9 +64,10 @@ function commonRewardFields<S extends (HistoricalReward | PendingReward) & { net
     validator: t.field({
       type: ValidatorInterface,
       nullable: true,
-      description: "The node's primary-network validation (the active one, else pending, else the latest completed).",
+      description:
+        "The validation the reward was paid for, among its node's primary-network validations (a node may have validated many times, each its own record): the one whose staking tx is `txHash` (a VALIDATOR reward), else the one whose period holds `startTimestamp` (a DELEGATOR or VALIDATOR_FEE reward: `txHash` is the delegation's). Null when none does. Batched across rewards.",
       upstreamCost: validatorLinkCost,
-      resolve: (r, _args, ctx) => loadValidator(ctx, r.network, r.nodeId),
+      resolve: (r, _args, ctx) => loadNodeValidation(ctx, r.network, r.nodeId, (own) => validationOfReward(own, r)),
     }),
   };
 }
@@ -143,6 +145,7 @@ const currencyArg = (t: ArgBuilder<Types>) =>
 builder.objectFields(NetworkRef, (t) => ({
   historicalRewards: t.field({
     type: HistoricalRewardConnection,
+    nullable: false,
     description: 'Paid staking rewards of some addresses and/or nodes; at least one of `addresses` / `nodeIds` is required.',
     args: {
       ...rewardOwnerArgs,
@@ -164,6 +167,7 @@ builder.objectFields(NetworkRef, (t) => ({
   }),
   pendingRewards: t.field({
     type: PendingRewardConnection,
+    nullable: false,
     description: 'Accruing staking rewards of some addresses and/or nodes; at least one of `addresses` / `nodeIds` is required.',
     args: {
       ...rewardOwnerArgs,

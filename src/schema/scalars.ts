@@ -1,14 +1,16 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { DateTimeResolver, IPResolver, URLResolver } from 'graphql-scalars';
-import { ErrorCode } from '../errors.ts';
+import { ErrorCode, unservableMessage } from '../errors.ts';
 
 /**
  * The schema's exact scalars. Two rules hold for all of them:
  *
- * - Output is tolerant: a value the upstream sends is never refused in a way that nulls a
- *   non-null parent. Format scalars (`EvmAddress`, `Hash`, `Hex`, `URL`, `IP`) pass the
+ * - Output is tolerant: format scalars (`EvmAddress`, `Hash`, `Hex`, `URL`, `IP`) pass the
  *   upstream's string through unchanged (checksum case, upper-case hex and a malformed value
- *   alike); times that cannot be shown are `null` (see {@link unixSecondsToDate}).
+ *   alike); times that cannot be shown are `null` (see {@link unixSecondsToDate}). The
+ *   numbers are checked when the answer is read (the shapes' value contract), so a value
+ *   reaching a serializer fits it; one that still does not (the backstop) is refused with
+ *   {@link unservableValue}: coded UPSTREAM_PROTOCOL_ERROR, its message never quoting the value.
  * - Input is strict: a value that is not of the scalar's form is refused with BAD_USER_INPUT
  *   while the document or its variables are validated, before any upstream call.
  *
@@ -27,6 +29,27 @@ const TWO_TO_64 = 2 ** 64;
 function shown(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   return JSON.stringify(typeof value === 'string' && value.length > 48 ? `${value.slice(0, 48)}…` : value) ?? String(value);
+}
+
+/**
+ * What an output scalar throws for a value it cannot represent: UPSTREAM_PROTOCOL_ERROR (every output is
+ * upstream data), in words that name the type and never the value. Its code survives graphql-js's own
+ * executor; yoga's and graphql-jit keep only the message, which `useUnservableValues` codes again, so the
+ * answer is the same on the interpreter and on the compiled path.
+ */
+export function unservableValue(type: string): GraphQLError {
+  return new GraphQLError(unservableMessage(type), { extensions: { code: ErrorCode.UPSTREAM_PROTOCOL_ERROR, type } });
+}
+
+/** A serializer that refuses with {@link unservableValue} whatever `serialize` throws. */
+function servedAs<T>(type: string, serialize: (value: unknown) => T): (value: unknown) => T {
+  return (value) => {
+    try {
+      return serialize(value);
+    } catch {
+      throw unservableValue(type);
+    }
+  };
 }
 
 /** A caller's value that is not of the scalar's form: BAD_USER_INPUT, located at the literal when there is one. */
@@ -75,7 +98,7 @@ export const UInt256Scalar = new GraphQLScalarType<string, string>({
   name: 'UInt256',
   description:
     'An unsigned integer of up to 256 bits (amounts in the smallest unit, gas, nonces, block numbers), serialized as a decimal string, e.g. "2000000000000". Input accepts a decimal string or a safe integer.',
-  serialize: toDecimal,
+  serialize: servedAs('UInt256', toDecimal),
   parseValue: toDecimal,
   parseLiteral(ast) {
     if (ast.kind === Kind.STRING || ast.kind === Kind.INT) {
@@ -132,7 +155,7 @@ export const UInt64Scalar = new GraphQLScalarType<string, string>({
   name: 'UInt64',
   description:
     'An unsigned 64-bit integer (0 to 18446744073709551615): unix-second timestamps, lock times, heights, thresholds, nano-unit amounts. Serialized as a decimal string so no client loses precision, e.g. "1700000000". Input accepts a decimal string or a non-negative integer up to 2^53; negatives, fractions, hex, blanks and values from 2^64 up are refused (BAD_USER_INPUT).',
-  serialize: uint64Out,
+  serialize: servedAs('UInt64', uint64Out),
   parseValue(value) {
     try {
       return uint64In(value);
@@ -170,10 +193,10 @@ export function unixSecondsToDate(value: number | string | bigint | null | undef
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   ...DateTimeResolver.toConfig(),
   // graphql-scalars hands the Date on for the JSON writer; the wire form is its ISO string, so say so here.
-  serialize(value) {
+  serialize: servedAs('DateTime', (value) => {
     const date = DateTimeResolver.serialize(value);
     return date instanceof Date ? date.toISOString() : String(date);
-  },
+  }),
   description:
     'A point in time, RFC 3339 / ISO 8601 in UTC, e.g. "2024-05-01T12:00:00.000Z". Beside each raw unix-seconds field (`…Timestamp: UInt64`) is its DateTime (`…Time`); it is null when the raw value is not a time from 1970 to 9999 (for example a value sent in milliseconds).',
   extensions: { ...DateTimeResolver.extensions, codegenScalarType: 'string' },
@@ -209,7 +232,7 @@ function formatScalar({ name, description, test, expected, specifiedByURL, jsonS
     serialize(value) {
       if (typeof value === 'string') return value;
       if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-      throw new GraphQLError(`${name} cannot represent ${shown(value)}: not a string`);
+      throw unservableValue(name);
     },
     parseValue(value) {
       try {

@@ -95,13 +95,14 @@ const AggregateSignaturesPayload = builder.objectRef<SignedMessage & { network: 
   description: 'The signed message.',
   fields: (t) => ({
     signedMessage: t.expose('signedMessage', { type: 'Hex', description: 'The Warp message with the aggregated signature, hex.' }),
-    network: t.field({ type: NetworkRef, description: 'The network whose validators signed.', resolve: (p) => ({ network: p.network }) }),
+    network: t.field({ type: NetworkRef, nullable: false, description: 'The network whose validators signed.', resolve: (p) => ({ network: p.network }) }),
   }),
 });
 
 builder.mutationField('aggregateSignatures', (t) =>
   t.field({
     type: AggregateSignaturesPayload,
+    nullable: false,
     description: "Collects BLS signatures of a subnet's validators for a Warp message until the quorum is met.",
     args: { input: t.arg({ type: AggregateSignaturesInput, required: true, description: 'The message and the quorum settings.' }) },
     checkArgs: (args) => checkAggregateInput(args.input),

@@ -157,8 +157,8 @@ BlockchainRef.implement({
   interfaces: [NodeInterface],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'blockchainId' in value && 'vmId' in value,
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (b) => encodeGlobalId('Blockchain', [b.network, b.blockchainId]) }),
-    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (b) => b.network }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (b) => encodeGlobalId('Blockchain', [b.network, b.blockchainId]) }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network (mainnet or fuji).', resolve: (b) => b.network }),
     createBlockTimestamp: t.expose('createBlockTimestamp', { type: 'UInt64', description: 'When the creating P-chain block was accepted, unix seconds.' }),
     createBlockTime: t.field({ type: 'DateTime', nullable: true, description: 'When the creating P-chain block was accepted: `createBlockTimestamp` as a DateTime.', resolve: (p) => unixSecondsToDate(p.createBlockTimestamp) }),
     createBlockNumber: t.field({ type: 'UInt256', description: 'Height of the creating P-chain block.', resolve: (b) => b.createBlockNumber }),
@@ -249,8 +249,8 @@ SubnetRef.implement({
   interfaces: [NodeInterface],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'subnetId' in value && 'subnetOwnershipInfo' in value,
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (s) => encodeGlobalId('Subnet', [s.network, s.subnetId]) }),
-    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (s) => s.network }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (s) => encodeGlobalId('Subnet', [s.network, s.subnetId]) }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network (mainnet or fuji).', resolve: (s) => s.network }),
     subnetId: t.exposeString('subnetId', { description: 'The subnet id (cb58).' }),
     isPrimaryNetwork: t.boolean({ description: 'True for the primary network (P/X/C chains).', resolve: (s) => s.subnetId === PRIMARY_NETWORK_ID }),
     createBlockTimestamp: t.expose('createBlockTimestamp', { type: 'UInt64', description: 'When the creating P-chain block was accepted, unix seconds (0 for the primary network).' }),
@@ -311,6 +311,7 @@ export const BlockchainConnection = builder.connectionObject(
 builder.objectFields(NetworkRef, (t) => ({
   subnets: t.field({
     type: SubnetConnection,
+    nullable: false,
     description: 'Subnets and L1s created on this network (the primary network itself is not listed, see `subnet`).',
     args: {
       ...pageArgs(t.arg, PAGES.subnets),
@@ -336,6 +337,7 @@ builder.objectFields(NetworkRef, (t) => ({
   }),
   blockchains: t.field({
     type: BlockchainConnection,
+    nullable: false,
     description: 'Blockchains created on this network, of every subnet (the primary network\'s P-, X- and C-Chains included), newest first by default.',
     args: {
       ...pageArgs(t.arg, PAGES.blockchains),

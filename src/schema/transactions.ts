@@ -314,7 +314,7 @@ TransactionRef.implement({
     'The complete view of one EVM transaction: the transaction with its input and fee fields, every token transfer and internal transaction, the native token price, and the ICM message it carries.',
   interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (x) => encodeGlobalId('Transaction', [x.chainId, x.nativeTransaction.txHash]) }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (x) => encodeGlobalId('Transaction', [x.chainId, () => x.nativeTransaction.txHash]) }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (x, _args, ctx) => chainById(ctx).load(x.chainId) }),
     nativeTransaction: t.field({ type: FullNativeTransactionRef, description: 'The transaction itself.', resolve: (x) => x.nativeTransaction }),
     ...transferFields(t, 'in this transaction'),

@@ -27,8 +27,8 @@ export const UtxoRef = builder.objectRef<UtxoShape>('Utxo').implement({
   interfaces: [NodeInterface],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'utxoId' in value && 'createdOnChainId' in value,
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (u) => encodeGlobalId('Utxo', [u.network, u.blockchainId, u.addresses[0] ?? '', u.utxoId]) }),
-    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (u) => u.network }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (u) => encodeGlobalId('Utxo', [u.network, u.blockchainId, () => u.addresses[0] ?? '', () => u.utxoId]) }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network (mainnet or fuji).', resolve: (u) => u.network }),
     blockchainId: t.exposeString('blockchainId', { description: 'The chain the UTXO was listed on.' }),
     utxoId: t.exposeString('utxoId', { description: 'The UTXO id.' }),
     addresses: t.exposeStringList('addresses', { description: 'Addresses that own it.' }),
@@ -79,6 +79,7 @@ export const UtxoConnection = builder.connectionObject(
 builder.objectFields(PrimaryBlockchainRef, (t) => ({
   utxos: t.field({
     type: UtxoConnection,
+    nullable: false,
     description: 'UTXOs owned by some addresses on this chain.',
     args: {
       addresses: t.arg.stringList({ required: true, description: 'The owners.', bound: BOUNDS.utxoAddresses }),

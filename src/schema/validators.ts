@@ -7,6 +7,7 @@ import {
 } from '../loaders/staking.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { validationRefetchCalls, validatorByNodeId, validatorLinkCost } from '../loaders/validators.ts';
+import { nodeValidations } from '../loaders/validation-links.ts';
 import {
   PRIMARY_NETWORK_ID, VALIDATION_STATUSES, type ListValidatorsParams, type Validator, type ValidatorRewards,
 } from '../shapes/index.ts';
@@ -92,7 +93,7 @@ const CONCRETE: ReadonlyMap<string, string> = new Map([
 export const validatorTypeOf = (v: Validator): string => CONCRETE.get(v.validationStatus ?? '') ?? 'PendingValidator';
 
 /** Local id parts of a validation: it is one staking tx of one node on one subnet. */
-const validatorIdParts = (v: ValidatorShape): string[] => [v.network, v.nodeId, v.subnetId, v.txHash];
+const validatorIdParts = (v: ValidatorShape) => [v.network, () => v.nodeId, () => v.subnetId, () => v.txHash];
 
 export const ValidatorInterface = builder.interfaceRef<ValidatorShape>('Validator').implement({
   description:
@@ -100,8 +101,8 @@ export const ValidatorInterface = builder.interfaceRef<ValidatorShape>('Validato
   interfaces: [NodeInterface],
   resolveType: (v) => validatorTypeOf(v),
   fields: (t) => ({
-    id: t.id({ description: 'Global id (stable across status changes).', resolve: (v) => encodeGlobalId('Validator', validatorIdParts(v)) }),
-    network: t.field({ type: 'String', description: 'Network the validation was read from (mainnet or fuji).', resolve: (v) => v.network }),
+    id: t.id({ nullable: false, description: 'Global id (stable across status changes).', resolve: (v) => encodeGlobalId('Validator', validatorIdParts(v)) }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network the validation was read from (mainnet or fuji).', resolve: (v) => v.network }),
     txHash: t.exposeString('txHash', { description: 'The staking transaction.' }),
     nodeId: t.exposeString('nodeId', { description: 'The validating node, `NodeID-...`.' }),
     subnetId: t.exposeString('subnetId', { description: `Subnet validated; ${PRIMARY_NETWORK_ID} is the primary network.` }),
@@ -222,7 +223,8 @@ function toParams(args: ValidatorListArgs, subnetId?: string): ListValidatorsPar
   const validationStatus = VALIDATION_STATUSES.find((status) => status === f.validationStatus);
   if (validationStatus) params.validationStatus = validationStatus;
   const subnet = subnetId ?? f.subnetId;
-  if (subnet) params.subnetId = subnet;
+  // A parent subnet's id is sent even when empty, so the client refuses it (an upstream value) instead of listing every subnet.
+  if (subnet != null) params.subnetId = subnet;
   for (const key of ['minDelegationCapacity', 'maxDelegationCapacity'] as const) {
     const value = f[key];
     if (value != null) params[key] = String(value);
@@ -263,9 +265,25 @@ export async function loadValidator(ctx: Context, network: NetworkId, nodeId: st
   return v ? brandNode(withNetwork(network, v), validatorTypeOf(v)) : null;
 }
 
+/**
+ * The validation of a node that `pick` chooses among all of the node's primary-network
+ * validations, through the batching loader (links from delegations and rewards to the
+ * validation they belong to, see `loaders/validation-links.ts`).
+ */
+export async function loadNodeValidation(
+  ctx: Context,
+  network: NetworkId,
+  nodeId: string,
+  pick: (validations: readonly Validator[]) => Validator | null,
+): Promise<ValidatorShape | null> {
+  const v = pick(await nodeValidations(ctx, network).load(nodeId));
+  return v ? brandNode(withNetwork(network, v), validatorTypeOf(v)) : null;
+}
+
 builder.objectFields(NetworkRef, (t) => ({
   validators: t.field({
     type: ValidatorConnection,
+    nullable: false,
     description: 'Validations on this network, newest first by default.',
     args: validatorListArgs,
     checkArgs: (args) => checkValidatorArgs(args),

@@ -15,8 +15,8 @@ export const VertexRef = builder.objectRef<VertexShape>('Vertex').implement({
   interfaces: [NodeInterface],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'vertexHash' in value,
   fields: (t) => ({
-    id: t.id({ description: 'Global id.', resolve: (v) => encodeGlobalId('Vertex', [v.network, v.blockchainId, v.vertexHeight, v.vertexHash]) }),
-    network: t.field({ type: 'String', description: 'Network (mainnet or fuji).', resolve: (v) => v.network }),
+    id: t.id({ nullable: false, description: 'Global id.', resolve: (v) => encodeGlobalId('Vertex', [v.network, v.blockchainId, () => v.vertexHeight, () => v.vertexHash]) }),
+    network: t.field({ type: 'String', nullable: false, description: 'Network (mainnet or fuji).', resolve: (v) => v.network }),
     blockchainId: t.exposeString('blockchainId', { description: 'The X-chain id.' }),
     vertexHash: t.exposeString('vertexHash', { description: 'Vertex hash (id).' }),
     parentHashes: t.exposeStringList('parentHashes', { description: 'Parent vertices.' }),
@@ -50,6 +50,7 @@ export const VertexConnection = builder.connectionObject(
 builder.objectFields(PrimaryBlockchainRef, (t) => ({
   vertices: t.field({
     type: VertexConnection,
+    nullable: false,
     description: 'Latest vertices, newest first. X-chain only.',
     args: pageArgs(t.arg, PAGES.vertices),
     upstreamCost: VERTEX_LISTING_COST,

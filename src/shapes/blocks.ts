@@ -51,7 +51,7 @@ export const describeBlocks = perKit((k: Kit) => {
     txCount: k.int32,
     transactions: v.array(k.string),
     blockSizeBytes: k.int32,
-    l1ValidatorsAccruedFees: v.optional(k.wideInteger),
+    l1ValidatorsAccruedFees: v.optional(k.wideInteger256),
     activeL1Validators: v.optional(k.int32),
     currentSupply: v.optional(k.decimal),
     proposerDetails: v.optional(ProposerDetails),

@@ -6,6 +6,7 @@
  * counts and timestamps integers) and the public spec decides presence.
  */
 import * as v from 'valibot';
+import { isCarriablePageToken } from '../lib/pages.ts';
 import { isObject, perKit, type Kit } from './kit.ts';
 
 export type Network = 'mainnet' | 'fuji' | 'testnet';
@@ -99,8 +100,15 @@ export const describeCommon = perKit((k: Kit) => {
  * item list, and `chainInfo` or a balance where the seed adds one).
  */
 export function pageOf<E extends v.ObjectEntries>(k: Kit, entries: E) {
-  return k.variant(dropEmptyPageToken, v.object({ nextPageToken: v.optional(k.string), ...entries }));
+  return k.variant(dropEmptyPageToken, v.object({ nextPageToken: v.optional(PAGE_TOKEN), ...entries }));
 }
+
+/**
+ * A page token: any text the gateway can carry in a cursor and send back (`isCarriablePageToken`);
+ * one it cannot (a control character, over 4 KiB) breaks the field, so the read that needs it fails
+ * with the operation named, not a cursor minted later.
+ */
+const PAGE_TOKEN = v.pipe(v.string(), v.check(isCarriablePageToken, 'expected a page token of at most 4096 bytes without control characters'));
 
 type Common = ReturnType<typeof describeCommon>;
 

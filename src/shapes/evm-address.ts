@@ -51,7 +51,7 @@ export const describeEvmAddress = perKit((k: Kit) => {
 
   /** What every transfer listing item carries about where it happened. */
   const placed = {
-    blockNumber: k.decimal,
+    blockNumber: k.decimal64,
     blockTimestamp: k.wideInteger,
     blockTimestampMilliseconds: v.optional(k.wideInteger),
     blockHash: k.string,

@@ -30,7 +30,8 @@ export const describeEvmBlocks = perKit((k: Kit) => {
   /** getLatestBlocks' items and getBlock's answer (EvmBlock, GetEvmBlockResponse: the same fields). */
   const EvmBlock = v.object({
     chainId: k.string,
-    blockNumber: k.decimal,
+    // Served as UInt64, as every EVM block number of these listings.
+    blockNumber: k.decimal64,
     blockTimestamp: k.wideInteger,
     /** After the Granite upgrade only. */
     blockTimestampMilliseconds: v.optional(k.wideInteger),
@@ -44,7 +45,7 @@ export const describeEvmBlocks = perKit((k: Kit) => {
     gasCost: k.decimal,
     parentHash: k.string,
     feesSpent: k.decimal,
-    cumulativeTransactions: k.decimal,
+    cumulativeTransactions: k.decimal64,
   });
 
   const ImageAsset = v.object({ assetId: v.optional(k.string), imageUri: v.optional(k.string) });
@@ -86,7 +87,7 @@ export const describeEvmBlocks = perKit((k: Kit) => {
    * the block and transaction it happened in. `value` is absent for ERC-721.
    */
   const ContractTransfer = v.object({
-    blockNumber: k.decimal,
+    blockNumber: k.decimal64,
     blockTimestamp: k.wideInteger,
     blockTimestampMilliseconds: v.optional(k.wideInteger),
     blockHash: k.string,

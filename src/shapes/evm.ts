@@ -41,7 +41,8 @@ export const describeEvm = perKit((k: Kit) => {
     chainId: k.string,
     blockIndex: k.int32,
     txHash: k.string,
-    txStatus: k.decimal,
+    /** Served as a String ("1" success, "0" failure): its digits are checked only by the strict build. */
+    txStatus: k.pattern(/^\d+$/, 'a string of decimal digits'),
     txType: k.int32,
     gasLimit: k.decimal,
     gasUsed: k.decimal,

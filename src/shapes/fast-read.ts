@@ -83,7 +83,9 @@ class Emitter {
 
   /** Emits the checks of `node` on the value named `input`; returns the name of its output, undefined when it cannot. */
   emit(node: Node, input: string): string | undefined {
-    let out = this.#base(node, input);
+    // A pipe whose head is itself piped (`v.pipe(nodeNumber, v.integer())`): the head's own actions run first.
+    const head = node.pipe?.[0];
+    let out = head !== undefined && head !== node && head.pipe ? this.emit(head, input) : this.#base(node, input);
     for (const action of node.pipe?.slice(1) ?? []) {
       if (out === undefined) return undefined;
       out = this.#action(action, out);
@@ -141,6 +143,8 @@ class Emitter {
    */
   #test(node: Node, input: string): string | undefined {
     const tests: string[] = [];
+    // A piped head has actions of its own, which this inline test would skip.
+    if (node.pipe?.[0]?.pipe) return undefined;
     if (node.type === 'string' || node.type === 'boolean') tests.push(`typeof ${input} === '${node.type}'`);
     else if (node.type === 'number') tests.push(`typeof ${input} === 'number' && ${input} === ${input}`);
     else return undefined;

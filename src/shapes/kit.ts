@@ -6,11 +6,17 @@
  * an ISO time, an enum) and the few places where the public spec and the node send
  * another form than the seed. The same description is then built twice:
  *
- * - {@link READ}, for the clients: tolerant. Formats are not checked (a string is a
- *   string), enums are open (an unknown value is kept raw), the spec's variant forms
- *   are accepted and mapped onto the seed's (a price `value` sent as a number, the
- *   X/C-chain UTXO, the node's stringly numbers), and the fields the spec leaves out
- *   for some statuses are optional.
+ * - {@link READ}, for the clients: tolerant of form, strict on value. Text formats are
+ *   not checked (a hex string or an address is a string: its scalar passes it through),
+ *   enums are open (an unknown value is kept raw), the spec's variant forms are accepted
+ *   and mapped onto the seed's (a price `value` sent as a number, the X/C-chain UTXO, the
+ *   node's stringly numbers), and the fields the spec leaves out for some statuses are
+ *   optional. But every leaf served through a typed GraphQL scalar holds only what that
+ *   scalar can serve (the value contract): a `decimal` is a uint256, a `wideInteger` a
+ *   uint64, an `int32` an Int, a `number` a finite Float, an `isoTime` a date-time. A value
+ *   the spec allows but the scalar cannot show (`"amountStaked": "string"`, a negative or
+ *   fractional timestamp) is a broken field, so the GraphQL field reading it fails alone
+ *   with UPSTREAM_PROTOCOL_ERROR naming the upstream field, never in the serializer.
  * - {@link STRICT}, for the devnet's conformance tests: the seed's form exactly. Formats
  *   and enums are checked, no variant is accepted, and the status-dependent fields are
  *   required where the seed and the spec say so.
@@ -32,18 +38,25 @@ export interface Kit {
   readonly mode: 'read' | 'strict';
   readonly string: Leaf<string>;
   /**
-   * A string of decimal digits: amounts, balances, gas, nonces, block numbers, `txStatus`, the node's uint64
-   * values. Read: a JSON integer sent instead is read as its decimal string, exact beyond 2^53 too.
+   * A string of decimal digits served as `UInt256`: amounts, balances, gas, nonces, block numbers, the node's
+   * 64-bit weights and fees. Read: a non-negative integer below 2^256, as its canonical decimal string (leading
+   * zeros dropped); a JSON integer sent instead is read as its decimal string, exact beyond 2^53 too. Anything
+   * else (a sign, a fraction, blanks, hex, words, an empty string) is a broken field.
    */
   readonly decimal: Leaf<string>;
+  /** {@link decimal} served as `UInt64` (EVM block numbers, transaction counts): read up to 2^64 - 1. */
+  readonly decimal64: Leaf<string>;
   /** `0x` followed by hex digits (possibly none). */
   readonly hex: Leaf<string>;
-  /** An ISO 8601 / RFC 3339 date-time. */
+  /**
+   * An ISO 8601 / RFC 3339 date-time. Read: a string that starts with a date and that `Date` can parse, so
+   * what is served as a `DateTime` is one; anything else is a broken field.
+   */
   readonly isoTime: Leaf<string>;
   /**
-   * An integral JSON number the gateway computes with (a JSON-RPC id, an error body's status, an EVM chain
-   * id, a duration). Read: one beyond 2^53 (which `JSON.parse` rounds) is broken, so what reads it fails
-   * with UPSTREAM_PROTOCOL_ERROR rather than use a rounded value.
+   * An integral JSON number the gateway computes with (a JSON-RPC id, an error body's status, a duration).
+   * Read: one beyond 2^53 (which `JSON.parse` rounds) is broken, so what reads it fails with
+   * UPSTREAM_PROTOCOL_ERROR rather than use a rounded value.
    */
   readonly integer: Leaf<number>;
   /**
@@ -53,22 +66,27 @@ export interface Kit {
    */
   readonly int32: Leaf<number>;
   /**
-   * An integral JSON number served as `UInt64` or `UInt256`, which may pass 2^53: unix times, heights, lock
-   * times and thresholds (a uint64, up to 2^64 - 1), the wei and gas quantities of a genesis, fees accrued.
-   * Read: the number, or beyond 2^53 its exact decimal text (the answer is read again from an exact parse,
-   * see {@link INEXACT_INTEGER}); code that only compares such values uses {@link approximately}.
+   * An integral JSON number served as `UInt64`, which may pass 2^53: unix times, heights, lock times,
+   * thresholds. Read: a non-negative integer up to 2^64 - 1, as the number, or beyond 2^53 its exact decimal
+   * text (the answer is read again from an exact parse, see {@link INEXACT_INTEGER}); negative or fractional
+   * numbers are broken. Code that only compares such values uses {@link approximately}.
    */
   readonly wideInteger: Leaf<WideInteger>;
-  /** A finite JSON number. */
+  /** {@link wideInteger} served as `UInt256` (the wei and gas quantities of a genesis, fees accrued, chain ids): read up to 2^256 - 1. */
+  readonly wideInteger256: Leaf<WideInteger>;
+  /** A JSON number served as a `Float`. Read: finite (`JSON.parse` makes `1e400` Infinity, which no Float can show). */
   readonly number: Leaf<number>;
   readonly boolean: Leaf<boolean>;
   /** Anything, null included. */
   readonly unknown: Leaf<unknown>;
   /** A Price `value`: a non-negative decimal string; the public spec sends a JSON number, read as its decimal string. */
   readonly priceValue: Leaf<string>;
-  /** A node integer serialized as a decimal string (`json.Uint32`, `json.Uint64` counts): read as a number. */
+  /**
+   * A node integer serialized as a decimal string (`json.Uint32`, `json.Uint64` counts): read as a number.
+   * Read: an integer within ±2^31, what the `Int` (or `Float`) serving it can hold.
+   */
   readonly nodeInteger: Leaf<number>;
-  /** A node float serialized as a decimal string (`json.Float64`): read as a number. */
+  /** A node float serialized as a decimal string (`json.Float64`): read as a finite number. */
   readonly nodeFloat: Leaf<number>;
   /** A string matching `re` (`label` names it in strict messages). Read: any string. */
   pattern(re: RegExp, label: string): Leaf<string>;
@@ -92,12 +110,12 @@ export interface Kit {
 
 const DECIMAL = /^\d+$/;
 const DECIMAL_NUMBER = /^\d+(\.\d+)?$/;
+/** What a date-time served as `DateTime` starts with (`Date.parse` alone takes "1" or "March"). */
+const DATE_TIME_START = /^[+-]?\d{4,6}-\d{2}-\d{2}/;
 const HEX = /^0x[0-9a-fA-F]*$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 // What the node may send for a number: digits, an optional fraction and exponent, no blanks.
 const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
-// An integer as text: what the exact parse makes of a literal beyond 2^53 (or an upstream sent as a string).
-const INTEGER_TEXT = /^-?\d+$/;
 
 /**
  * The message of a number in an integer field that is not a safe integer: `JSON.parse` may have
@@ -110,6 +128,9 @@ export const INEXACT_INTEGER = 'an integer that JSON.parse may have rounded';
 /** What a GraphQL `Int` can hold: an integer from -2^31 to 2^31 - 1. */
 const INT32_MIN = -0x80000000;
 const INT32_MAX = 0x7fffffff;
+/** The largest `UInt64` and `UInt256`. */
+const MAX_UINT64 = (1n << 64n) - 1n;
+const MAX_UINT256 = (1n << 256n) - 1n;
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -133,6 +154,46 @@ const nodeNumber: Leaf<number> = v.pipe(
   v.finite(),
 );
 
+/** Decimal digits without their leading zeros (`"0"` for zero): the one form the uint scalars serve. */
+function canonicalDigits(digits: string): string {
+  const trimmed = digits.replace(/^0+/, '');
+  return trimmed === '' ? '0' : trimmed;
+}
+
+/** True when canonical `digits` are at most `max`: by length first, so a long string is never parsed. */
+function fitsUnder(max: bigint): (digits: string) => boolean {
+  const length = max.toString().length;
+  return (digits) => digits.length < length || (digits.length === length && BigInt(digits) <= max);
+}
+
+/**
+ * A non-negative integer up to `max` as its canonical decimal string. The first option is the
+ * common case, checked inline by the fast path: canonical digits shorter than `max`'s, which are
+ * below it whatever they are. The others take leading zeros and the longest values, and a JSON
+ * integer (exact beyond 2^53 from the exact parse, where it is the string of its digits).
+ */
+function readDecimal(max: bigint): Leaf<string> {
+  const below = new RegExp(`^(?:0|[1-9]\\d{0,${max.toString().length - 2}})$`);
+  const bound = `a non-negative integer up to ${max}`;
+  return v.union([
+    v.pipe(v.string(), v.regex(below)),
+    v.pipe(v.string(), v.regex(DECIMAL, `expected ${bound}`), v.transform(canonicalDigits), v.check(fitsUnder(max), `expected ${bound}`)),
+    v.pipe(v.number(), v.safeInteger(INEXACT_INTEGER), v.minValue(0, `expected ${bound}`), v.transform(String)),
+  ]);
+}
+
+/**
+ * A non-negative integral JSON number up to `max`: the number while it is safe; beyond 2^53, the exact
+ * parse's digits (or digits an upstream sent as a string), canonical.
+ */
+function readWideInteger(max: bigint): Leaf<WideInteger> {
+  const bound = `a non-negative integer up to ${max}`;
+  return v.union([
+    v.pipe(v.number(), v.safeInteger(INEXACT_INTEGER), v.minValue(0, `expected ${bound}`)),
+    v.pipe(v.string(), v.regex(DECIMAL, `expected ${bound}`), v.transform(canonicalDigits), v.check(fitsUnder(max), `expected ${bound}`)),
+  ]);
+}
+
 /** What a {@link Kit.wideInteger} field holds: the JSON number, or beyond 2^53 its exact decimal text. */
 export type WideInteger = number | string;
 
@@ -149,15 +210,21 @@ export const READ: Kit = {
   mode: 'read',
   string: v.string(),
   // An amount sent as a JSON integer is read as its decimal string; beyond 2^53, from the exact parse.
-  decimal: v.union([v.string(), v.pipe(v.number(), v.safeInteger(INEXACT_INTEGER), v.transform(String))]),
+  decimal: readDecimal(MAX_UINT256),
+  decimal64: readDecimal(MAX_UINT64),
   hex: v.string(),
-  isoTime: v.string(),
+  isoTime: v.pipe(
+    v.string(),
+    v.regex(DATE_TIME_START, 'expected an ISO 8601 date-time'),
+    v.check((text) => !Number.isNaN(Date.parse(text)), 'expected an ISO 8601 date-time'),
+  ),
   // Broken beyond 2^53 whatever its exact digits: no exact parse is needed to refuse it.
   integer: v.pipe(v.number(), v.safeInteger('expected an integer within ±2^53')),
   // Any rounded value is beyond 32 bits anyway: no exact parse is needed to refuse it.
   int32: v.pipe(v.number(), v.integer(), v.minValue(INT32_MIN), v.maxValue(INT32_MAX)),
-  wideInteger: v.union([v.pipe(v.number(), v.safeInteger(INEXACT_INTEGER)), v.pipe(v.string(), v.regex(INTEGER_TEXT))]),
-  number: v.number(),
+  wideInteger: readWideInteger(MAX_UINT64),
+  wideInteger256: readWideInteger(MAX_UINT256),
+  number: v.pipe(v.number(), v.finite()),
   boolean: v.boolean(),
   unknown: v.unknown(),
   priceValue: v.pipe(
@@ -165,7 +232,7 @@ export const READ: Kit = {
     v.union([v.string(), v.pipe(v.number(), v.finite())]),
     v.transform((value) => (typeof value === 'number' ? decimalString(value) : value)),
   ),
-  nodeInteger: nodeNumber,
+  nodeInteger: v.pipe(nodeNumber, v.integer(), v.minValue(INT32_MIN), v.maxValue(INT32_MAX)),
   nodeFloat: nodeNumber,
   pattern: () => v.string(),
   key: () => v.string(),
@@ -184,11 +251,13 @@ export const STRICT: Kit = {
   mode: 'strict',
   string: v.string(),
   decimal: formatted(DECIMAL, 'a string of decimal digits'),
+  decimal64: formatted(DECIMAL, 'a string of decimal digits'),
   hex: formatted(HEX, 'a 0x-hex string'),
   isoTime: v.pipe(formatted(ISO_TIME, 'an ISO 8601 date-time'), v.check((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 date-time')),
   integer: v.pipe(v.number(), v.integer('expected an integer')),
   int32: v.pipe(v.number(), v.integer('expected an integer'), v.minValue(INT32_MIN, 'expected a 32-bit integer'), v.maxValue(INT32_MAX, 'expected a 32-bit integer')),
   wideInteger: v.pipe(v.number(), v.integer('expected an integer')),
+  wideInteger256: v.pipe(v.number(), v.integer('expected an integer')),
   number: v.pipe(v.number(), v.finite()),
   boolean: v.boolean(),
   unknown: v.unknown(),

@@ -65,7 +65,7 @@ export const describeNode = perKit((k: Kit) => {
     apricotPhase2Time: k.isoTime,
     apricotPhase3Time: k.isoTime,
     apricotPhase4Time: k.isoTime,
-    apricotPhase4MinPChainHeight: k.wideInteger,
+    apricotPhase4MinPChainHeight: k.wideInteger256,
     apricotPhase5Time: k.isoTime,
     apricotPhasePre6Time: k.isoTime,
     apricotPhase6Time: k.isoTime,
@@ -77,7 +77,7 @@ export const describeNode = perKit((k: Kit) => {
     etnaTime: k.isoTime,
     fortunaTime: k.isoTime,
     graniteTime: k.isoTime,
-    graniteEpochDuration: v.optional(k.wideInteger),
+    graniteEpochDuration: v.optional(k.wideInteger256),
     heliconTime: v.optional(k.isoTime),
   });
 

@@ -86,7 +86,13 @@ export interface CallOptions {
   onExpiry?: (expiresAt: number) => void;
 }
 
-/** One method per endpoint of the Chain Data REST API seed (E1-E19) plus the two referenced lookups. */
+/**
+ * One method per endpoint of the Chain Data REST API seed (E1-E19) plus the two referenced lookups.
+ * List parameters go in the spec's encoding: `txTypes` (an array in the spec) as the name repeated
+ * once per value, every other list (a comma-separated `string` in the spec: `nodeIds`, `addresses`,
+ * `rewardAddresses`, `contractAddresses`) as one comma-joined value. test/upstream/spec-conformance.test.ts
+ * checks every method against the spec's parameter table.
+ */
 export interface DataApi {
   /** E1 `POST /v1/signatureAggregator/{network}/aggregateSignatures` */
   aggregateSignatures(network: Network, body: AggregateSignaturesBody, opts?: CallOptions): Promise<SignedMessage>;

@@ -4,6 +4,7 @@ import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from './request-id.ts';
 import { primaryTxShapesOf, readShape, SHAPES, type Leaf, type Violation } from '../shapes/index.ts';
 import { createRedactor, excerpt } from '../lib/redact.ts';
+import { isCb58Id, isChainId, PRIMARY_CHAIN_ALIASES } from '../lib/ids.ts';
 
 /** Options of {@link createDataApiClient}. */
 export interface DataApiClientOptions {
@@ -31,6 +32,12 @@ interface Endpoint {
   method: 'GET' | 'POST';
   /** Path template under the base URL; `{name}` segments are filled from `pathParams`, URL-encoded. */
   template: string;
+  /**
+   * Query parameters the spec declares as arrays (`type: array`, the default form style with
+   * explode): sent as the name repeated once per value (`txTypes=A&txTypes=B`). Every other list
+   * is a `string` in the spec ("a comma separated list") and goes as one comma-joined value.
+   */
+  repeated?: readonly string[];
 }
 
 export const DEFAULT_API_KEY_HEADER = 'x-service-api-key';
@@ -67,17 +74,37 @@ const PATH_PARAM = /^[A-Za-z0-9._~:@!$'()*+,;=-]+$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** Throws an `input` UpstreamError (nothing sent) unless `value` is a safe path segment. */
+/**
+ * The id parameters (path or query), each with the grammar of the ids the Data API issues.
+ * A chain, subnet or blockchain id is often read from one answer and sent in the next call (a
+ * chain listing's `chainId`, a validation's `subnetId`): one that is not an id of its kind
+ * ("string", "a/b") is not sent, so it cannot name another resource or route. (Node ids are
+ * checked where they are batched: src/loaders/validators.ts.)
+ */
+const ID_PARAMS: ReadonlyMap<string, { what: string; test: (value: string) => boolean }> = new Map([
+  ['chainId', { what: 'an EVM chain id or a blockchain id', test: isChainId }],
+  ['subnetId', { what: 'a subnet id (cb58)', test: isCb58Id }],
+  ['blockchainId', { what: 'a blockchain id (cb58) or a primary chain alias', test: (v: string) => PRIMARY_CHAIN_ALIASES.has(v) || isCb58Id(v) }],
+]);
+
+/** Throws an `input` UpstreamError (nothing sent; see {@link refused}) unless `value` is a safe path segment (and an id of its kind). */
 function checkPathParam(operation: string, name: string, value: string): void {
   if (value.length === 0 || value.length > URL_LIMITS.maxPathParam || value === '.' || value === '..' || !PATH_PARAM.test(value)) {
     throw refused(operation, name, `path parameter "${name}" is empty, too long (over ${URL_LIMITS.maxPathParam}), a dot segment or holds a separator`);
   }
+  checkIdParam(operation, name, value);
 }
 
 function checkQueryValue(operation: string, name: string, value: string): void {
   if (value.length > URL_LIMITS.maxQueryValue || CONTROL.test(value)) {
     throw refused(operation, name, `query parameter "${name}" is longer than ${URL_LIMITS.maxQueryValue} characters or holds a control character`);
   }
+  checkIdParam(operation, name, value);
+}
+
+function checkIdParam(operation: string, name: string, value: string): void {
+  const grammar = ID_PARAMS.get(name);
+  if (grammar && !grammar.test(value)) throw refused(operation, name, `parameter "${name}" is not ${grammar.what}`);
 }
 
 /**
@@ -94,8 +121,50 @@ function protocolError(operation: string, status: number, violation: Violation, 
   });
 }
 
+/**
+ * Writes the query in the spec's encoding: an array parameter of the spec (`endpoint.repeated`)
+ * once per value, any other list comma-joined into one value, finite numbers only. An empty list
+ * is left out, as an absent filter.
+ */
+function appendQuery(params: URLSearchParams, operation: string, endpoint: Endpoint, query: Query): void {
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (isList(value)) {
+      if (value.length === 0) continue;
+      const texts = endpoint.repeated?.includes(name) ? value : [value.join(',')];
+      for (const text of texts) {
+        checkQueryValue(operation, name, text);
+        params.append(name, text);
+      }
+      continue;
+    }
+    // NaN or Infinity would go as words no server reads as a number.
+    if (typeof value === 'number' && !Number.isFinite(value)) throw refused(operation, name, `query parameter "${name}" is not a finite number`);
+    const text = String(value);
+    checkQueryValue(operation, name, text);
+    params.append(name, text);
+  }
+}
+
+function isList(value: QueryValue): value is readonly string[] {
+  return Array.isArray(value);
+}
+
+/** The answer field a parameter's value is read from, where its name differs (the other parameters are named after theirs). */
+const UPSTREAM_FIELD_OF: ReadonlyMap<string, string> = new Map([['pageToken', 'nextPageToken'], ['nodeIds', 'nodeId']]);
+
+/**
+ * A value the client will not put in a URL: nothing is sent. Every caller argument is parsed
+ * against its own, stricter grammar before execution (useInputValidation; every argument is
+ * covered, test/schema/args-coverage.test.ts), so a value refused here was read from an earlier
+ * upstream answer (a chain listing's `chainId`, a transaction's address, a `nextPageToken`). The
+ * error names that field (`field`), which makes it the answer's fault, UPSTREAM_PROTOCOL_ERROR,
+ * never the caller's BAD_USER_INPUT. The value itself is never put in the message.
+ */
 function refused(operation: string, parameter: string, why: string): UpstreamError {
-  return new UpstreamError(`data-api ${operation}: not sent: ${why}`, { upstream: 'data-api', kind: 'input', operation, parameter });
+  return new UpstreamError(`data-api ${operation}: not sent: ${why}`, {
+    upstream: 'data-api', kind: 'input', operation, parameter, field: UPSTREAM_FIELD_OF.get(parameter) ?? parameter,
+  });
 }
 
 export function createDataApiClient(options: DataApiClientOptions): DataApiClient {
@@ -131,16 +200,13 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       checkPathParam(operation, name, value);
       return encodeURIComponent(value);
     });
-    for (const [name, value] of Object.entries(args.query ?? {})) {
-      if (value === undefined) continue;
-      const text = Array.isArray(value) ? value.join(',') : String(value);
-      if (Array.isArray(value) && value.length === 0) continue;
-      checkQueryValue(operation, name, text);
-      url.searchParams.set(name, text);
-    }
+    appendQuery(url.searchParams, operation, endpoint, args.query ?? {});
     const headers: Record<string, string> = {};
     // A caller's key was parsed in the context already; checked again so no other path can send a bad one.
-    if (opts?.apiKey !== undefined && !isApiKey(opts.apiKey)) throw refused(operation, keyHeader, 'the caller\'s API key is not well-formed');
+    // The caller's own key (no answer's field): the caller's mistake.
+    if (opts?.apiKey !== undefined && !isApiKey(opts.apiKey)) {
+      throw new UpstreamError(`data-api ${operation}: not sent: the caller's API key is not well-formed`, { upstream: 'data-api', kind: 'input', operation, parameter: keyHeader });
+    }
     const key = opts?.apiKey ?? options.apiKey;
     if (key) headers[keyHeader] = key;
     Object.assign(headers, requestIdHeader(opts?.requestId));
@@ -214,8 +280,8 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     icmMessage: { method: 'GET', template: '/v1/icm/messages/{messageId}' },
     // Primary-network transactions, balances and assets
     primaryTx: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}' },
-    primaryTxs: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions' },
-    stakingTxs: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking' },
+    primaryTxs: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions', repeated: ['txTypes'] },
+    stakingTxs: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking', repeated: ['txTypes'] },
     primaryBalances: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/balances' },
     asset: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}' },
   } as const satisfies Record<string, Endpoint>;

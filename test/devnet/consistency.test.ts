@@ -52,6 +52,7 @@ interface NetworkFixtures {
   nodeId: string;
   busyNodeId: string;
   completedNodeId: string;
+  revalidatedNodeId: string;
   pendingNodeId: string;
   icmAddress: string;
 }
@@ -59,8 +60,8 @@ interface NetworkFixtures {
 interface NetworkData {
   validators: Validator[];
   validatorByTx: Map<string, Validator>;
-  /** Primary-network validations by node id (each node validates the primary network once). */
-  primaryByNode: Map<string, Validator>;
+  /** Primary-network validations by node id, oldest first: a node may have validated several times. */
+  primaryByNode: Map<string, Validator[]>;
   delegators: Delegator[];
   delegatorByTx: Map<string, Delegator>;
 }
@@ -109,6 +110,11 @@ async function validatorsByNodeIds(network: Network, nodeIds: readonly string[])
   return out;
 }
 
+/** The node's validation whose period holds `at`: one at most, since a node's validations never overlap. */
+function validationAt(own: readonly Validator[] | undefined, at: number): Validator | undefined {
+  return own?.find((v) => v.startTimestamp <= at && at <= v.endTimestamp);
+}
+
 async function delegatorsOf(network: Network, nodeId: string): Promise<Delegator[]> {
   const found = await all<Delegator>(`/v1/networks/${network}/delegators?nodeIds=${encodeURIComponent(nodeId)}`, 'delegators');
   return found.filter((d) => d.nodeId === nodeId);
@@ -153,10 +159,15 @@ beforeAll(async () => {
         all<Validator>(`/v1/networks/${network}/validators`, 'validators'),
         all<Delegator>(`/v1/networks/${network}/delegators`, 'delegators'),
       ]);
+      const primaryByNode = new Map<string, Validator[]>();
+      for (const v of validators) {
+        if (v.subnetId === PRIMARY_NETWORK_ID) primaryByNode.set(v.nodeId, [...(primaryByNode.get(v.nodeId) ?? []), v]);
+      }
+      for (const own of primaryByNode.values()) own.sort((a, b) => a.startTimestamp - b.startTimestamp);
       data[network] = {
         validators,
         validatorByTx: new Map(validators.map((v) => [v.txHash, v])),
-        primaryByNode: new Map(validators.filter((v) => v.subnetId === PRIMARY_NETWORK_ID).map((v) => [v.nodeId, v])),
+        primaryByNode,
         delegators,
         delegatorByTx: new Map(delegators.map((d) => [d.txHash, d])),
       };
@@ -181,7 +192,24 @@ describe('staking', () => {
     }
   });
 
-  it("every delegator's nodeId has a primary-network validator (E13 all pages vs E8 nodeIds) whose period and status fit", async () => {
+  it('about a third of the primary-network nodes validated several times, and no node\'s validations overlap', () => {
+    for (const network of NETWORKS) {
+      const nodes = [...data[network].primaryByNode.values()];
+      const several = nodes.filter((own) => own.length > 1);
+      expect(several.length / nodes.length, `${network} share of re-validating nodes`).toBeGreaterThan(0.25);
+      expect(several.length / nodes.length, `${network} share of re-validating nodes`).toBeLessThan(0.5);
+      for (const own of several) {
+        own.slice(1).forEach((v, k) => expect(v.startTimestamp, `${network} ${v.nodeId}`).toBeGreaterThan((own[k] as Validator).endTimestamp));
+        // Only the latest can still be running: the earlier ones completed.
+        for (const v of own.slice(0, -1)) expect(v.validationStatus).toBe('completed');
+      }
+      // Delegations in an earlier validation too, not only in the current ones.
+      const earlierWithDelegators = several.filter((own) => own.slice(0, -1).some((v) => (v.delegatorCount ?? 0) > 0));
+      expect(earlierWithDelegators.length, network).toBeGreaterThan(5);
+    }
+  });
+
+  it("every delegator's nodeId has a primary-network validation (E13 all pages vs E8 nodeIds) whose period holds it and whose status fits", async () => {
     const p = new Problems();
     // Which validator states allow a delegation in each state.
     const allowed: Record<string, readonly string[]> = {
@@ -192,12 +220,18 @@ describe('staking', () => {
     for (const network of NETWORKS) {
       const nodeIds = [...new Set(data[network].delegators.map((d) => d.nodeId))];
       const found = new Map<string, Validator[]>();
-      for (const v of await validatorsByNodeIds(network, nodeIds)) found.set(v.nodeId, [...(found.get(v.nodeId) ?? []), v]);
+      for (const v of await validatorsByNodeIds(network, nodeIds)) {
+        if (v.subnetId === PRIMARY_NETWORK_ID) found.set(v.nodeId, [...(found.get(v.nodeId) ?? []), v]);
+      }
       for (const d of data[network].delegators) {
         const label = `${network} delegation ${d.txHash} (${d.delegationStatus}) to ${d.nodeId}`;
-        const v = found.get(d.nodeId)?.find((x) => x.subnetId === PRIMARY_NETWORK_ID);
-        if (!v) {
+        if (!found.has(d.nodeId)) {
           p.add(`${label}: no primary-network validator with that node id`);
+          continue;
+        }
+        const v = validationAt(found.get(d.nodeId), d.startTimestamp);
+        if (!v) {
+          p.add(`${label}: starts at ${d.startTimestamp}, in none of the node's validations`);
           continue;
         }
         if (d.startTimestamp < v.startTimestamp || d.endTimestamp > v.endTimestamp) {
@@ -214,30 +248,35 @@ describe('staking', () => {
     p.expectNone();
   });
 
-  it("a validator's delegatorCount equals its delegators by E13 nodeIds (sample of 30 per network, with the busiest), and the full listing agrees for all", async () => {
+  it("a node's delegatorCounts add up to its delegators by E13 nodeIds (sample of 30 per network, with the busiest), and each validation's to the delegations in its period", async () => {
     const p = new Problems();
     for (const network of NETWORKS) {
       const fx = fixtures[network];
       const primary = data[network].validators.filter((v) => v.subnetId === PRIMARY_NETWORK_ID);
-      const named = [fx.busyNodeId, fx.nodeId, fx.completedNodeId, fx.pendingNodeId];
+      const named = [fx.busyNodeId, fx.nodeId, fx.completedNodeId, fx.pendingNodeId, fx.revalidatedNodeId];
       const step = Math.max(1, Math.floor(primary.length / 26));
       const sample = [...new Set([...named, ...primary.filter((_, i) => i % step === 0).map((v) => v.nodeId)])].slice(0, 30);
       expect(sample.length).toBe(30);
-      const byNode = new Map(primary.map((v) => [v.nodeId, v]));
+      const byNode = data[network].primaryByNode;
       const counts = await Promise.all(sample.map(async (nodeId) => [nodeId, (await delegatorsOf(network, nodeId)).length] as const));
       for (const [nodeId, listed] of counts) {
-        const v = byNode.get(nodeId);
-        if (!v) p.add(`${network} ${nodeId}: sampled node id is not a primary validator`);
-        else if (v.delegatorCount !== listed) p.add(`${network} ${nodeId} (${v.validationStatus}): delegatorCount ${String(v.delegatorCount)}, E13 lists ${listed}`);
+        const own = byNode.get(nodeId);
+        // The listing by node holds the delegations of every time the node validated.
+        const total = own?.reduce((n, v) => n + (v.delegatorCount ?? 0), 0);
+        if (!own) p.add(`${network} ${nodeId}: sampled node id is not a primary validator`);
+        else if (total !== listed) p.add(`${network} ${nodeId} (${own.length} validations): delegatorCounts add up to ${String(total)}, E13 lists ${listed}`);
       }
       if (network === 'mainnet') {
         const busy = counts.find(([id]) => id === fx.busyNodeId)?.[1] ?? 0;
         expect(busy, `mainnet busyNodeId ${fx.busyNodeId} delegators`).toBeGreaterThan(300);
       }
       const tally = new Map<string, number>();
-      for (const d of data[network].delegators) tally.set(d.nodeId, (tally.get(d.nodeId) ?? 0) + 1);
+      for (const d of data[network].delegators) {
+        const v = validationAt(byNode.get(d.nodeId), d.startTimestamp);
+        if (v) tally.set(v.txHash, (tally.get(v.txHash) ?? 0) + 1);
+      }
       for (const v of data[network].validators) {
-        const listed = tally.get(v.nodeId) ?? 0;
+        const listed = tally.get(v.txHash) ?? 0;
         if (v.delegatorCount !== undefined && v.delegatorCount !== listed) {
           p.add(`${network} ${v.nodeId} (${v.validationStatus}, ${v.subnetId === PRIMARY_NETWORK_ID ? 'primary' : 'subnet'}): delegatorCount ${v.delegatorCount}, all E13 pages hold ${listed}`);
         }
@@ -281,8 +320,9 @@ describe('staking', () => {
         }
         const okStatus = kind === 'historical' ? ['completed'] : ['active', 'pending'];
         if (!okStatus.includes(stake.status)) p.add(`${label}: the stake is ${stake.status}`);
-        // Delegators are paid to their own addresses; the validator and its fee to the validator's.
-        const owner = r.rewardType === 'DELEGATOR' ? delegation?.rewardAddresses : d.primaryByNode.get(stake.nodeId)?.rewards?.rewardAddresses;
+        // Delegators are paid to their own addresses; the validator and its fee to the validation's.
+        const paidValidation = validation ?? validationAt(d.primaryByNode.get(stake.nodeId), stake.start);
+        const owner = r.rewardType === 'DELEGATOR' ? delegation?.rewardAddresses : paidValidation?.rewards?.rewardAddresses;
         if (owner && [...r.addresses].sort().join() !== [...owner].sort().join()) {
           p.add(`${label}: addresses ${r.addresses.join()} != ${owner.join()}`);
         }
@@ -314,9 +354,9 @@ describe('node, chains, blocks and ICM', () => {
       const peers = (result.peers ?? []) as { nodeID: string }[];
       expect(peers.length, `${network} peers`).toBeGreaterThan(10);
       for (const peer of peers) {
-        const v = data[network].primaryByNode.get(peer.nodeID);
-        if (!v) p.add(`${network} peer ${peer.nodeID}: not a primary validator of ${network}`);
-        else if (v.validationStatus !== 'active') p.add(`${network} peer ${peer.nodeID}: validator is ${v.validationStatus}`);
+        const own = data[network].primaryByNode.get(peer.nodeID);
+        if (!own) p.add(`${network} peer ${peer.nodeID}: not a primary validator of ${network}`);
+        else if (!own.some((v) => v.validationStatus === 'active')) p.add(`${network} peer ${peer.nodeID}: no active validation (${own.map((v) => v.validationStatus).join()})`);
       }
     }
     p.expectNone();
@@ -367,9 +407,9 @@ describe('node, chains, blocks and ICM', () => {
             if (chain === 'p-chain') p.add(`${network} ${chain} block ${b.blockNumber}: no proposerNodeId`);
             continue;
           }
-          const v = data[network].primaryByNode.get(nodeId);
-          if (!v) p.add(`${network} ${chain} block ${b.blockNumber}: proposer ${nodeId} is no primary validator of ${network}`);
-          else if (v.validationStatus !== 'active') p.add(`${network} ${chain} block ${b.blockNumber}: proposer ${nodeId} is ${v.validationStatus}`);
+          const own = data[network].primaryByNode.get(nodeId);
+          if (!own) p.add(`${network} ${chain} block ${b.blockNumber}: proposer ${nodeId} is no primary validator of ${network}`);
+          else if (!own.some((v) => v.validationStatus === 'active')) p.add(`${network} ${chain} block ${b.blockNumber}: proposer ${nodeId} has no active validation`);
         }
       }
     }

@@ -50,20 +50,30 @@ afterAll(async () => {
 });
 
 describe('getSingleValidatorDetails', () => {
-  it('serves the node\'s validation as the validator listing has it, in the strict shape', async () => {
-    for (const nodeId of [fx.nodeId, fx.completedNodeId, fx.pendingNodeId, fx.removedNodeId, fx.subnetValidatorNodeId]) {
+  it('serves every validation of the node as the validator listing has them (newest first), in the strict shape', async () => {
+    for (const nodeId of [fx.nodeId, fx.completedNodeId, fx.pendingNodeId, fx.removedNodeId, fx.subnetValidatorNodeId, fx.revalidatedNodeId]) {
       const { status, body } = await call<{ validators: Validator[] }>(`/v1/networks/mainnet/validators/${nodeId}`);
       expect(status).toBe(200);
       expect(mismatches(body, STRICT_SHAPES.ListValidatorsResponse)).toEqual([]);
       const listed = (await collect<Validator>(`/v1/networks/mainnet/validators?nodeIds=${nodeId}&pageSize=100`, 'validators')).filter((v) => v.nodeId === nodeId);
       expect(body.validators).toEqual(listed);
-      expect(listed).toHaveLength(1);
+      expect(listed.length).toBeGreaterThan(0);
+      const asc = (await call<{ validators: Validator[] }>(`/v1/networks/mainnet/validators/${nodeId}?sortOrder=asc`)).body.validators;
+      expect(asc).toEqual([...listed].reverse());
     }
+    // A node that validated several times: one record per validation, each with its own tx.
+    const history = (await call<{ validators: Validator[] }>(`/v1/networks/mainnet/validators/${fx.revalidatedNodeId}`)).body.validators;
+    expect(history.length).toBeGreaterThan(1);
+    expect(new Set(history.map((v) => v.txHash)).size).toBe(history.length);
+    expect(history[0]?.validationStatus).toBe('active');
   });
 
   it('filters by status, is empty for an unknown node, and keeps the spec\'s bounds', async () => {
-    const other = (await call<{ validators: Validator[] }>(`/v1/networks/mainnet/validators/${fx.nodeId}?validationStatus=completed`)).body;
+    const other = (await call<{ validators: Validator[] }>(`/v1/networks/mainnet/validators/${fx.pendingNodeId}?validationStatus=active`)).body;
     expect(other.validators).toEqual([]);
+    const earlier = (await call<{ validators: Validator[] }>(`/v1/networks/mainnet/validators/${fx.revalidatedNodeId}?validationStatus=completed`)).body;
+    expect(earlier.validators.length).toBeGreaterThan(0);
+    expect(earlier.validators.every((v) => v.validationStatus === 'completed' && v.nodeId === fx.revalidatedNodeId)).toBe(true);
     const unknown = (await call<{ validators: Validator[] }>('/v1/networks/mainnet/validators/NodeID-111111111111111111116DBWJs')).body;
     expect(unknown.validators).toEqual([]);
     await expectError('/v1/networks/mainnet/validators/NodeID-abc', 400);

@@ -86,8 +86,17 @@ describe('primary dataset', () => {
           expect(v.removeTimestamp).toBeLessThan(nowSec);
         } else expect(v.removeTxHash).toBeUndefined();
       }
-      // Each node id validates once, so a node id identifies its validation.
-      expect(new Set(validators.map((v) => v.nodeId)).size).toBe(validators.length);
+      // A validation is identified by its tx; a node may have validated several times, never overlapping.
+      expect(new Set(validators.map((v) => v.txHash)).size).toBe(validators.length);
+      const nodes = new Set(validators.map((v) => v.nodeId));
+      expect(nodes.size).toBeLessThan(validators.length);
+      for (const nodeId of nodes) {
+        const own = data.validationsOf(nodeId);
+        own.slice(1).forEach((v, k) => {
+          expect(Number(v.startTimestamp)).toBeGreaterThan(Number((own[k] as Validator).endTimestamp));
+          expect((own[k] as Validator).validationStatus).toBe('completed');
+        });
+      }
     }
   });
 
@@ -103,17 +112,24 @@ describe('primary dataset', () => {
     expect(counts[0]).toBeGreaterThanOrEqual(0);
   });
 
-  it('ties delegators to existing primary validators, inside their validation period, with delegatorCount equal to their number', () => {
-    const byNode = new Map(mainnet.allValidators().map((v) => [v.nodeId, v] as const));
+  it('ties delegators to existing primary validations, inside their validation period, with delegatorCount equal to their number', () => {
     const f = mainnet.fixtures();
-    const sample = [f.nodeId, f.busyNodeId, f.completedNodeId, f.pendingNodeId, f.subnetValidatorNodeId];
+    /** The node's validation whose period holds `at` (a node's validations never overlap). */
+    const validationAt = (nodeId: string, at: number): Validator | undefined =>
+      mainnet.validationsOf(nodeId).find((v) => Number(v.startTimestamp) <= at && at <= Number(v.endTimestamp));
+    const sample = [f.nodeId, f.busyNodeId, f.completedNodeId, f.pendingNodeId, f.subnetValidatorNodeId, f.revalidatedNodeId];
     for (const nodeId of sample) {
-      const v = byNode.get(nodeId) as Validator;
+      const own = mainnet.validationsOf(nodeId);
       const delegators = allDelegators(mainnet, [nodeId]);
-      expect(delegators).toHaveLength(v.delegatorCount ?? -1);
-      let activeSum = 0n;
+      // The listing by node holds the delegations of every time it validated.
+      expect(delegators).toHaveLength(own.reduce((n, v) => n + (v.delegatorCount ?? 0), 0));
+      const activeSum = new Map<string, bigint>();
+      const counted = new Map<string, number>();
       for (const d of delegators) {
         expect(d.nodeId).toBe(nodeId);
+        const v = validationAt(nodeId, Number(d.startTimestamp)) as Validator;
+        expect(v).toBeDefined();
+        counted.set(v.txHash, (counted.get(v.txHash) ?? 0) + 1);
         expect(v.subnetId).toBe(PRIMARY_NETWORK_ID);
         expect(Number(d.startTimestamp)).toBeGreaterThanOrEqual(Number(v.startTimestamp));
         expect(Number(d.endTimestamp)).toBeLessThanOrEqual(Number(v.endTimestamp));
@@ -124,14 +140,18 @@ describe('primary dataset', () => {
         if (d.delegationStatus === 'active') {
           expect(d.startTimestamp).toBeLessThanOrEqual(nowSec);
           expect(d.endTimestamp).toBeGreaterThan(nowSec);
-          activeSum += BigInt(d.amountDelegated);
+          activeSum.set(v.txHash, (activeSum.get(v.txHash) ?? 0n) + BigInt(d.amountDelegated));
         }
       }
-      if (v.validationStatus === 'active') expect(BigInt(v.amountDelegated ?? '')).toBe(activeSum);
+      for (const v of own) {
+        expect(counted.get(v.txHash) ?? 0).toBe(v.delegatorCount);
+        if (v.validationStatus === 'active') expect(BigInt(v.amountDelegated ?? '')).toBe(activeSum.get(v.txHash) ?? 0n);
+      }
     }
+    expect(mainnet.validationsOf(f.revalidatedNodeId).length).toBeGreaterThan(1);
     // Subnet validators take no delegations.
     expect(allDelegators(mainnet, [f.subnetValidatorNodeId])).toHaveLength(0);
-    const busy = byNode.get(f.busyNodeId) as Validator;
+    const busy = mainnet.validationsOf(f.busyNodeId).at(-1) as Validator;
     expect(busy.delegatorCount).toBeGreaterThan(300);
     // All three delegation statuses exist.
     const statuses = new Set(allDelegators(mainnet, [f.nodeId, f.busyNodeId]).map((d) => d.delegationStatus));
@@ -140,7 +160,7 @@ describe('primary dataset', () => {
 
   it('pays historical rewards for completed staking to the reward addresses, and pending rewards for active staking', () => {
     const f = mainnet.fixtures();
-    const byNode = new Map(mainnet.allValidators().map((v) => [v.nodeId, v] as const));
+    const byTx = new Map(mainnet.allValidators().map((v) => [v.txHash, v] as const));
     const address = f.rewardAddress;
     const historical = mainnet.listHistoricalRewards({ addresses: [address], sortOrder: 'desc' }, 'usd', 0, 100).items;
     expect(historical.length).toBeGreaterThan(0);
@@ -149,8 +169,11 @@ describe('primary dataset', () => {
     );
     for (const r of historical) {
       expect(r.addresses).toEqual([address]);
-      const v = byNode.get(r.nodeId) as Validator;
+      // The validation paid for: its own tx, or the one of its node whose period holds the delegation.
+      const v = (byTx.get(r.txHash) ??
+        mainnet.validationsOf(r.nodeId).find((o) => Number(o.startTimestamp) <= Number(r.startTimestamp) && Number(r.endTimestamp) <= Number(o.endTimestamp))) as Validator;
       expect(v).toBeDefined();
+      expect(v.nodeId).toBe(r.nodeId);
       if (r.rewardType === 'DELEGATOR') {
         const d = delegations.get(r.txHash) as Delegator;
         expect(d.delegationStatus).toBe('completed');
@@ -208,7 +231,7 @@ describe('primary dataset', () => {
         for (const b of s.blockchains) {
           expect(b.subnetId).toBe(s.subnetId);
           if (b.evmChainId !== undefined) {
-            evmIds.push(b.evmChainId);
+            evmIds.push(Number(b.evmChainId));
             const g = b.genesisData as unknown as Record<string, unknown>;
             expect(Object.keys(g).sort()).toEqual([...genesisKeys].sort());
             expect(Object.keys(g.config as object).sort()).toEqual([...configKeys].sort());
@@ -299,15 +322,20 @@ describe('primary dataset', () => {
       }
       expect(f.pChainAddress).toMatch(new RegExp(`^P-${data.hrp}1`));
       expect(f.xChainAddress).toMatch(new RegExp(`^X-${data.hrp}1`));
-      expect(data.validator(f.nodeId)?.validationStatus).toBe('active');
-      expect(data.validator(f.busyNodeId)?.delegatorCount).toBeGreaterThan(300);
-      expect(data.validator(f.completedNodeId)?.validationStatus).toBe('completed');
-      expect(data.validator(f.pendingNodeId)?.validationStatus).toBe('pending');
-      expect(data.validator(f.removedNodeId)?.validationStatus).toBe('removed');
-      expect(data.validator(f.subnetValidatorNodeId)?.subnetId).not.toBe(PRIMARY_NETWORK_ID);
+      // A node may have validated several times: each status fixture is about its latest validation.
+      const latest = (nodeId: string) => data.validationsOf(nodeId).at(-1);
+      expect(latest(f.nodeId)?.validationStatus).toBe('active');
+      expect(latest(f.busyNodeId)?.delegatorCount).toBeGreaterThan(300);
+      expect(latest(f.completedNodeId)?.validationStatus).toBe('completed');
+      expect(latest(f.pendingNodeId)?.validationStatus).toBe('pending');
+      expect(latest(f.removedNodeId)?.validationStatus).toBe('removed');
+      expect(latest(f.subnetValidatorNodeId)?.subnetId).not.toBe(PRIMARY_NETWORK_ID);
+      const history = data.validationsOf(f.revalidatedNodeId);
+      expect(history.at(-1)?.validationStatus).toBe('active');
+      expect(history.some((v) => v.validationStatus === 'completed' && (v.delegatorCount ?? 0) > 0)).toBe(true);
       expect(data.subnet(f.subnetId)?.blockchains.length).toBeGreaterThan(0);
       expect(data.subnet(f.l1SubnetId)?.isL1).toBe(true);
-      expect(data.validator(f.nodeId)?.txHash).toBe(f.pChainTxHash);
+      expect(latest(f.nodeId)?.txHash).toBe(f.pChainTxHash);
     }
   });
 });

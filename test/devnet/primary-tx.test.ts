@@ -73,7 +73,7 @@ describe('primary-network transactions on the devnet', () => {
   it('serves a staking transaction as its validation, in the block of its height that lists it', async () => {
     const tx = await ok(`${base}/p-chain/transactions/${fx.pChainTxHash}`);
     expect(mismatches(tx, S.PChainTransaction)).toEqual([]);
-    const validator = devnet.dataset.primary.mainnet.validator(fx.nodeId);
+    const validator = devnet.dataset.primary.mainnet.validationsOf(fx.nodeId).find((v) => v.txHash === fx.pChainTxHash);
     expect(tx).toMatchObject({ txType: 'AddPermissionlessValidatorTx', nodeId: fx.nodeId, startTimestamp: validator?.startTimestamp, endTimestamp: validator?.endTimestamp });
     const t = tx.blockTimestamp as number;
     const blocks = (await ok(`${base}/p-chain/blocks?pageSize=3&endTimestamp=${t}&startTimestamp=${t - 2}`)).blocks as { blockNumber: string; transactions: string[] }[];

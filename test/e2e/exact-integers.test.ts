@@ -99,18 +99,21 @@ describe.each(['interpreted', 'compiled'] as const)('exact or coded, never round
     }
   });
 
-  it('a value a scalar cannot serve is UPSTREAM_PROTOCOL_ERROR on that field, without the value or the serializer\'s words', async () => {
+  it('a value a scalar cannot serve is UPSTREAM_PROTOCOL_ERROR on that field, naming the upstream field, without the value or the serializer\'s words', async () => {
     page = validatorsPage([{ amountStaked: '1', amountDelegated: '"-12"' }, { amountStaked: '2', amountDelegated: '"0xzz"' }]);
     networkId = '"4294967295"';
     for (let run = 0; run < 2; run++) {
       const answer = await query(gateways[executor], `${VALIDATORS.slice(0, -1)} avalancheNode(name: "stub") { networkId } }`);
       const nodes = answer.data?.network.validators.edges.map((edge) => edge.node);
       expect(nodes?.map((n) => [n.amountStaked, n.amountDelegated])).toEqual([['1', null], ['2', null]]);
-      const byPath = (answer.errors ?? []).map((e) => [e.path?.join('.'), e.extensions] as const).sort(([a], [b]) => String(a).localeCompare(String(b)));
+      // Refused when the answer is read (the shapes' value contract), so the error names the upstream field and call.
+      const byPath = (answer.errors ?? [])
+        .map((e) => [e.path?.join('.'), e.extensions?.['code'], e.extensions?.['upstreamField'], e.extensions?.['operation']] as const)
+        .sort(([a], [b]) => String(a).localeCompare(String(b)));
       expect(byPath).toEqual([
-        ['avalancheNode.networkId', { code: 'UPSTREAM_PROTOCOL_ERROR', type: 'Int' }],
-        ['network.validators.edges.0.node.amountDelegated', { code: 'UPSTREAM_PROTOCOL_ERROR', type: 'UInt256' }],
-        ['network.validators.edges.1.node.amountDelegated', { code: 'UPSTREAM_PROTOCOL_ERROR', type: 'UInt256' }],
+        ['avalancheNode.networkId', 'UPSTREAM_PROTOCOL_ERROR', 'networkID', 'info.getNetworkID'],
+        ['network.validators.edges.0.node.amountDelegated', 'UPSTREAM_PROTOCOL_ERROR', 'validators[0].amountDelegated', 'GET /v1/networks/{network}/validators'],
+        ['network.validators.edges.1.node.amountDelegated', 'UPSTREAM_PROTOCOL_ERROR', 'validators[1].amountDelegated', 'GET /v1/networks/{network}/validators'],
       ]);
       expect(JSON.stringify(answer.errors)).not.toMatch(/cannot represent|-12|0xzz|4294967295|INTERNAL_SERVER_ERROR/);
     }

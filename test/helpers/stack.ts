@@ -44,12 +44,14 @@ export async function startStack(
     cache?: ResponseCache | false;
     /** Wraps each node client, e.g. to hold an answer back until the test has seen something happen first. Default none. */
     wrapNode?: (node: NodeClient) => NodeClient;
+    /** The Data API the gateway reads (a mock server generated from the spec, say). Default the devnet's. */
+    dataApiUrl?: string;
   } = {},
 ): Promise<TestStack> {
   const devnet = await startDevnet({ validators: 300, ...options.devnet });
   // Tracked under the cache, so a cache hit is no upstream call; untracked (a plain pass-through) outside `measure`.
   const tracker = createRoundTracker();
-  const rawDataApi = tracker.dataApi(createDataApiClient({ baseUrl: devnet.url, apiKey: 'test-server-key' }));
+  const rawDataApi = tracker.dataApi(createDataApiClient({ baseUrl: options.dataApiUrl ?? devnet.url, apiKey: 'test-server-key' }));
   const wrapNode = options.wrapNode ?? ((node: NodeClient) => node);
   const rawNodes = Object.entries(devnet.nodeUrls).map(([name, url]) => tracker.node(wrapNode(createNodeClient({ name, url }))));
   const cache = options.cache || undefined;

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CompactIdError, decodeCompactId, encodeCompactId, isCompactIdText, MAX_FAMILY_CODE } from '../../src/lib/global-id.ts';
+import {
+  CompactIdError, decodeCompactId, digestPart, DigestPart, encodeCompactId, isCompactIdText, MAX_FAMILY_CODE, MAX_INLINE_PART_BYTES, maxCompactIdLength,
+} from '../../src/lib/global-id.ts';
 import { encodeCb58 } from '../../src/lib/base58.ts';
 import { formatNodeId } from '../../src/lib/ids.ts';
 
@@ -19,15 +21,25 @@ const part = fc.oneof(
   fc.bigInt({ min: 0n, max: 1n << 70n }).map(String),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
   fc.string({ unit: 'binary', maxLength: 30 }),
+  // UTF-16 code units, lone surrogates included (JSON can carry them: "\ud800").
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 80 }),
+  fc.string({ minLength: 100, maxLength: 400 }),
 );
 
+/** What decoding gives back for a part: itself, or its digest when it is too long to carry. */
+function decodedAs(part: string): string | DigestPart {
+  const bytes = /[\uD800-\uDFFF]/u.test(part) ? part.length * 2 : Buffer.byteLength(part, 'utf8');
+  return bytes > MAX_INLINE_PART_BYTES ? digestPart(part) : part;
+}
+
 describe('compact global ids', () => {
-  it('property: decoding gives back the parts, for every kind of part and any text', () => {
+  it('property: decoding gives back the parts (a digest for a long one), for every kind of part and any text', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: MAX_FAMILY_CODE }), fc.array(part, { maxLength: 6 }), (code, parts) => {
         const id = encodeCompactId(code, parts);
         expect(isCompactIdText(id)).toBe(true);
-        expect(decodeCompactId(id)).toEqual({ code, parts });
+        expect(id.length).toBeLessThanOrEqual(maxCompactIdLength(parts.length));
+        expect(decodeCompactId(id)).toEqual({ code, parts: parts.map(decodedAs) });
       }),
       { numRuns: 2000 },
     );
@@ -37,7 +49,7 @@ describe('compact global ids', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 100 }), (bytes) => {
         const id = Buffer.from(bytes).toString('base64url');
-        let decoded: { code: number; parts: string[] } | undefined;
+        let decoded: ReturnType<typeof decodeCompactId>;
         try {
           decoded = decodeCompactId(id);
         } catch (error) {

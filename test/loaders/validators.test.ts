@@ -1,4 +1,4 @@
-import { isNodeId } from '../../src/lib/ids.ts';
+import { isCb58Id, isNodeId } from '../../src/lib/ids.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import type { NetworkId } from '../../src/loaders/types.ts';
@@ -14,6 +14,8 @@ const NOW = Date.now();
 /** Well-formed, and neither equal to nor a prefix of any devnet node id. */
 const UNKNOWN_NODE = 'NodeID-111111111111111111111111111111111';
 const UNKNOWN_TX = '1111111111111111111111111111111111111111111111111';
+/** What the validators loader answers for a key that is not a node id: an error blaming the answer it came from, nothing sent. */
+const UNUSABLE = { kind: 'input', field: 'nodeId', parameter: 'nodeIds' };
 
 let devnet: Devnet;
 let lc: TestLoaderContext;
@@ -46,8 +48,9 @@ const listDelegators = (nodeIds: string[], sortOrder?: 'asc' | 'desc'): Promise<
   });
 
 beforeAll(async () => {
-  // 400 per network: 320 primary validations on mainnet, enough for 250 distinct node ids.
-  devnet = await startDevnet({ validators: 400, now: () => NOW });
+  // 600 per network: 480 primary validations on mainnet, of about 300 nodes (a node may validate several times),
+  // enough for 250 distinct node ids.
+  devnet = await startDevnet({ validators: 600, now: () => NOW });
   api = createDataApiClient({ baseUrl: devnet.url });
   lc = createLoaderContext(devnet);
   [allMainnet, primary.mainnet, primary.fuji] = await Promise.all([
@@ -63,30 +66,49 @@ afterAll(async () => {
   await devnet?.close();
 });
 
-const byNode = (network: NetworkId, nodeId: string): Validator => {
-  const v = primary[network].find((x) => x.nodeId === nodeId);
-  if (!v) throw new Error(`no ${network} validator ${nodeId}`);
-  return v;
+/** Preference of `validatorByNodeId` among a node's validations: the current one first. */
+const STATUS_RANK: Record<string, number> = { active: 0, pending: 1, completed: 2, removed: 3 };
+
+/** The node's current validation among every time it validated, as `validatorByNodeId` answers it. */
+function currentOf(validations: readonly Validator[], nodeId: string): Validator {
+  const own = validations
+    .filter((x) => x.nodeId === nodeId)
+    .sort((a, b) => (STATUS_RANK[a.validationStatus ?? ''] ?? 9) - (STATUS_RANK[b.validationStatus ?? ''] ?? 9) || Number(b.endTimestamp) - Number(a.endTimestamp));
+  if (!own[0]) throw new Error(`no validator ${nodeId}`);
+  return own[0];
+}
+const byNode = (network: NetworkId, nodeId: string): Validator => currentOf(primary[network], nodeId);
+
+/** One validation per node (the first listed), in listing order. */
+const oneEach = (validations: readonly Validator[]): Validator[] => {
+  const seen = new Set<string>();
+  return validations.filter((v) => !seen.has(v.nodeId) && Boolean(seen.add(v.nodeId)));
 };
 
 describe('validatorByNodeId', () => {
-  it('sends 250 node ids as exactly 3 E8 listings of at most 100 (all in one round) and answers each from them', async () => {
-    const ids = primary.mainnet.slice(0, 250).map((v) => v.nodeId);
+  it('sends 250 node ids as exactly 3 E8 listings of at most 100 (all in one first round), each read to its last page, and answers each from them', async () => {
+    const ids = oneEach(primary.mainnet).slice(0, 250).map((v) => v.nodeId);
     expect(new Set(ids).size).toBe(250);
     const m = await lc.measure(() => validatorByNodeId(lc.fresh(), 'mainnet').loadMany(ids));
 
-    expect(m.byRoute[E8]).toBe(3);
-    expect(m.requests).toBe(3);
-    // All three dispatched together, before any answer: one round.
-    expect(m.perRound).toEqual([['listValidators', 'listValidators', 'listValidators']]);
+    // A node may have validated several times: a chunk of 100 nodes can hold more than a page of validations.
+    const pages = [ids.slice(0, 100), ids.slice(100, 200), ids.slice(200)].map((chunk) =>
+      Math.max(1, Math.ceil(primary.mainnet.filter((v) => chunk.includes(v.nodeId)).length / 100)),
+    );
+    expect(Math.max(...pages)).toBeGreaterThan(1);
+    expect(m.byRoute[E8]).toBe(pages.reduce((a, b) => a + b, 0));
+    expect(m.requests).toBe(m.byRoute[E8]);
+    // All three listings dispatched together, before any answer; then each chunk's next pages, in sequence.
+    expect(m.perRound[0]).toEqual(['listValidators', 'listValidators', 'listValidators']);
+    expect(m.rounds).toBe(Math.max(...pages));
     const params = lc.paramsOf('listValidators');
-    expect(params.map((p) => (p.nodeIds as string[]).length).sort((a, b) => a - b)).toEqual([50, 100, 100]);
+    expect(params.slice(0, 3).map((p) => (p.nodeIds as string[]).length).sort((a, b) => a - b)).toEqual([50, 100, 100]);
     for (const p of params) expect(p).toMatchObject({ subnetId: PRIMARY_NETWORK_ID, pageSize: 100 });
     expect(m.result).toEqual(ids.map((id) => byNode('mainnet', id)));
   });
 
-  it('matches node ids exactly, although E8 matches substrings: a strict prefix or a piece of a node id is null', async () => {
-    const [a, b] = primary.mainnet as [Validator, Validator];
+  it('matches node ids exactly, although E8 matches substrings: a strict prefix or a piece of a node id is never sent', async () => {
+    const [a, b] = oneEach(primary.mainnet).map((v) => byNode('mainnet', v.nodeId)) as [Validator, Validator];
     const prefix = b.nodeId.slice(0, -4);
     const piece = b.nodeId.slice(12, 24);
     // The upstream does match both to b.
@@ -97,24 +119,26 @@ describe('validatorByNodeId', () => {
 
     // Without b itself among the keys: b comes back from the upstream and is dropped.
     const alone = await lc.measure(() => validatorByNodeId(lc.fresh(), 'mainnet').loadMany([a.nodeId, prefix, piece]));
-    expect(alone.result).toEqual([a, null, null]);
+    // Not node ids at all: read from an upstream answer (callers' ids are checked first), so each is that answer's error.
+    expect(alone.result).toMatchObject([a, UNUSABLE, UNUSABLE]);
     // One well-formed id among the keys: that node is read directly (getSingleValidatorDetails), no listing.
     expect(alone.byRoute['GET /v1/networks/{network}/validators/{nodeId}']).toBe(1);
     expect(alone.byRoute[E8]).toBeUndefined();
 
     const both = await lc.measure(() => validatorByNodeId(lc.fresh(), 'mainnet').loadMany([prefix, a.nodeId, b.nodeId, piece]));
-    expect(both.result).toEqual([null, a, b, null]);
+    expect(both.result).toMatchObject([UNUSABLE, a, b, UNUSABLE]);
     expect(both.byRoute[E8]).toBe(1);
   });
 
-  it('answers in key order, duplicates included; unknown ids and subnet-only validators are null', async () => {
-    const [a, , c] = primary.mainnet as [Validator, Validator, Validator];
+  it('answers in key order, duplicates included; unknown ids and subnet-only validators are null, malformed ids an error', async () => {
+    const current = oneEach(primary.mainnet).map((v) => byNode('mainnet', v.nodeId));
+    const [a, , c] = current as [Validator, Validator, Validator];
     const subnetOnly = allMainnet.find((v) => v.subnetId !== PRIMARY_NETWORK_ID && !primary.mainnet.some((p) => p.nodeId === v.nodeId)) as Validator;
-    const completed = primary.mainnet.find((v) => v.validationStatus === 'completed') as Validator;
-    const pending = primary.mainnet.find((v) => v.validationStatus === 'pending') as Validator;
+    const completed = current.find((v) => v.validationStatus === 'completed') as Validator;
+    const pending = current.find((v) => v.validationStatus === 'pending') as Validator;
     const keys = [c.nodeId, UNKNOWN_NODE, a.nodeId, c.nodeId, subnetOnly.nodeId, completed.nodeId, a.nodeId, pending.nodeId];
     const m = await lc.measure(() => validatorByNodeId(lc.fresh(), 'mainnet').loadMany(keys));
-    expect(m.result).toEqual([c, null, a, c, null, completed, a, pending]);
+    expect(m.result).toMatchObject([c, UNUSABLE, a, c, null, completed, a, pending]);
     expect(m.byRoute[E8]).toBe(1);
     // Repeated keys are sent once.
     // Only well-formed node ids go upstream (UNKNOWN_NODE has no valid checksum).
@@ -122,8 +146,8 @@ describe('validatorByNodeId', () => {
   });
 
   it('keeps networks apart: one loader (and one listing) per network, in parallel', async () => {
-    const m = primary.mainnet[3] as Validator;
-    const f = primary.fuji[3] as Validator;
+    const m = byNode('mainnet', (primary.mainnet[3] as Validator).nodeId);
+    const f = byNode('fuji', (primary.fuji[3] as Validator).nodeId);
     const ctx = lc.fresh();
     expect(validatorByNodeId(ctx, 'mainnet')).toBe(validatorByNodeId(ctx, 'mainnet'));
     expect(validatorByNodeId(ctx, 'mainnet')).not.toBe(validatorByNodeId(ctx, 'fuji'));
@@ -160,15 +184,16 @@ describe('validatorByNodeId with more than 1000 primary validations', () => {
   // crowd out the chunk's real ids; the loader sends only well-formed node ids.
   it('a short prefix in the batch does not hide another key’s validator', async () => {
     expect(bigPrimary.length).toBeGreaterThan(1000);
-    const last = bigPrimary.at(-1) as Validator;
+    const last = currentOf(bigPrimary, (bigPrimary.at(-1) as Validator).nodeId);
     const m = await blc.measure(() => validatorByNodeId(blc.fresh(), 'mainnet').loadMany([last.nodeId, 'NodeID-']));
-    expect(m.result).toEqual([last, null]);
+    expect(m.result).toMatchObject([last, UNUSABLE]);
   });
 });
 
 describe('validationByKey (refetch by identity)', () => {
   it('answers 60 keys over several subnets with one listing per subnet, in key order; unknown keys are null', async () => {
-    const primaryKeys = primary.mainnet.filter((_, i) => i % 6 === 0).slice(0, 44);
+    // Validations of distinct nodes, so "another node's tx" below is another node's.
+    const primaryKeys = oneEach(primary.mainnet).filter((_, i) => i % 5 === 0).slice(0, 44);
     const subnetVals = allMainnet.filter((v) => v.subnetId !== PRIMARY_NETWORK_ID).slice(0, 10);
     const keyOf = (v: Validator): ValidationKey => ({ nodeId: v.nodeId, subnetId: v.subnetId, txHash: v.txHash });
     const someone = primaryKeys[1] as Validator;
@@ -194,7 +219,8 @@ describe('validationByKey (refetch by identity)', () => {
     expect(expected.filter((v) => v === null)).toHaveLength(unknown.length);
     expect(m.result).toEqual(expected);
 
-    const subnets = new Set(keys.map((k) => k.subnetId));
+    // A subnet id that is not one (the unknown key's) is never sent.
+    const subnets = new Set(keys.map((k) => k.subnetId).filter(isCb58Id));
     expect(subnets.size).toBeLessThan(10);
     expect(m.byRoute[E8]).toBe(subnets.size);
     expect(m.rounds).toBe(1);
@@ -204,11 +230,13 @@ describe('validationByKey (refetch by identity)', () => {
 
 describe('delegationByKey (refetch by identity)', () => {
   it('answers 60 keys from one E13 listing, in key order; unknown keys are null', async () => {
-    // Small validators, so their delegations together fit in one page.
+    // Small nodes, so their delegations together fit in one page (a node's list holds every time it validated).
+    const perNode = new Map<string, number>();
+    for (const v of primary.mainnet) perNode.set(v.nodeId, (perNode.get(v.nodeId) ?? 0) + (v.delegatorCount ?? 0));
     const nodes: Validator[] = [];
     let total = 0;
-    for (const v of primary.mainnet) {
-      const d = v.delegatorCount ?? 0;
+    for (const v of oneEach(primary.mainnet)) {
+      const d = perNode.get(v.nodeId) ?? 0;
       if (d >= 2 && d <= 12 && total + d <= 100) {
         nodes.push(v);
         total += d;

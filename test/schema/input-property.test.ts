@@ -407,6 +407,9 @@ async function check(t: Target, value: unknown, baselineCalls: () => Promise<num
     tally.accepted += 1;
     const codes = errors.map((e) => e.extensions?.['code']);
     expect(codes, `${shown}: accepted but the upstream refused it`).not.toContain('UPSTREAM_BAD_REQUEST');
+    // Nor may the client refuse it as a value read from an upstream answer: every caller grammar is at least as strict as the client's.
+    const refusedAsUpstream = errors.filter((e) => e.extensions?.['parameter'] !== undefined && e.extensions?.['upstreamField'] !== undefined);
+    expect(refusedAsUpstream.map((e) => e.message), `${shown}: accepted but the client would not send it`).toEqual([]);
     return;
   }
   tally.refused += 1;

@@ -1,4 +1,4 @@
-import { isInputObjectType, isInterfaceType, isObjectType, isScalarType } from 'graphql';
+import { GraphQLError, isInputObjectType, isInterfaceType, isObjectType, isScalarType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { getSchema } from '../../src/schema/index.ts';
 import { UInt256Scalar } from '../../src/schema/scalars.ts';
@@ -17,9 +17,17 @@ describe('UInt256', () => {
     expect(UInt256Scalar.serialize('9'.repeat(77))).toBe('9'.repeat(77));
   });
 
-  it('refuses what is not an unsigned integer below 2^256', () => {
+  it('refuses what is not an unsigned integer below 2^256: UPSTREAM_PROTOCOL_ERROR, the value never quoted', () => {
     for (const bad of ['', '007', '-1', '1.5', '1e3', 'abc', '9'.repeat(78), (1n << 256n).toString(), '1'.repeat(101), -1, 1.5]) {
-      expect(() => UInt256Scalar.serialize(bad), String(bad)).toThrow(/UInt256 cannot represent/);
+      let thrown: unknown;
+      try {
+        UInt256Scalar.serialize(bad);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, String(bad)).toBeInstanceOf(GraphQLError);
+      expect((thrown as GraphQLError).message).toBe('The upstream sent a value for this field that is not a valid UInt256.');
+      expect((thrown as GraphQLError).extensions).toEqual({ code: 'UPSTREAM_PROTOCOL_ERROR', type: 'UInt256' });
     }
   });
 });

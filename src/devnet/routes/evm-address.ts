@@ -29,9 +29,9 @@ export function evmAddressRoutes(evm: Record<EvmNetwork, EvmData>): Route[] {
   }
 
   function contractList(q: URLSearchParams): string[] | undefined {
-    const raw = param(q, 'contractAddresses');
-    if (raw === undefined) return undefined;
-    const list = raw.split(',');
+    if (!q.has('contractAddresses')) return undefined;
+    // A comma list (as the seed and spec send it) or the name repeated: both are read.
+    const list = q.getAll('contractAddresses').flatMap((raw) => raw.split(','));
     if (list.length > MAX_CONTRACT_ADDRESSES) fail(400, `contractAddresses must hold at most ${MAX_CONTRACT_ADDRESSES} addresses`);
     return list.map((a) => evmAddress(a.trim(), 'contractAddresses'));
   }

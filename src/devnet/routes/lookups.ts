@@ -57,9 +57,9 @@ export function lookupRoutes(dataset: Dataset): Route[] {
       if (!isNodeId(nodeId)) fail(400, 'nodeId must be a node id: NodeID- followed by a cb58 id');
       const status = enumParam(req.query, 'validationStatus', VALIDATION_STATUSES);
       const sortOrder = sortOrderOf(req.query);
-      const own = data.validator(nodeId);
-      const validators = own && (status === undefined || own.validationStatus === status) ? [own] : [];
-      if (sortOrder === 'asc') validators.reverse();
+      // Every time the node validated, each its own record; newest first unless asked otherwise.
+      const validators = data.validationsOf(nodeId).filter((v) => status === undefined || v.validationStatus === status);
+      if (sortOrder === 'desc') validators.reverse();
       const { page, nextPageToken } = paginate(validators, req.query, LIST_LIMITS, `validator|${data.network}|${nodeId}|${status ?? ''}|${sortOrder}`);
       return ok({ ...(nextPageToken ? { nextPageToken } : {}), validators: page });
     }),

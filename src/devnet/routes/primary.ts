@@ -70,11 +70,14 @@ export class Query {
     return v === 'true';
   }
 
-  /** A comma-separated list; empty entries are dropped, an all-empty list counts as absent. */
+  /**
+   * A list: comma-separated (the spec's `string` lists, what the seed shows), the name repeated
+   * (`a=1&a=2`, the form style of the spec's array parameters), or both mixed. Empty entries are
+   * dropped, an all-empty list counts as absent.
+   */
   csv(name: string): string[] | undefined {
-    const v = this.raw(name);
-    if (v === undefined) return undefined;
-    const items = [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))];
+    if (!this.q.has(name)) return undefined;
+    const items = [...new Set(this.q.getAll(name).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean))];
     return items.length > 0 ? items : undefined;
   }
 

@@ -25,7 +25,14 @@ export function pickFixtures(data: PrimaryRecords): PrimaryFixtures {
     (vs[0] as ValidatorRecord);
   const busy = [...primaryActive].sort((a, b) => b.delegators.length - a.delegators.length)[0] ?? active;
   const find = (pred: (v: ValidatorRecord) => boolean): ValidatorRecord => vs.find(pred) ?? active;
-  const completed = find((v) => v.primary && v.status === 'completed' && v.delegators.length > 0);
+  // A node validates again and again: a status fixture names a node whose latest validation has that status.
+  const ownValidations = (v: ValidatorRecord): readonly ValidatorRecord[] =>
+    (staking.validationsByNodeId.get(v.nodeId) ?? []).map((i) => vs[i] as ValidatorRecord);
+  const isLatest = (v: ValidatorRecord): boolean => ownValidations(v).at(-1) === v;
+  const completed = find((v) => v.primary && v.status === 'completed' && v.delegators.length > 0 && isLatest(v));
+  const revalidated = find(
+    (v) => v.primary && v.status === 'active' && isLatest(v) && ownValidations(v).some((o) => o.status === 'completed' && o.delegators.length > 0),
+  );
   const pending = find((v) => v.status === 'pending');
   const removed = find((v) => v.status === 'removed');
   const subnetValidator = find((v) => !v.primary && v.status === 'active');
@@ -58,6 +65,7 @@ export function pickFixtures(data: PrimaryRecords): PrimaryFixtures {
     nodeId: active.nodeId,
     busyNodeId: busy.nodeId,
     completedNodeId: completed.nodeId,
+    revalidatedNodeId: revalidated.nodeId,
     pendingNodeId: pending.nodeId,
     removedNodeId: removed.nodeId,
     subnetValidatorNodeId: subnetValidator.nodeId,

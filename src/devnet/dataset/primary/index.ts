@@ -34,7 +34,7 @@ import type { NetworkContext } from './context.ts';
 import { pickFixtures } from './fixtures.ts';
 import { generatePrimaryRecords, type PrimaryRecords } from './generate.ts';
 import { pageOf } from './paging.ts';
-import type { ValidatorRecord } from './staking.ts';
+import { delegationTxHash, type ValidatorRecord } from './staking.ts';
 import { toValidator } from './staking-wire.ts';
 import { StakingQueries } from './staking-queries.ts';
 import type {
@@ -85,6 +85,8 @@ export class PrimaryData {
   private readonly subnetById = new Map<string, Subnet>();
   private readonly producers: BlockProducers;
   private readonly staking: StakingQueries;
+  /** Delegation index by tx hash, for `validationTxOfDelegation` (tests only; built on first use). */
+  private delegationIndex: Map<string, number> | undefined;
   /** Transactions, balances and assets, derived from the rest (see transactions.ts). */
   readonly transactions: PrimaryTransactions;
 
@@ -135,10 +137,25 @@ export class PrimaryData {
     return this.records.staking.validators.length;
   }
 
-  /** The wire object of the validation with this node id (each node id validates once in the dataset). */
-  validator(nodeId: string): Validator | undefined {
-    const i = this.records.staking.validatorByNodeId.get(nodeId);
-    return i === undefined ? undefined : toValidator(this.records, i);
+  /** Every validation of this node, oldest first (block order); a node may have validated several times. */
+  validationsOf(nodeId: string): Validator[] {
+    return (this.records.staking.validationsByNodeId.get(nodeId) ?? []).map((i) => toValidator(this.records, i));
+  }
+
+  /**
+   * The add-validator tx of the validation a delegation was made to, straight from the
+   * generated records (not from any rule about periods): what tests check links against.
+   * The index is built on first use.
+   */
+  validationTxOfDelegation(delegationTx: string): string | undefined {
+    if (!this.delegationIndex) {
+      const { ctx, staking } = this.records;
+      this.delegationIndex = new Map(Array.from(staking.delegations.validator, (_, d) => [delegationTxHash(ctx, d), d] as const));
+    }
+    const d = this.delegationIndex.get(delegationTx);
+    if (d === undefined) return undefined;
+    const { staking } = this.records;
+    return (staking.validators[staking.delegations.validator[d] as number] as ValidatorRecord).txHash;
   }
 
   /** Tx hashes of every validation (add-validator txs), in block order; cheap. */
@@ -258,6 +275,8 @@ export class PrimaryData {
       subnets: this.subnets.length,
       blockchains: this.subnets.reduce((n, s) => n + s.blockchains.length, 0),
       validators: validators.length,
+      nodes: this.records.staking.validationsByNodeId.size,
+      revalidatedNodes: [...this.records.staking.validationsByNodeId.values()].filter((own) => own.length > 1).length,
       primaryValidators: count((v) => v.primary),
       subnetValidators: count((v) => !v.primary),
       activeValidators: count((v) => v.status === 'active'),

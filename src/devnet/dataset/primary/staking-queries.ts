@@ -216,7 +216,8 @@ export class StakingQueries {
 
   /** Positions in `rewards.codes` matching `q`, by address and/or validator. */
   private rewardPositions(q: RewardQuery, { codes, byAddr, byValidator }: RewardIndex): { list: List; accept: (pos: number) => boolean } {
-    const validatorIdx = q.nodeIds?.map((n) => this.staking.validatorByNodeId.get(n)).filter((i): i is number => i !== undefined);
+    // Every validation of each node: a node's rewards span all the times it validated.
+    const validatorIdx = q.nodeIds?.flatMap((n) => this.staking.validationsByNodeId.get(n) ?? []);
     if (q.addresses) {
       const addrIdx = q.addresses.map((a) => this.addressIndex.get(a)).filter((a): a is number => a !== undefined);
       const list = sortedUnion(addrIdx.map((a) => byAddr[a]));

@@ -15,6 +15,7 @@ import type { NetworkContext } from './context.ts';
 import { id32, nodeIdOf } from './ids.ts';
 import { grossReward, normal, round, uniform } from './math.ts';
 import { keyIndex, pushTo, type KeyIndex } from './paging.ts';
+import { chainRevalidations } from './revalidation.ts';
 
 // ------------------------------------------------------------------ records
 
@@ -80,7 +81,8 @@ export interface RewardIndex {
 export interface Staking {
   /** Index order = block order (start order). */
   readonly validators: readonly ValidatorRecord[];
-  readonly validatorByNodeId: ReadonlyMap<string, number>;
+  /** Each node's validations, in block order: a node may have validated several times (see revalidation.ts). */
+  readonly validationsByNodeId: ReadonlyMap<string, readonly number[]>;
   /** Primary-network validations per reward address. */
   readonly validationsByAddr: KeyIndex;
   readonly delegations: DelegationTable;
@@ -155,8 +157,12 @@ export function generateStaking(
   total: number,
 ): Staking {
   const validators = generateValidators(ctx, addresses, subnets, root.fork('validators'), total);
-  const validatorByNodeId = new Map<string, number>();
-  validators.forEach((v, i) => validatorByNodeId.set(v.nodeId, i));
+  const validationsByNodeId = new Map<string, number[]>();
+  validators.forEach((v, i) => {
+    const own = validationsByNodeId.get(v.nodeId);
+    if (own) own.push(i);
+    else validationsByNodeId.set(v.nodeId, [i]);
+  });
   const { delegations, delegationsByStatus, delegationsByAddr } = generateDelegations(ctx, addresses, validators, root.fork('delegators'));
   const records: StakingRecords = { validators, delegations };
   finishValidators(ctx, records);
@@ -167,7 +173,7 @@ export function generateStaking(
   const { historical, pending } = buildRewards(records, addresses.list.length);
   return {
     validators,
-    validatorByNodeId,
+    validationsByNodeId,
     validationsByAddr,
     delegations,
     delegationsByStatus,
@@ -202,7 +208,10 @@ function validationTimes(ctx: NetworkContext, rng: Rng, status: ValidationStatus
   }
 }
 
-/** 80% primary-network validations, the rest spread over the subnets; in block (start) order. */
+/**
+ * 80% primary-network validations, the rest spread over the subnets; in block
+ * (start) order. About a third of the primary-network nodes validated several times.
+ */
 function generateValidators(
   ctx: NetworkContext,
   addresses: AddressBook,
@@ -284,6 +293,8 @@ function generateValidators(
   }
   // Index order = block order: validations enter the chain in start order.
   records.sort((a, b) => a.start - b.start || (a.txHash < b.txHash ? -1 : 1));
+  // Last, so the draws above are the same with or without it.
+  chainRevalidations(records, rng);
   return records;
 }
 

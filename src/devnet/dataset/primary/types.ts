@@ -73,7 +73,10 @@ export interface PrimaryFixtures {
   nodeId: string;
   /** An active validator with more than 300 delegators. */
   busyNodeId: string;
+  /** A node whose latest validation is completed, with delegators. */
   completedNodeId: string;
+  /** A node that validated several times: its latest validation is active, an earlier completed one had delegators. */
+  revalidatedNodeId: string;
   pendingNodeId: string;
   /** A removed (permissioned subnet) validator. */
   removedNodeId: string;

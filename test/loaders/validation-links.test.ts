@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
+import { encodeCb58 } from '../../src/lib/base58.ts';
+import { passedPeriod, timeOrderOf, type Timed } from '../../src/loaders/staking-time.ts';
+import { nodeValidations, validationHolding, validationOfDelegation, validationOfReward } from '../../src/loaders/validation-links.ts';
+import { PRIMARY_NETWORK_ID, type Validator } from '../../src/shapes/index.ts';
+import { createLoaderContext, type TestLoaderContext } from '../helpers/loader-context.ts';
+
+const E8 = 'GET /v1/networks/{network}/validators';
+/** Well-formed (checksum included), but no validator's. */
+const UNKNOWN_NODE = `NodeID-${encodeCb58(Buffer.alloc(20, 7))}`;
+/** Not a node id: read from an upstream answer, it is never sent. */
+const MALFORMED = 'NodeID-0OIl';
+
+let devnet: Devnet;
+let lc: TestLoaderContext;
+/** Mainnet's primary-network validations by node id, from the dataset (oldest first). */
+const byNode = new Map<string, Validator[]>();
+
+beforeAll(async () => {
+  devnet = await startDevnet({ validators: 300 });
+  lc = createLoaderContext(devnet);
+  for (const v of devnet.dataset.primary.mainnet.allValidators()) {
+    if (v.subnetId === PRIMARY_NETWORK_ID) byNode.set(v.nodeId, [...(byNode.get(v.nodeId) ?? []), v]);
+  }
+});
+
+afterAll(async () => {
+  await lc?.close();
+  await devnet?.close();
+});
+
+const txs = (list: readonly Validator[] | Error | null | undefined): string[] =>
+  Array.isArray(list) ? list.map((v) => v.txHash).sort() : [];
+
+describe('nodeValidations', () => {
+  it('answers every primary-network validation of each node, in key order, from one listing per 100 node ids', async () => {
+    const nodes = [...byNode.keys()];
+    const several = nodes.filter((n) => (byNode.get(n)?.length ?? 0) > 1);
+    expect(several.length).toBeGreaterThan(20);
+    const keys = [...several.slice(0, 30), UNKNOWN_NODE, ...nodes.slice(0, 30), MALFORMED, several[0] as string];
+    const m = await lc.measure(() => nodeValidations(lc.fresh(), 'mainnet').loadMany(keys));
+    keys.forEach((key, i) => key !== MALFORMED && expect(txs(m.result[i]), key).toEqual(txs(byNode.get(key) ?? [])));
+    expect(m.result[keys.indexOf(UNKNOWN_NODE)]).toEqual([]);
+    expect(m.result[keys.indexOf(MALFORMED)]).toBeInstanceOf(Error);
+    expect(lc.paramsOf('listValidators')[0]?.nodeIds).not.toContain(MALFORMED);
+    // 60 distinct nodes and their validations fit one page.
+    expect(m.byRoute[E8]).toBe(1);
+    expect(lc.paramsOf('listValidators')).toEqual([expect.objectContaining({ subnetId: PRIMARY_NETWORK_ID, pageSize: 100 })]);
+    expect(m.rounds).toBe(1);
+  });
+});
+
+/** A validation with only what the rules read. */
+const validation = (txHash: string, start: number, end: number): Validator => ({ txHash, startTimestamp: start, endTimestamp: end }) as unknown as Validator;
+
+/** An item whose timestamps the upstream broke: reading them throws, as a broken field does. */
+const broken = (txHash: string): Validator =>
+  Object.defineProperties({ txHash }, {
+    startTimestamp: { get: () => { throw new Error('broken startTimestamp'); } },
+    endTimestamp: { get: () => { throw new Error('broken endTimestamp'); } },
+  }) as unknown as Validator;
+
+describe('which validation an item belongs to', () => {
+  const history = [validation('a', 100, 200), validation('b', 300, 400), validation('c', 500, 900)];
+
+  it('a delegation: the validation whose period holds its start, ends included; none outside every period', () => {
+    expect(validationOfDelegation(history, { startTimestamp: 300, endTimestamp: 350 })?.txHash).toBe('b');
+    expect(validationOfDelegation(history, { startTimestamp: 400, endTimestamp: 400 })?.txHash).toBe('b');
+    expect(validationOfDelegation(history, { startTimestamp: '600', endTimestamp: '700' })?.txHash).toBe('c');
+    expect(validationOfDelegation(history, { startTimestamp: 250, endTimestamp: 260 })).toBeNull();
+    expect(validationOfDelegation([], { startTimestamp: 150, endTimestamp: 160 })).toBeNull();
+  });
+
+  it('overlapping records (an answer may have them): the one that started last; broken ones are skipped', () => {
+    expect(validationHolding([validation('old', 100, 1000), validation('new', 500, 1500), broken('x')], 700)?.txHash).toBe('new');
+    expect(validationOfDelegation(history, broken('d'))).toBeNull();
+  });
+
+  it('a reward: the validation of its staking tx first, else the one holding its period start', () => {
+    // A validation reward names its own validation, whatever the period says.
+    expect(validationOfReward(history, { txHash: 'a', startTimestamp: 500, endTimestamp: 900 })?.txHash).toBe('a');
+    // A delegation's reward or fee names the delegation: its period decides.
+    expect(validationOfReward(history, { txHash: 'delegation', startTimestamp: 320, endTimestamp: 390 })?.txHash).toBe('b');
+    expect(validationOfReward(history, { txHash: 'delegation', startTimestamp: 450, endTimestamp: 460 })).toBeNull();
+  });
+});
+
+describe('time order of a listing page', () => {
+  const item = (start: number, end: number): Timed => ({ startTimestamp: start, endTimestamp: end });
+
+  it('tells the direction by start or by end, and nothing from equal times, mixed orders or broken times', () => {
+    expect(timeOrderOf([item(50, 90), item(40, 95), item(10, 20)])).toBe('desc');
+    expect(timeOrderOf([item(10, 20), item(5, 30), item(40, 90)])).toBe('asc');
+    expect(timeOrderOf([item(10, 20), item(10, 20)])).toBeUndefined();
+    expect(timeOrderOf([item(10, 20), item(30, 40), item(20, 30)])).toBeUndefined();
+    expect(timeOrderOf([item(50, 90), broken('x'), item(10, 20)])).toBeUndefined();
+  });
+
+  it('has passed a period once its last item ended before it (descending) or started after it (ascending)', () => {
+    const period = { start: 100, end: 200 };
+    expect(passedPeriod([item(300, 400), item(150, 180), item(40, 99)], period, undefined)).toBe(true);
+    expect(passedPeriod([item(300, 400), item(150, 180), item(40, 100)], period, 'desc')).toBe(false);
+    expect(passedPeriod([item(40, 99), item(150, 180), item(201, 300)], period, 'asc')).toBe(true);
+    expect(passedPeriod([item(40, 99), item(150, 180), item(200, 300)], period, undefined)).toBe(false);
+    // A page in the other order than asked for tells nothing.
+    expect(passedPeriod([item(300, 400), item(150, 180), item(40, 99)], period, 'asc')).toBe(false);
+    expect(passedPeriod([], period, 'desc')).toBe(false);
+  });
+});
