@@ -88,6 +88,9 @@ export function subnetIndex(ctx: LoaderContext): DataLoader<NetworkId, SubnetInd
  */
 export const SUBNET_LIST_COST: FieldCost = costs.oncePerScope(2, SUBNET_INDEX.maxPages);
 
+/** What a link answered from the subnet list says of its bound, for the field's description. */
+export const SUBNET_LIST_NOTE = `Read from the request's one subnet list (at most ${SUBNET_INDEX.maxPages} pages of ${SUBNET_INDEX.pageSize}); null when the id is not within it.`;
+
 /** Calls refetching subnets or blockchains of these networks makes: one subnet list per network (a lone id is one direct read). */
 export const subnetRefetchCalls = (networks: readonly string[]): number => new Set(networks).size * SUBNET_INDEX.maxPages;
 

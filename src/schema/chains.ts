@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import {
   chainById, chainInfoById, chainRefetchCalls, chainsList, CHAIN_INFO_COST, CHAIN_LIST_COST,
 } from '../loaders/chains.ts';
-import { blockchainById, subnetById, SUBNET_LIST_COST } from '../loaders/subnets.ts';
+import { blockchainById, subnetById, SUBNET_LIST_COST, SUBNET_LIST_NOTE } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import type { Chain, NetworkToken } from '../shapes/index.ts';
 import { openEnumField, openEnumListField, upstreamEnum } from './enums.ts';
@@ -91,14 +91,14 @@ ChainRef.implement({
     subnet: t.field({
       type: SubnetRef,
       nullable: true,
-      description: 'The subnet (L1) that validates this chain.',
+      description: `The subnet (L1) that validates this chain. ${SUBNET_LIST_NOTE}`,
       upstreamCost: SUBNET_LIST_COST,
       resolve: (c, _args, ctx) => (c.subnetId ? subnetById(ctx, chainNetwork(c)).load(c.subnetId) : null),
     }),
     blockchain: t.field({
       type: BlockchainRef,
       nullable: true,
-      description: 'This chain as a blockchain of the P-chain (VM, genesis data, creation block).',
+      description: `This chain as a blockchain of the P-chain (VM, genesis data, creation block). ${SUBNET_LIST_NOTE}`,
       upstreamCost: SUBNET_LIST_COST,
       resolve: (c, _args, ctx) => (c.platformChainId ? blockchainById(ctx, chainNetwork(c)).load(c.platformChainId) : null),
     }),

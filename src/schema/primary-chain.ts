@@ -1,7 +1,7 @@
 import { builder, type BuilderTypes } from '../builder.ts';
 import { badInput } from '../errors.ts';
 import type { FetchChainPage, PrimaryChain } from '../loaders/primary-chain.ts';
-import { blockchainById, SUBNET_LIST_COST } from '../loaders/subnets.ts';
+import { blockchainById, SUBNET_LIST_COST, SUBNET_LIST_NOTE } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { PRIMARY_CHAIN_IDS, type ChainInfo } from '../shapes/index.ts';
 import { ChainInfoRef } from './common.ts';
@@ -92,7 +92,7 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
     blockchain: t.field({
       type: BlockchainRef,
       nullable: true,
-      description: 'This chain as a blockchain record (VM, subnet), from the request\'s one subnet list.',
+      description: `This chain as a blockchain record (VM, subnet). ${SUBNET_LIST_NOTE}`,
       upstreamCost: SUBNET_LIST_COST,
       resolve: (b, _args, ctx) => blockchainById(ctx, b.network).load(b.blockchainId),
     }),

@@ -268,7 +268,8 @@ builder.objectFields(BlockRef, (t) => ({
     description: 'The first `first` of `transactions` as transactions (getTxByHash, one lookup per id, memoized per request); an id the upstream does not know is null. C-chain blocks list EVM transactions: only atomic ones resolve here.',
     args: { first: t.arg.int({ description: `How many of the block's transactions to resolve (default ${BLOCK_TX_LINK.defaultSize}).`, bound: between(0, BLOCK_TX_LINK.maxSize) }) },
     upstreamCost: BLOCK_TX_LINK_COST,
-    resolve: (b, args, ctx) => Promise.all(b.transactions.slice(0, args.first ?? BLOCK_TX_LINK.defaultSize).map((hash) => primaryTransaction(ctx, b, hash))),
+    // One promise per item: a lookup that fails (an id the upstream sent and our grammar refuses) nulls its item alone.
+    resolve: (b, args, ctx) => b.transactions.slice(0, args.first ?? BLOCK_TX_LINK.defaultSize).map((hash) => primaryTransaction(ctx, b, hash)),
   }),
 }));
 

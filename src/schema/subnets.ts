@@ -2,7 +2,7 @@ import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
-  BLOCKCHAIN_LISTING_COST, blockchainById, blockchainLookup, blockchainPages, subnetById, subnetLookup, SUBNET_LIST_COST, SUBNET_LISTING_COST,
+  BLOCKCHAIN_LISTING_COST, blockchainById, blockchainLookup, blockchainPages, subnetById, subnetLookup, SUBNET_LIST_COST, SUBNET_LIST_NOTE, SUBNET_LISTING_COST,
   SUBNET_LOOKUP_COST, subnetPages, subnetRefetchCalls,
 } from '../loaders/subnets.ts';
 import { VALIDATOR_LISTING_COST } from '../loaders/staking.ts';
@@ -187,7 +187,7 @@ BlockchainRef.implement({
     subnet: t.field({
       type: SubnetRef,
       nullable: true,
-      description: 'The subnet (or L1) that validates this blockchain.',
+      description: `The subnet (or L1) that validates this blockchain. ${SUBNET_LIST_NOTE}`,
       upstreamCost: SUBNET_LIST_COST,
       resolve: (b, _args, ctx) => subnetById(ctx, b.network).load(b.subnetId),
     }),
@@ -231,7 +231,7 @@ const L1ValidatorManagerDetailsRef = builder.objectRef<ManagerDetails>('L1Valida
     blockchain: t.field({
       type: BlockchainRef,
       nullable: true,
-      description: 'The blockchain that hosts the contract.',
+      description: `The blockchain that hosts the contract. ${SUBNET_LIST_NOTE}`,
       upstreamCost: SUBNET_LIST_COST,
       resolve: (m, _args, ctx) => blockchainById(ctx, m.network).load(m.blockchainId),
     }),
@@ -359,7 +359,7 @@ builder.interfaceFields(ValidatorInterface, (t) => ({
   subnet: t.field({
     type: SubnetRef,
     nullable: true,
-    description: 'The subnet validated (the primary network for primary-network validations). Read from the request\'s one subnet list.',
+    description: `The subnet validated (the primary network for primary-network validations). ${SUBNET_LIST_NOTE}`,
     upstreamCost: SUBNET_LIST_COST,
     resolve: (v, _args, ctx) => subnetById(ctx, v.network).load(v.subnetId),
   }),

@@ -235,9 +235,9 @@ export function primaryTxShapesOf(shapes: PrimaryTxShapes): PrimaryTxReadShapes 
 
 /** listLatestPrimaryNetworkTransactions' and listActivePrimaryNetworkStakingTransactions' query parameters. */
 export interface ListPrimaryTransactionsParams extends PageParams {
-  /** Sent as a comma-separated list. */
+  /** Sent as a comma-separated list (the spec declares a string). */
   addresses?: string[];
-  /** Sent as a comma-separated list. */
+  /** Sent as a repeated parameter, `txTypes=A&txTypes=B` (the spec declares an array, form style). */
   txTypes?: string[];
   startTimestamp?: number;
   endTimestamp?: number;

@@ -15,7 +15,9 @@ export type UpstreamName = 'data-api' | `node:${string}`;
  *   `src/shapes/read.ts`);
  * - `input`: nothing was sent: a path or query parameter is outside its grammar (a dot
  *   segment, a separator, a control character, too long), so the URL could reach
- *   another route (`parameter` names it; the value is never put in the message);
+ *   another route (`parameter` names it; the value is never put in the message). Caller
+ *   arguments are checked before execution, so such a value came from an upstream answer
+ *   (`field` names the answer's field it was read from) and is served as UPSTREAM_PROTOCOL_ERROR;
  * - `budget`: nothing was sent: the request's upstream-call budget is spent (an
  *   observer's `admit` refused the attempt; see `src/context.ts`);
  * - `circuit`: nothing sent: the upstream's circuit breaker is open after repeated
@@ -44,7 +46,7 @@ export interface UpstreamErrorOptions {
   attempts?: number;
   /** For `input` errors: the path or query parameter that was refused. */
   parameter?: string;
-  /** For `protocol` errors of one field of an answer: where it is (`validators[3].nodeId`). */
+  /** For `protocol` errors of one field of an answer, where it is (`validators[3].nodeId`); for `input` errors, the answer's field the refused value was read from. */
   field?: string;
   cause?: unknown;
 }
