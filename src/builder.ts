@@ -1,5 +1,4 @@
 import SchemaBuilder from '@pothos/core';
-import DataloaderPlugin from '@pothos/plugin-dataloader';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
@@ -38,7 +37,7 @@ export const builder = new SchemaBuilder<{
   AuthScopes: { admin: boolean };
 }>({
   // Scope auth first, so no other plugin's resolver wrapper runs before a refused field is refused.
-  plugins: [ScopeAuthPlugin, DirectivePlugin, RelayPlugin, DataloaderPlugin, FederationPlugin, ChecksPlugin],
+  plugins: [ScopeAuthPlugin, DirectivePlugin, RelayPlugin, FederationPlugin, ChecksPlugin],
   scopeAuth: {
     authScopes: (ctx) => ({ admin: ctx.isAdmin }),
     // The only scope is `admin`: ADMIN_DISABLED when this deployment has no ADMIN_TOKEN, FORBIDDEN for a caller without it.

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { codedError, ErrorCode } from './errors.ts';
@@ -7,6 +6,7 @@ import type { CursorCodec } from './schema/pagination.ts';
 import { isApiKey, MAX_API_KEY_LENGTH } from './upstream/data-api.ts';
 import type { CallOptions, DataApi, UpstreamObserver } from './upstream/client-types.ts';
 import { URL_REDACTOR, type Redactor } from './lib/redact.ts';
+import { bearer, sameSecret } from './lib/secrets.ts';
 
 /** Per-request context: loaders, the request's signal, the caller's key and admin rights. */
 export interface Context extends LoaderContext {
@@ -134,16 +134,4 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
       return (redactor ??= (deps.redactor ?? URL_REDACTOR).with([callerKey]));
     },
   };
-}
-
-function bearer(header: string | null): string | undefined {
-  const match = header?.match(/^Bearer\s+(.+)$/i);
-  return match?.[1]?.trim();
-}
-
-/** Constant-time comparison of the presented token with the configured one. */
-function sameSecret(presented: string | undefined, expected: string | undefined): boolean {
-  if (!presented || !expected) return false;
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(presented), digest(expected));
 }

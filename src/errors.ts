@@ -76,9 +76,9 @@ export function codedError(code: ErrorCode, message: string, extra: Record<strin
 }
 
 /**
- * The one place upstream failures become GraphQL errors. Used by yoga's
- * `maskedErrors.maskError`, so it sees the resolver's original error; anything it
- * does not recognise stays masked.
+ * The one place upstream failures become GraphQL errors. `useUpstreamErrors` applies it after
+ * execution and the graphql-ws adapter to what a subscription throws, both to the resolver's
+ * original error; anything else stays masked by yoga.
  *
  * The message is the gateway's own words with the upstream's HTTP status or JSON-RPC code; the
  * upstream's text appears only as an excerpt (controls removed, at most 200 characters) with

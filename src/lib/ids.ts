@@ -22,6 +22,18 @@ export function isChainId(text: string): boolean {
   return (text.length <= 20 && /^[0-9]+$/.test(text)) || isCb58Id(text);
 }
 
+/** An EVM address: 0x and 40 hex digits, either case (a checksum's case is neither required nor verified). */
+export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** A 32-byte EVM hash (transaction, block, message): 0x and 64 hex digits, either case. */
+export const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
+/** 32 bytes in hex with the 0x optional, as subnet ids and ICM message ids are written beside their cb58 or 0x forms. */
+export const HEX_32_BYTES = /^(0x)?[0-9a-fA-F]{64}$/;
+
+/** True for an EVM address ({@link EVM_ADDRESS}). */
+export const isEvmAddress = (value: string): boolean => EVM_ADDRESS.test(value);
+/** True for a 32-byte EVM hash ({@link EVM_HASH}). */
+export const isEvmHash = (value: string): boolean => EVM_HASH.test(value);
+
 /** The primary network's chains by alias, as the Data API's blockchain paths take them beside their ids. */
 export const PRIMARY_CHAIN_ALIASES: ReadonlySet<string> = new Set(['p-chain', 'x-chain', 'c-chain']);
 

@@ -27,3 +27,12 @@ export function textDigest(text: string): string {
   }
   return lastDigest;
 }
+
+/**
+ * The SHA-256 of a text or bytes, base64url, cut to its first `length` characters (6 bits
+ * each; at most 43). What names a thing in a key, a cursor or a URL without holding it:
+ * the length is part of what readers already keep, so each caller states its own.
+ */
+export function shortDigest(data: string | Uint8Array, length: number): string {
+  return createHash('sha256').update(data).digest('base64url').slice(0, length);
+}

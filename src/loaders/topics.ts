@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createPubSub, type PubSubEventTarget } from '@graphql-yoga/subscription';
@@ -6,6 +5,7 @@ import { codedError, ErrorCode } from '../errors.ts';
 import { newBudgetWindow, type UpstreamBudget } from '../context.ts';
 import { UpstreamError, type UpstreamErrorKind, type UpstreamName } from '../upstream/errors.ts';
 import type { CallOptions } from '../upstream/client-types.ts';
+import { shortDigest } from '../lib/text.ts';
 import { loaderContext, upstreamOf, type LoaderContext } from './registry.ts';
 
 /**
@@ -314,7 +314,7 @@ export function topicsOf(ctx: LoaderContext): Topics | undefined {
 
 /** A topic name's suffix for a caller who sent their own Data API key (a digest, never the key), so callers with different keys never share a poller. */
 export function callerScope(call: CallOptions): string {
-  return call.apiKey ? `:k${createHash('sha256').update(call.apiKey).digest('base64url').slice(0, 16)}` : '';
+  return call.apiKey ? `:k${shortDigest(call.apiKey, 16)}` : '';
 }
 
 /**

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
+import { shortDigest } from '../lib/text.ts';
 
 /** Options of {@link useGraphiQLAssets}. */
 export interface GraphiQLAssetsOptions {
@@ -158,7 +158,7 @@ function pageHtml(paths: Record<AssetRole, string>, title: string, defaultQuery:
 
 function pageAsset(html: string): Asset {
   const raw = new Uint8Array(Buffer.from(html, 'utf8'));
-  const hash = createHash('sha256').update(raw).digest('base64url').slice(0, 16);
+  const hash = shortDigest(raw, 16);
   const gzip = new Uint8Array(gzipSync(raw, { level: 9 }));
   const br = new Uint8Array(brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
   return { contentType: 'text/html; charset=utf-8', cacheControl: REVALIDATE, ...encodings(raw, gzip, br, hash) };

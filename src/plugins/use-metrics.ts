@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.ts';
+import { bearer, sameSecret } from '../lib/secrets.ts';
 import { OperationLabel, type GatewayMetrics } from '../metrics.ts';
 import { edgeErrorResponse } from './edge-response.ts';
 
@@ -142,16 +142,4 @@ export function useMetrics(metrics: GatewayMetrics, options: MetricsEndpointOpti
       );
     },
   };
-}
-
-function bearer(header: string | null): string | undefined {
-  const match = header?.match(/^Bearer\s+(.+)$/i);
-  return match?.[1]?.trim();
-}
-
-/** Constant-time comparison of the presented token with the configured one. */
-function sameSecret(presented: string | undefined, expected: string): boolean {
-  if (!presented) return false;
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(presented), digest(expected));
 }

@@ -22,11 +22,11 @@
  * state is bounded by entries whatever the callers send. rate-limiter-flexible's
  * memory store has no entry bound, hence this small bucket on lru-cache.
  */
-import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { ErrorCode } from '../errors.ts';
+import { shortDigest } from '../lib/text.ts';
 import { isApiKey } from '../upstream/data-api.ts';
 import { edgeErrorBody } from './edge-response.ts';
 
@@ -95,7 +95,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
 export function clientKey(request: Request, socketAddress: string | undefined, options: Pick<RateLimitOptions, 'trustProxy' | 'apiKeyHeader'> = {}): string {
   const key = request.headers.get(options.apiKeyHeader ?? RATE_LIMIT_DEFAULTS.apiKeyHeader);
   // A malformed key is not an identity (the request fails UNAUTHENTICATED later): it is counted by address.
-  if (key !== null && isApiKey(key)) return `key:${createHash('sha256').update(key).digest('base64url').slice(0, 22)}`;
+  if (key !== null && isApiKey(key)) return `key:${shortDigest(key, 22)}`;
   return `addr:${addressBlock(clientAddress(request, socketAddress, options.trustProxy ?? 0))}`;
 }
 

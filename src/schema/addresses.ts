@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
+import { isEvmAddress } from '../lib/ids.ts';
 import {
   addressTransactionPages, erc1155BalancePages, nativeBalanceOf, nativeTransactionPages, ADDRESS_TRANSACTION_LISTING_COST,
   ERC1155_BALANCE_LISTING_COST, NATIVE_BALANCE_COST, NATIVE_TRANSACTION_LISTING_COST, type AddressTransaction,
@@ -13,7 +14,7 @@ import { currencyOf, PriceRef } from './common.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
 import { CurrencyCodeEnum, openEnumField, SortOrderEnum } from './enums.ts';
 import { IcmMessageConnection, icmListArgs, resolveIcmMessages } from './icm.ts';
-import { BOUNDS, exactUInt64, isEvmAddress } from './input-checks.ts';
+import { BOUNDS, exactUInt64 } from './input-checks.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import {

@@ -1,5 +1,6 @@
 import { builder, type BuilderTypes } from '../builder.ts';
 import { badInput } from '../errors.ts';
+import { isEvmAddress } from '../lib/ids.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
   contractOf, contractTransferPages, CONTRACT_LOOKUP_COST, CONTRACT_TRANSFER_LISTING_COST, type ChainContract, type ChainContractTransfer,
@@ -10,7 +11,7 @@ import { ChainRef } from './chains.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
 import { openEnumField, openEnumInterfaceField, upstreamEnum } from './enums.ts';
 import { EvmBlockRef } from './evm-blocks.ts';
-import { BOUNDS, exactUInt64, isEvmAddress } from './input-checks.ts';
+import { BOUNDS, exactUInt64 } from './input-checks.ts';
 import { NftTokenRef } from './nfts.ts';
 import { Erc1155TokenBalanceRef } from './addresses.ts';
 import { PAGES } from './pagination.ts';

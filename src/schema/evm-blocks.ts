@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { isEvmHash } from '../lib/ids.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
   blockById, blockTransactionPages, latestBlockPages, latestTransactionPages, BLOCK_LOOKUP_COST, BLOCK_TRANSACTION_LISTING_COST,
@@ -21,13 +22,12 @@ import { FullNativeTransactionRef, NativeTransactionConnection, NativeTransactio
  */
 
 const isBlockNumber = (v: string): boolean => /^[0-9]{1,16}$/.test(v) && Number.isSafeInteger(Number(v));
-const isBlockHash = (v: string): boolean => /^0x[0-9a-fA-F]{64}$/.test(v);
 
 /** `Chain.block(id:)`: a block number or a block hash, refused before any call otherwise. */
 const BLOCK_ID = grammar(
   `A block number (decimal, at most ${Number.MAX_SAFE_INTEGER}) or a block hash (0x and 64 hex digits).`,
   'a block number or a 0x block hash of 64 hex digits',
-  (v) => isBlockNumber(v) || isBlockHash(v),
+  (v) => isBlockNumber(v) || isEvmHash(v),
 );
 
 /** A block id as sent upstream: a number without leading zeros, a hash in lowercase. */

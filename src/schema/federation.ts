@@ -76,7 +76,7 @@ const entities = [
   NftTokenRef, AvalancheNodeRef, BlockchainRef, SubnetRef, TransactionRef,
   ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef,
   ActiveDelegatorRef, CompletedDelegatorRef, PendingDelegatorRef, ValidatorInterface, DelegatorInterface,
-  // Beyond the seeds (issue 13): EVM blocks, contracts, primary-network transactions and assets.
+  // Beyond the seeds: EVM blocks, contracts, primary-network transactions and assets.
   EvmBlockRef, ContractInterface, Erc20ContractRef, Erc721ContractRef, Erc1155ContractRef, UnknownContractRef,
   PrimaryTransactionInterface, PChainTransactionRef, XChainTransactionRef, CChainAtomicTransactionRef, AssetRef,
 ] as const;

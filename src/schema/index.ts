@@ -18,7 +18,7 @@ import './chains.ts';
 import './addresses.ts';
 import './transactions.ts';
 import './nfts.ts';
-// EVM blocks and contracts (issue 13)
+// EVM blocks and contracts
 import './evm-blocks.ts';
 import './contracts.ts';
 import './icm.ts';

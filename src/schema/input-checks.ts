@@ -3,7 +3,7 @@ import { badInput, codedError, ErrorCode } from '../errors.ts';
 import { between, fromCheck, listOf, quoteValue, type Bound } from './bounds.ts';
 
 export { quoteValue };
-import { isCb58Id, isNodeId } from '../lib/ids.ts';
+import { isCb58Id, isEvmAddress, isEvmHash, isNodeId } from '../lib/ids.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { PRIMARY_CHAIN_IDS } from '../shapes/index.ts';
 
@@ -13,9 +13,6 @@ import { PRIMARY_CHAIN_IDS } from '../shapes/index.ts';
  * `extensions.validateArgs`, so `useInputValidation` refuses a bad value before the
  * operation makes a single upstream call. What passes here is safe to put into a URL
  * path, a query string, a JSON-RPC body, a cache key or a log line.
- *
- * Checks are function declarations with no module state: domain modules import
- * them from inside import cycles.
  */
 
 /**
@@ -172,14 +169,8 @@ export function checkAddressesOnNetwork(argument: string, addresses: readonly st
 
 // ---------------------------------------------------------------- EVM
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
 const DECIMAL = /^[0-9]{1,78}$/;
 
-/** True for an EVM address: 0x + 40 hex digits. */
-export const isEvmAddress = (value: string): boolean => EVM_ADDRESS.test(value);
-/** True for an EVM transaction or block hash: 0x + 64 hex digits. */
-export const isEvmHash = (value: string): boolean => EVM_HASH.test(value);
 /** True for a uint256 in decimal digits: 1 to 78 digits. */
 export const isDecimal = (value: string): boolean => DECIMAL.test(value);
 

@@ -1,9 +1,10 @@
 import { builder } from '../builder.ts';
+import { isEvmAddress } from '../lib/ids.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import { nftTokenOf, NFT_TOKEN_LOOKUP_COST, type ChainNftToken } from '../loaders/evm.ts';
 import { ChainRef } from './chains.ts';
 import { openEnumField } from './enums.ts';
-import { BOUNDS, isDecimal, isEvmAddress } from './input-checks.ts';
+import { BOUNDS, isDecimal } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { ErcType, NftMetadataRef } from './transactions.ts';
 

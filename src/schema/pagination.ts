@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { badInput, codedError, ErrorCode } from '../errors.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { isCarriablePageToken, MAX_PAGE_TOKEN_BYTES } from '../lib/pages.ts';
+import { shortDigest } from '../lib/text.ts';
 import { PAGES, type PageSpec } from '../shapes/index.ts';
 
 export { PAGES, type PageSpec };
@@ -223,5 +224,5 @@ export function filterArgs(args: Record<string, unknown>): Record<string, unknow
 }
 
 function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 12);
+  return shortDigest(text, 12);
 }

@@ -5,8 +5,8 @@ import { badInput } from '../errors.ts';
 import {
   CompactIdError, decodeCompactId, DigestPart, encodeCompactId, isCompactIdText, MAX_COMPACT_ID_PARTS, maxCompactIdLength, type CompactIdPart,
 } from '../lib/global-id.ts';
-import { isCb58Id, isChainId, isNodeId, PRIMARY_CHAIN_ALIASES } from '../lib/ids.ts';
-import { isDecimal, isEvmAddress, isEvmHash } from './input-checks.ts';
+import { HEX_32_BYTES, isCb58Id, isChainId, isEvmAddress, isEvmHash, isNodeId, PRIMARY_CHAIN_ALIASES } from '../lib/ids.ts';
+import { isDecimal } from './input-checks.ts';
 
 /**
  * Relay object identification. A global id holds `[family, ...localParts]`;
@@ -65,9 +65,9 @@ export function encodeLegacyGlobalId(typename: string, parts: readonly (string |
 const FAMILY_CODE_LIST = [
   'Network', 'Validator', 'Delegator', 'Subnet', 'Blockchain', 'PrimaryBlockchain', 'Block', 'Vertex',
   'Utxo', 'Chain', 'Address', 'Transaction', 'NftToken', 'IcmMessage', 'ExportOperation', 'AvalancheNode',
-  // EVM blocks and contracts (issue 13)
+  // EVM blocks and contracts
   'EvmBlock', 'Contract',
-  // Primary-network transactions and assets (issue 13)
+  // Primary-network transactions and assets
   'PrimaryTransaction', 'Asset',
 ] as const;
 const FAMILY_CODES = new Map<string, number>(FAMILY_CODE_LIST.map((name, index) => [name, index + 1]));
@@ -114,7 +114,7 @@ export const ID_PARTS = {
   uint: part('a non-negative integer', (v) => /^[0-9]{1,16}$/.test(v) && Number.isSafeInteger(Number(v))),
   operationId: part('an operation id', bounded(128, /^[A-Za-z0-9_-]+$/)),
   nodeName: part('a node name', bounded(128, /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/)),
-  icmMessageId: part('an ICM message id', bounded(66, /^(0x)?[0-9a-fA-F]{64}$/)),
+  icmMessageId: part('an ICM message id', bounded(66, HEX_32_BYTES)),
   /** A P-/X-chain address, with or without its chain prefix (bech32 characters, bounded). */
   primaryAddress: part('a primary-network address', bounded(100, /^([PXC]-)?[a-z]{1,20}1[02-9ac-hj-np-z]{6,80}$/)),
 } as const satisfies Record<string, IdPart>;

@@ -1,6 +1,7 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { DateTimeResolver, IPResolver, URLResolver } from 'graphql-scalars';
 import { ErrorCode, unservableMessage } from '../errors.ts';
+import { EVM_ADDRESS, EVM_HASH, isEvmAddress, isEvmHash } from '../lib/ids.ts';
 
 /**
  * The schema's exact scalars. Two rules hold for all of them:
@@ -252,18 +253,18 @@ export const EvmAddressScalar = formatScalar({
   name: 'EvmAddress',
   description:
     'An EVM address: 0x and 40 hex digits, e.g. "0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7". Output is the address as the upstream sends it (checksum case kept); input takes either case (the checksum is not verified).',
-  test: (value) => /^0x[0-9a-fA-F]{40}$/.test(value),
+  test: isEvmAddress,
   expected: '0x followed by 40 hex digits',
-  jsonSchema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+  jsonSchema: { type: 'string', pattern: EVM_ADDRESS.source },
 });
 
 export const HashScalar = formatScalar({
   name: 'Hash',
   description:
     'A 32-byte hash as 0x and 64 hex digits (EVM transaction and block hashes, message ids), e.g. "0x5f3b1c0e9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b". Output is the hash as the upstream sends it; input takes either case.',
-  test: (value) => /^0x[0-9a-fA-F]{64}$/.test(value),
+  test: isEvmHash,
   expected: '0x followed by 64 hex digits',
-  jsonSchema: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+  jsonSchema: { type: 'string', pattern: EVM_HASH.source },
 });
 
 export const HexScalar = formatScalar({

@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
 import { badInput } from '../errors.ts';
+import { HEX_32_BYTES } from '../lib/ids.ts';
 import {
   AGGREGATE_SIGNATURES_COST, AGGREGATED_SIGNATURES_COST, aggregatedSignaturesOf, aggregateSignatures,
 } from '../loaders/signatures.ts';
@@ -35,13 +36,10 @@ builder.objectFields(NetworkRef, (t) => ({
   }),
 }));
 
-/** A subnet id given as hex: 32 bytes, optionally 0x-prefixed. */
-const SUBNET_HEX = /^(0x)?[0-9a-fA-F]{64}$/;
-
 /** The bounds of E1's body fields. */
 const WARP_HEX = fromCheck(`Hex of even length, optionally 0x-prefixed, at most ${INPUT_LIMITS.hexBytes} bytes.`, (argument, value) => checkHex(argument, value));
 const SIGNING_SUBNET = fromCheck('Its id in cb58, or its 32 bytes in hex (optionally 0x-prefixed).', (argument, value) => {
-  if (typeof value !== 'string' || !SUBNET_HEX.test(value)) checkCb58Id(argument, value, 'a subnet id: cb58, or 32 bytes in hex');
+  if (typeof value !== 'string' || !HEX_32_BYTES.test(value)) checkCb58Id(argument, value, 'a subnet id: cb58, or 32 bytes in hex');
 });
 const PERCENT = between(0, 100);
 const P_CHAIN_HEIGHT = exactUInt64('A P-chain height', 'a P-chain height');

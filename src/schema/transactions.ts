@@ -1,4 +1,5 @@
 import { builder, type BuilderTypes } from '../builder.ts';
+import { isEvmHash } from '../lib/ids.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
   deploymentOf, transactionOf, DEPLOYMENT_LOOKUP_COST, TRANSACTION_LOOKUP_COST, type ChainTransaction,
@@ -330,7 +331,7 @@ TransactionRef.implement({
 
 registerNodeFamily('Transaction', {
   parts: [ID_PARTS.chainId, ID_PARTS.evmTxHash],
-  load: async (ctx, [chainId, txHash]) => (chainId && txHash && /^0x[0-9a-fA-F]{64}$/.test(txHash) ? transactionOf(ctx, chainId, txHash) : null),
+  load: async (ctx, [chainId, txHash]) => (chainId && txHash && isEvmHash(txHash) ? transactionOf(ctx, chainId, txHash) : null),
   typeOf: () => 'Transaction',
 });
 

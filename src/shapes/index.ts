@@ -10,7 +10,7 @@ export * from './subnets.ts';
 export * from './blocks.ts';
 export * from './primary-tx.ts'; // primary-network transactions, balances and assets
 export * from './evm.ts';
-// EVM blocks, contracts and transfers (issue 13)
+// EVM blocks, contracts and transfers
 export * from './evm-blocks.ts';
 export * from './evm-address.ts'; // EVM address tokens
 export * from './icm.ts';

@@ -22,7 +22,7 @@ export const PAGES = {
   blocks: spec('blocks', 10, 100), // E15
   icmMessages: spec('icmMessages', 10, 100), // E16
   vertices: spec('vertices', 10, 100), // E18
-  // EVM blocks, latest transactions and contract transfers (issue 13)
+  // EVM blocks, latest transactions and contract transfers
   evmBlocks: spec('evmBlocks', 10, 100), // getLatestBlocks
   evmBlockTransactions: spec('evmBlockTransactions', 10, 100), // getTransactionsForBlock
   latestTransactions: spec('latestTransactions', 10, 100), // listLatestTransactions

@@ -7,7 +7,7 @@
 import { describeBlocks } from './blocks.ts';
 import { describeCommon } from './common.ts';
 import { describeEvm } from './evm.ts';
-// EVM blocks, contracts and transfers (issue 13)
+// EVM blocks, contracts and transfers
 import { describeEvmBlocks } from './evm-blocks.ts';
 // EVM address tokens (balances and transfer listings)
 import { describeEvmAddress } from './evm-address.ts';
@@ -29,7 +29,7 @@ function describeAll(k: Kit) {
     ...describeSubnets(k),
     ...describeBlocks(k),
     ...describeEvm(k),
-    // EVM blocks, contracts and transfers (issue 13)
+    // EVM blocks, contracts and transfers
     ...describeEvmBlocks(k),
     ...describeEvmAddress(k),
     ...describeIcm(k),

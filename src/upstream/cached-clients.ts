@@ -34,6 +34,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { whenAborted } from '../lib/abort.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
+import { shortDigest } from '../lib/text.ts';
 import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client-types.ts';
 import type { ResponseCache } from './cache.ts';
 import { UpstreamError, type UpstreamName } from './errors.ts';
@@ -97,7 +98,7 @@ export interface CachedClientOptions {
 
 /** A short digest naming an upstream (its URL) in shared keys; never the URL itself, which may carry credentials. */
 export function upstreamScope(url: string): string {
-  return createHash('sha256').update(url).digest('base64url').slice(0, 12);
+  return shortDigest(url, 12);
 }
 
 interface MethodSpec {
@@ -131,7 +132,7 @@ const DATA_API_METHODS: Record<keyof DataApi, MethodSpec> = {
   getNftToken: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
   getOperation: { optsIndex: 1, cacheClass: null, operation: 'GET /v1/operations/{operationId}' },
   getTransaction: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/transactions/{txHash}' },
-  // EVM blocks, latest transactions, contracts and transfers (issue 13): the moving heads as blocks, the rest as activity
+  // EVM blocks, latest transactions, contracts and transfers: the moving heads as blocks, the rest as activity
   getLatestBlocks: { optsIndex: 2, cacheClass: 'blocks', operation: 'GET /v1/chains/{chainId}/blocks' },
   getBlock: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/blocks/{blockId}' },
   getTransactionsForBlock: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/blocks/{blockId}/transactions' },

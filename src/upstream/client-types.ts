@@ -21,7 +21,7 @@ import type {
   ListErc20BalancesResponse, ListErc20TransfersResponse, ListErc721BalancesResponse, ListErc721TransfersResponse,
   ListInternalTransactionsResponse, ListNftBalancesParams,
 } from '../shapes/index.ts';
-// EVM blocks, latest transactions, contracts and transfers (issue 13)
+// EVM blocks, latest transactions, contracts and transfers
 import type {
   Chain, ContractMetadata, EvmBlock, ListBlockTransactionsParams, ListContractTransfersParams, ListContractTransfersResponse,
   ListEvmBlocksParams, ListEvmBlocksResponse, ListLatestTransactionsParams,
@@ -136,7 +136,7 @@ export interface DataApi {
   getOperation(operationId: string, opts?: CallOptions): Promise<ExportOperation>;
   /** `GET /v1/chains/{chainId}/transactions/{txHash}` */
   getTransaction(chainId: string, txHash: string, opts?: CallOptions): Promise<FullTransaction>;
-  // EVM blocks, latest transactions, contracts and transfers (issue 13)
+  // EVM blocks, latest transactions, contracts and transfers
   /** getLatestBlocks `GET /v1/chains/{chainId}/blocks` */
   getLatestBlocks(chainId: string, params?: ListEvmBlocksParams, opts?: CallOptions): Promise<ListEvmBlocksResponse>;
   /** getBlock `GET /v1/chains/{chainId}/blocks/{blockId}` (a block number or hash) */

@@ -253,7 +253,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     nft: { method: 'GET', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
     operation: { method: 'GET', template: '/v1/operations/{operationId}' },
     transaction: { method: 'GET', template: '/v1/chains/{chainId}/transactions/{txHash}' },
-    // EVM blocks, latest transactions, contracts and transfers (issue 13)
+    // EVM blocks, latest transactions, contracts and transfers
     latestBlocks: { method: 'GET', template: '/v1/chains/{chainId}/blocks' },
     block: { method: 'GET', template: '/v1/chains/{chainId}/blocks/{blockId}' },
     blockTxs: { method: 'GET', template: '/v1/chains/{chainId}/blocks/{blockId}/transactions' },
@@ -324,7 +324,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     getNftToken: (chainId, address, tokenId, opts) => request(E.nft, S.NftToken, { path: { chainId, address, tokenId } }, opts),
     getOperation: (operationId, opts) => request(E.operation, S.ExportOperation, { path: { operationId } }, opts),
     getTransaction: (chainId, txHash, opts) => request(E.transaction, S.FullTransaction, { path: { chainId, txHash } }, opts),
-    // EVM blocks, latest transactions, contracts and transfers (issue 13)
+    // EVM blocks, latest transactions, contracts and transfers
     getLatestBlocks: (chainId, params, opts) => request(E.latestBlocks, S.ListEvmBlocksResponse, { path: { chainId }, query: { ...params }, container: 'blocks' }, opts),
     getBlock: (chainId, blockId, opts) => request(E.block, S.EvmBlock, { path: { chainId, blockId } }, opts),
     getTransactionsForBlock: (chainId, blockId, params, opts) =>

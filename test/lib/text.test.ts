@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringBytes, textDigest } from '../../src/lib/text.ts';
+import { shortDigest, stringBytes, textDigest } from '../../src/lib/text.ts';
 
 describe('textDigest', () => {
   it('property: is the SHA-256 of the text in base64url, whatever texts came before', () => {
@@ -12,6 +12,15 @@ describe('textDigest', () => {
         }
       }),
     );
+  });
+});
+
+describe('shortDigest', () => {
+  it('is the base64url SHA-256 cut to the length asked, the same for a text and its UTF-8 bytes', () => {
+    const full = createHash('sha256').update('scope é').digest('base64url');
+    expect(shortDigest('scope é', 12)).toBe(full.slice(0, 12));
+    expect(shortDigest(new Uint8Array(Buffer.from('scope é', 'utf8')), 16)).toBe(full.slice(0, 16));
+    expect(shortDigest('scope é', 43)).toBe(full);
   });
 });
 

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
 import { TRANSACTION_STATUSES, type Chain, type ContractTransfer, type NativeTransaction } from '../../shapes/index.ts';
 import type { EvmData, EvmNetwork } from '../dataset/evm/index.ts';
 import type { Route } from '../router.ts';
 import { chainLookup, enumParam, evmAddress, param, type PageLimits } from './evm-params.ts';
+import { EVM_HASH } from '../../lib/ids.ts';
+import { shortDigest } from '../../lib/text.ts';
 import { bad, fail, get, ok } from './http-error.ts';
 
 /**
@@ -30,7 +31,7 @@ interface WalkToken {
   h: string;
 }
 
-const scopeHash = (scope: string): string => createHash('sha256').update(scope).digest('base64url').slice(0, 12);
+const scopeHash = (scope: string): string => shortDigest(scope, 12);
 
 function encodeToken(b: number, i: number, scope: string): string {
   return Buffer.from(JSON.stringify({ b, i, h: scopeHash(scope) } satisfies WalkToken)).toString('base64url');
@@ -106,7 +107,7 @@ export function evmBlockRoutes(evm: Record<EvmNetwork, EvmData>): Route[] {
 
   function blockOf(chainId: string, blockId: string): { data: EvmData; chain: Chain; n: number } {
     const { data, chain } = chainData(chainId);
-    if (!/^(\d{1,15}|0x[0-9a-fA-F]{64})$/.test(blockId)) bad('blockId must be a block number or a 0x block hash of 64 hex characters');
+    if (!/^\d{1,15}$/.test(blockId) && !EVM_HASH.test(blockId)) bad('blockId must be a block number or a 0x block hash of 64 hex characters');
     const n = data.blocks.blockNumberOf(chain.chainId, blockId);
     return n === undefined ? fail(404, `Block ${blockId} not found on chain ${chain.chainId}`) : { data, chain, n };
   }

@@ -1,13 +1,12 @@
 // Parameter parsing and offset paging of the EVM half of the Data API: every
 // bound of the seed, refused with its error body (see http-error.ts).
-import { createHash } from 'node:crypto';
 import { CURRENCY_CODES, type CurrencyCode } from '../../shapes/index.ts';
 import type { Chain } from '../../shapes/index.ts';
 import type { EvmData, EvmNetwork } from '../dataset/evm/index.ts';
+import { EVM_ADDRESS } from '../../lib/ids.ts';
+import { shortDigest } from '../../lib/text.ts';
 import { fail } from './http-error.ts';
 
-export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-export const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 export const HEX = /^(0x)?([0-9a-fA-F]{2})+$/;
 
 /**
@@ -106,7 +105,7 @@ export const LIST_LIMITS: PageLimits = { defaultSize: 10, maxSize: 100 };
 export const E10_LIMITS: PageLimits = { defaultSize: 10, maxSize: 500 };
 
 function scopeHash(scope: string): string {
-  return createHash('sha256').update(scope).digest('base64url').slice(0, 12);
+  return shortDigest(scope, 12);
 }
 
 /**

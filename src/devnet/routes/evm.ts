@@ -4,10 +4,11 @@ import {
   type ChainFeature,
   type IcmMessage,
 } from '../../shapes/index.ts';
+import { EVM_HASH } from '../../lib/ids.ts';
 import type { EvmNetwork } from '../dataset/evm/index.ts';
 import type { Route } from '../router.ts';
 import {
-  blockNumberParam, blockRange, chainLookup, currencyParam, E10_LIMITS, enumParam, evmAddress, LIST_LIMITS, networkOf, paginate, param, TX_HASH,
+  blockNumberParam, blockRange, chainLookup, currencyParam, E10_LIMITS, enumParam, evmAddress, LIST_LIMITS, networkOf, paginate, param,
 } from './evm-params.ts';
 import { exportRoutes } from './exports.ts';
 import { fail, get, ok } from './http-error.ts';
@@ -90,7 +91,7 @@ export function evmRoutes(dataset: EvmRoutesDataset): Route[] {
     get('/v1/chains/{chainId}/transactions/{txHash}', (p) => {
       const { data, chain } = chainData(p.chainId ?? '');
       const txHash = p.txHash ?? '';
-      if (!TX_HASH.test(txHash)) fail(400, 'txHash must be 0x followed by 64 hex characters');
+      if (!EVM_HASH.test(txHash)) fail(400, 'txHash must be 0x followed by 64 hex characters');
       const tx = data.transaction(chain.chainId, txHash, 'usd');
       return tx ? ok(tx) : fail(404, `Transaction ${txHash} not found on chain ${chain.chainId}`);
     }),

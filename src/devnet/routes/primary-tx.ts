@@ -1,3 +1,4 @@
+import { EVM_ADDRESS } from '../../lib/ids.ts';
 import { PRIMARY_NETWORK_TX_TYPES, type SortOrder } from '../../shapes/index.ts';
 import type { Dataset } from '../dataset/index.ts';
 import type { PrimaryData } from '../dataset/primary/index.ts';
@@ -19,7 +20,6 @@ import { chainInfo, decodeToken, encodeToken, parseAddresses, parseChain, parseN
  */
 
 const TX_TYPES: readonly string[] = PRIMARY_NETWORK_TX_TYPES;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** `txTypes` as a comma list or a repeated parameter, each one of the spec's types. */
 function parseTxTypes(req: DevnetRequest): string[] | undefined {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   CURRENCY_CODES,
   DELEGATION_STATUSES,
@@ -15,6 +14,7 @@ import { CHAIN_NAMES, type Page, type PrimaryChain, type PrimaryData, type Range
 import type { DevnetNetwork } from '../node-view.ts';
 import type { DevnetRequest } from '../http-types.ts';
 import type { Route, RouteAnswer } from '../router.ts';
+import { shortDigest } from '../../lib/text.ts';
 import { bad, fail, guarded } from './http-error.ts';
 import { cachedPages, createPageCache, requestKey } from './page-cache.ts';
 
@@ -161,7 +161,7 @@ interface TokenBody {
 }
 
 function filterHash(scope: unknown): string {
-  return createHash('sha256').update(JSON.stringify(scope)).digest('base64url').slice(0, 16);
+  return shortDigest(JSON.stringify(scope), 16);
 }
 
 export function encodeToken(scope: unknown, position: number): string {

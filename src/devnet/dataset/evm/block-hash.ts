@@ -1,5 +1,6 @@
 // Self-describing EVM block hashes: getBlock takes a block number or a block
 // hash, so a hash must lead back to its number without an index of every block.
+import { EVM_HASH } from '../../../lib/ids.ts';
 import { sha256 } from './helpers.ts';
 
 const PREFIX_BYTES = 24;
@@ -26,7 +27,7 @@ export function encodeBlockHash(secret: string, evmChainId: string, block: numbe
 
 /** The block number a hash of {@link encodeBlockHash} stands for; undefined for any other hash. */
 export function decodeBlockHash(secret: string, evmChainId: string, hash: string): number | undefined {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) return undefined;
+  if (!EVM_HASH.test(hash)) return undefined;
   const raw = Buffer.from(hash.slice(2).toLowerCase(), 'hex');
   const prefix = raw.subarray(0, PREFIX_BYTES);
   const value = raw.readBigUInt64BE(PREFIX_BYTES) ^ maskOf(secret, evmChainId, prefix);

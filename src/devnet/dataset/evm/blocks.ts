@@ -15,6 +15,7 @@
 import type {
   ContractMetadata, ContractTransfer, CurrencyCode, EvmBlock, FullTransaction, NativeTransaction,
 } from '../../../shapes/index.ts';
+import { EVM_HASH } from '../../../lib/ids.ts';
 import { Rng } from '../../rng.ts';
 import { decodeBlockHash } from './block-hash.ts';
 import { blockHash, blockTimestamp, latest } from './chains.ts';
@@ -234,7 +235,7 @@ export function createBlocks(input: CreateBlocksInput): EvmBlocksData {
       if (!ctx) return undefined;
       let n: number | undefined;
       if (/^\d{1,15}$/.test(blockId)) n = Number(blockId);
-      else if (/^0x[0-9a-fA-F]{64}$/.test(blockId)) n = decodeBlockHash(ctx.env.secret, ctx.evmChainId, blockId);
+      else if (EVM_HASH.test(blockId)) n = decodeBlockHash(ctx.env.secret, ctx.evmChainId, blockId);
       return n !== undefined && n <= latest(ctx) ? n : undefined;
     },
     content(chainId, n) {

@@ -1,6 +1,7 @@
 // Small helpers of the EVM data: hashing, units and prices, an LRU, and the
 // codec of self-describing transaction hashes.
 import { createHash } from 'node:crypto';
+import { EVM_HASH } from '../../../lib/ids.ts';
 import type { CurrencyCode, Price } from '../../../shapes/index.ts';
 import { DAY, USD_RATES } from './model.ts';
 
@@ -124,7 +125,7 @@ export function encodeTxHash(secret: string, t: HashTarget): string {
 }
 
 export function decodeTxHash(secret: string, txHash: string): HashTarget | undefined {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(txHash)) return undefined;
+  if (!EVM_HASH.test(txHash)) return undefined;
   const raw = Buffer.from(txHash.slice(2).toLowerCase(), 'hex');
   const tag = raw.subarray(0, 5);
   const mask = sha256(`${secret}:mask:${tag.toString('hex')}`);

@@ -25,7 +25,7 @@ import {
 import { createOperations } from './operations.ts';
 // EVM address tokens: transfer listings and the balances summed from them
 import { createAddressTokens } from './balances.ts';
-// EVM blocks and contract metadata (issue 13)
+// EVM blocks and contract metadata
 import { createBlocks } from './blocks.ts';
 import { erc1155Token, erc721Token } from './tokens.ts';
 import type { CreateEvmDataInput, EvmData, EvmFixtures } from './types.ts';
@@ -59,7 +59,7 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
   const operations = createOperations(env);
   // EVM address tokens: transfer listings and the balances summed from them
   const addressTokens = createAddressTokens({ find: (chainId) => byId.get(chainId), history });
-  // EVM blocks and contract metadata (issue 13)
+  // EVM blocks and contract metadata
   const blocks = createBlocks({ find: (chainId) => byId.get(chainId), history, icm });
 
   // ------------------------------------------------------------ fixtures
@@ -170,7 +170,7 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
       if (!ctx) return undefined;
       const target = decodeTxHash(secret, txHash);
       if (!target || target.chainIdx !== ctx.idx) return undefined;
-      // A block's filler transaction (issue 13): the block number is in the address bytes.
+      // A block's filler transaction: the block number is in the address bytes.
       if (target.kind === 3) return blocks.fillerTransaction(ctx, Number.parseInt(target.address.slice(2), 16), target.index, currency);
       if (target.kind === 0) {
         const rec = history(ctx, target.address).records[target.index];
@@ -203,7 +203,7 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
     fixtures,
     // EVM address tokens
     addressTokens,
-    // EVM blocks and contract metadata (issue 13)
+    // EVM blocks and contract metadata
     blocks,
   };
 }

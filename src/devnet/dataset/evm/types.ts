@@ -96,9 +96,9 @@ export interface EvmData {
   /** `GET /v1/operations/{id}`: the operation as of `now()`. */
   operation(operationId: string): ExportOperation | undefined;
   fixtures(): EvmFixtures;
-  /** An address's token transfers and internal transactions, and the balances summed from them (issue 13). */
+  /** An address's token transfers and internal transactions, and the balances summed from them. */
   readonly addressTokens: AddressTokensData;
-  /** Blocks, their transactions and transfers, and contract metadata (issue 13). */
+  /** Blocks, their transactions and transfers, and contract metadata. */
   readonly blocks: EvmBlocksData;
 }
 
