@@ -38,8 +38,16 @@ function fixtureLines(fixtures: Record<string, string>, devnetUrl: string): stri
   ].join('\n');
 }
 
+let config: ReturnType<typeof configFromEnv>;
 try {
-  const config = configFromEnv();
+  config = configFromEnv();
+} catch (error) {
+  // A setting's mistake is the person's to fix: its message names the variable and what it expects; a stack adds nothing.
+  logger.fatal(`chaingraph did not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+
+try {
   const running = await startServer(config, logger);
   // Announced whatever the log level, so the URL is easy to spot (and a script can wait for it): plain text
   // for a person at a terminal, else one JSON line of pino's form, so JSON logs stay JSON lines only.

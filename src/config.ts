@@ -1,7 +1,7 @@
 import { MEMORY_CACHE_DEFAULTS } from './upstream/cache.ts';
 import { RESPONSE_CACHE_DEFAULTS } from './plugins/use-response-cache.ts';
 import { parseCursorSecrets } from './schema/pagination.ts';
-import { parseNodeUrls } from './upstream/node-client.ts';
+import { parseDataApiUrl, parseNodeUrls } from './upstream/node-client.ts';
 import { telemetryFromEnv, type TelemetryConfig } from './telemetry.ts';
 import { ADMISSION_DEFAULTS } from './plugins/use-admission-control.ts';
 import { EDGE_POLICY_DEFAULTS } from './plugins/edge-policy.ts';
@@ -104,7 +104,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
   return {
     port,
     host: env['HOST'] ?? '127.0.0.1',
-    ...(env['DATA_API_URL'] ? { dataApiUrl: env['DATA_API_URL'] } : {}),
+    ...(env['DATA_API_URL'] ? { dataApiUrl: parseDataApiUrl(env['DATA_API_URL']) } : {}),
     ...(env['DATA_API_KEY'] ? { dataApiKey: env['DATA_API_KEY'] } : {}),
     dataApiKeyHeader: env['DATA_API_KEY_HEADER'] || 'x-service-api-key',
     nodes: env['NODE_URLS'] ? parseNodeUrls(env['NODE_URLS']) : [],

@@ -205,6 +205,16 @@ function parseHttpUrl(text: string, what: string): URL {
   return url;
 }
 
+/**
+ * Parses `DATA_API_URL`: an http(s) base URL without query or fragment. The client adds the API's
+ * `/v1/...` paths itself, so a base copied with its `/v1` (as the API's docs and `npm run devnet`
+ * print it) is taken without it rather than sent as `/v1/v1/...`.
+ */
+export function parseDataApiUrl(text: string): string {
+  const url = parseHttpUrl(text.trim(), 'DATA_API_URL');
+  return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /**

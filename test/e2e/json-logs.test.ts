@@ -191,3 +191,35 @@ describe('yoga\'s own log lines (in process)', () => {
     }
   });
 });
+
+describe('a setting the gateway cannot use (a real process, LOG_FORMAT=json)', () => {
+  /** Runs `src/cli.ts` with `env` until it exits: its exit code and its output lines. */
+  async function start(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts'], {
+      cwd: root,
+      env: { ...process.env, LOG_FORMAT: 'json', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, lines: out.split('\n').filter((line) => line.trim() !== '') };
+  }
+
+  it('exits 1 with one line naming the variable and what it expects, without a stack or the secret in it', async () => {
+    for (const [value, expected] of [
+      ['127.0.0.1:4899', /^chaingraph did not start: DATA_API_URL: "127\.0\.0\.1:4899" is not a valid URL \(expected e\.g\. http/],
+      ['localhost:4899', /^chaingraph did not start: DATA_API_URL: .* must use http or https/],
+      ['ftp://user:hunter2-secret@example.test/', /^chaingraph did not start: DATA_API_URL: .* must use http or https/],
+    ] as const) {
+      const { code, lines } = await start({ DATA_API_URL: value });
+      expect(code).toBe(1);
+      const fatal = lines.map((line) => JSON.parse(line) as Line).filter((line) => line['level'] === 60);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]?.['msg']).toMatch(expected);
+      expect(fatal[0]?.['err']).toBeUndefined();
+      expect(lines.join('\n')).not.toContain('hunter2-secret');
+    }
+  }, 60_000);
+});

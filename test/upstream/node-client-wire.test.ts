@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpUpstream } from '../../src/upstream/http.ts';
-import { createNodeClient, parseNodeUrls } from '../../src/upstream/node-client.ts';
+import { createNodeClient, parseDataApiUrl, parseNodeUrls } from '../../src/upstream/node-client.ts';
+import { configFromEnv } from '../../src/config.ts';
 import { startCaptureServer, type CapturedRequest, type CaptureServer } from './capture-server.ts';
 
 // What the node client puts on the wire and how it reads what comes back,
@@ -149,6 +150,15 @@ describe('parseNodeUrls', () => {
     expect(() => parseNodeUrls('a=not a url')).toThrow(/NODE_URLS entry 1 \(a\): "not a url" is not a valid URL/);
     expect(() => parseNodeUrls('a=ftp://x')).toThrow(/must use http or https/);
     expect(() => parseNodeUrls('bad name=http://x')).toThrow(/node name "bad name"/);
+  });
+
+  it('reads DATA_API_URL as a base URL: a bad one names the variable, a copied /v1 is dropped', () => {
+    expect(() => parseDataApiUrl('127.0.0.1:4899')).toThrow(/^DATA_API_URL: "127.0.0.1:4899" is not a valid URL \(expected e.g. http/);
+    expect(() => parseDataApiUrl('localhost:4899')).toThrow(/^DATA_API_URL: .* must use http or https/);
+    expect(() => configFromEnv({ DATA_API_URL: '127.0.0.1:4899' })).toThrow(/^DATA_API_URL: /);
+    expect(parseDataApiUrl('http://127.0.0.1:4899/v1')).toBe('http://127.0.0.1:4899');
+    expect(parseDataApiUrl(' https://glacier-api.avax.network/ ')).toBe('https://glacier-api.avax.network');
+    expect(parseDataApiUrl('https://proxy.example/glacier/v1/')).toBe('https://proxy.example/glacier');
   });
 
   it('does not echo credentials in its errors', () => {
