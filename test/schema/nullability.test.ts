@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   getNamedType, isAbstractType, isInterfaceType, isListType, isNonNullType, isObjectType, type GraphQLField, type GraphQLOutputType,
 } from 'graphql';
@@ -11,6 +9,7 @@ import { getSchema } from '../../src/schema/index.ts';
 import type { DataApi, NodeClient } from '../../src/upstream/client-types.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
+import { startRewritingProxy, type RewritingProxy } from '../helpers/rewriting-proxy.ts';
 
 /**
  * Nullability that confines damage. Upstream values the real spec allows but a GraphQL scalar cannot
@@ -62,51 +61,32 @@ const VALIDATORS = 'GET /v1/networks/{network}/validators';
 const BLOCK = 'GET /v1/chains/{chainId}/blocks/{blockId}';
 
 let devnet: Devnet;
-let proxy: Server;
+let proxy: RewritingProxy | undefined;
 let dataApi: DataApi;
 let nodes: NodeClient[];
 const gateways: Gateway[] = [];
 
-async function body(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
-
 beforeAll(async () => {
   devnet = await startDevnet({ validators: 60 });
-  proxy = createServer((req, res) => {
-    void (async () => {
-      const sent = await body(req);
-      const upstream = await fetch(`${devnet.url}${req.url ?? '/'}`, {
-        method: req.method,
-        headers: { accept: 'application/json', 'content-type': req.headers['content-type'] ?? 'application/json' },
-        ...(req.method === 'POST' ? { body: sent } : {}),
-      });
-      let text = await upstream.text();
-      const path = new URL(req.url ?? '/', devnet.url).pathname;
-      const rpcMethod = req.method === 'POST' && sent.startsWith('{') ? (JSON.parse(sent) as { method?: string }).method : undefined;
-      const dataEdit = DATA_EDITS[path];
-      const rpcEdit = rpcMethod === undefined ? undefined : RPC_EDITS[rpcMethod];
-      if (upstream.ok && (dataEdit || rpcEdit)) {
-        const parsed = JSON.parse(text) as Json;
-        if (dataEdit) dataEdit(parsed);
-        if (rpcEdit && parsed.result) rpcEdit(parsed.result as Json);
-        // Written by hand where a double is past its range, as an upstream would send it.
-        text = JSON.stringify(parsed).replaceAll('"1e400"', '1e400');
-      }
-      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(text);
-    })();
+  proxy = await startRewritingProxy(devnet.url, ({ path, method, requestBody, status, text }) => {
+    const rpcMethod = method === 'POST' && requestBody.startsWith('{') ? (JSON.parse(requestBody) as { method?: string }).method : undefined;
+    const dataEdit = DATA_EDITS[path];
+    const rpcEdit = rpcMethod === undefined ? undefined : RPC_EDITS[rpcMethod];
+    if (status >= 300 || (!dataEdit && !rpcEdit)) return undefined;
+    const parsed = JSON.parse(text) as Json;
+    if (dataEdit) dataEdit(parsed);
+    if (rpcEdit && parsed.result) rpcEdit(parsed.result as Json);
+    // Written by hand where a double is past its range, as an upstream would send it.
+    return JSON.stringify(parsed).replaceAll('"1e400"', '1e400');
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const base = proxy.url;
   dataApi = createDataApiClient({ baseUrl: base });
   nodes = Object.entries(devnet.nodeUrls).map(([name, url]) => createNodeClient({ name, url: url.replace(devnet.url, base) }));
 });
 
 afterAll(async () => {
   await Promise.all(gateways.map((gateway) => gateway.dispose()));
-  await new Promise((resolve) => proxy?.close(resolve));
+  await proxy?.close();
   await devnet?.close();
 });
 

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
@@ -10,6 +8,7 @@ import { ValidationStatus } from '../../src/schema/validators.ts';
 import { VALIDATION_STATUSES } from '../../src/shapes/index.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
+import { editingJson, startRewritingProxy, type RewritingProxy } from '../helpers/rewriting-proxy.ts';
 
 /**
  * Every open enum field, served from real upstream answers (the devnet over HTTP)
@@ -57,7 +56,7 @@ function pairs(node: Json, field: string, out: [unknown, unknown][] = []): [unkn
 }
 
 let devnet: Devnet;
-let proxy: Server;
+let proxy: RewritingProxy;
 let gateway: Gateway;
 let edit: Edit | undefined;
 let f: NetworkFixtures;
@@ -65,31 +64,8 @@ let f: NetworkFixtures;
 beforeAll(async () => {
   devnet = await startDevnet({ validators: 200 });
   f = devnet.dataset.fixtures().mainnet;
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const headers: Record<string, string> = {};
-      for (const name of ['content-type', 'x-service-api-key']) {
-        const value = req.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
-      void fetch(`${devnet.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, body }).then(async (upstream) => {
-        const text = await upstream.text();
-        let out = text;
-        if (edit && (upstream.headers.get('content-type') ?? '').includes('json')) {
-          const json = JSON.parse(text) as Json;
-          edit(new URL(req.url ?? '/', 'http://x').pathname, json);
-          out = JSON.stringify(json);
-        }
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-        res.end(out);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxy = await startRewritingProxy(devnet.url, editingJson(() => edit));
+  const url = proxy.url;
   gateway = createGateway({ graphiql: false }, { dataApi: createDataApiClient({ baseUrl: url }), nodes: [createNodeClient({ name: 'mainnet', url })] });
 });
 afterEach(() => {
@@ -97,7 +73,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   await gateway.dispose();
-  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await proxy.close();
   await devnet.close();
 });
 

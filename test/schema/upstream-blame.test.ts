@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { createGateway, type Gateway } from '../../src/gateway.ts';
@@ -7,6 +5,7 @@ import { DigestPart } from '../../src/lib/global-id.ts';
 import { decodeGlobalId } from '../../src/schema/relay-node.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
+import { editingJson, startRewritingProxy, type RewritingProxy } from '../helpers/rewriting-proxy.ts';
 import type { GraphQLResponse } from '../helpers/stack.ts';
 
 /**
@@ -138,7 +137,7 @@ const CASES: Case[] = [
 ];
 
 let devnet: Devnet;
-let proxy: Server;
+let proxy: RewritingProxy;
 let gateway: Gateway;
 let edit: Edit | undefined;
 /** Fields rewritten since the last reset: each case must have rewritten one, or it tests nothing. */
@@ -146,26 +145,8 @@ let rewritten = 0;
 
 beforeAll(async () => {
   devnet = await startDevnet({ validators: 50 });
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const contentType = req.headers['content-type'];
-      void fetch(`${devnet.url}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers: contentType ? { 'content-type': contentType } : {}, body }).then(async (upstream) => {
-        let text = await upstream.text();
-        if (edit && (upstream.headers.get('content-type') ?? '').includes('json')) {
-          const json = JSON.parse(text) as Json;
-          edit(new URL(req.url ?? '/', 'http://x').pathname, json);
-          text = JSON.stringify(json);
-        }
-        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-        res.end(text);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxy = await startRewritingProxy(devnet.url, editingJson(() => edit));
+  const url = proxy.url;
   // The nodes are the devnet's own: only Data API answers are rewritten.
   const nodes = Object.entries(devnet.nodeUrls).map(([name, nodeUrl]) => createNodeClient({ name, url: nodeUrl }));
   gateway = createGateway({ graphiql: false }, { dataApi: createDataApiClient({ baseUrl: url }), nodes });
@@ -175,7 +156,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   await gateway.dispose();
-  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await proxy.close();
   await devnet.close();
 });
 
