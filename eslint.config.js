@@ -6,38 +6,34 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 /**
  * Each layer and the only code of ours it may import (docs/ARCHITECTURE.md, "The layers and their rule").
- * Written as allow-lists: `from` forbids every other folder of src/ and every top-level file of src/
- * except the shared modules named, so a new folder or a new top-level file is forbidden until a
- * layer's list names it.
+ * Written as allow-lists: `from` forbids every other folder of src/ and any file at the top of src/
+ * (there are none: every module lives in its layer's folder), so a new folder is forbidden until a
+ * layer's list names it. `files` names single modules of an otherwise forbidden folder that a layer
+ * may import (the context types the plugins run in).
  */
-const layer = (target, folders, topLevel, message, except = []) => ({
-  target: `./src/${target}/**`,
-  from: [`./src/!(${[target, ...folders].join('|')})/**`, topLevel.length ? `./src/!(${topLevel.join('|')})` : './src/*'],
+const layer = (target, folders, message, { files = [], from = [] } = {}) => ({
+  target: `./src/${target}`,
+  from: [`./src/!(${folders.join('|') || '_'})/**`, './src/*.ts', ...from],
   // Exceptions are matched against the resolved absolute path, hence the leading **.
-  except: except.map((path) => `**/src/${path}`),
+  except: files.map((path) => `**/src/${path}`),
   message,
 });
 
-/**
- * Imports the table does not allow that the code makes today; each names its module so nothing else
- * slips through with it. They go when these modules move to the layer they belong to.
- */
-const pluginsToday = [
-  'metrics.ts', // use-metrics.ts: OperationLabel; the metrics registry is gateway code
-  'upstream/request-id.ts', // use-request-id.ts: the request id grammar and header, shared with the clients
-  'upstream/data-api.ts', // use-rate-limit.ts: isApiKey, the Data API key grammar
-  'loaders/topics.ts', // use-topics.ts: the Topics types
-];
-
 const layers = [
-  layer('lib', [], [], 'src/lib is the leaf: plain helpers that import nothing of ours.'),
-  layer('shapes', ['lib'], [], 'The upstream shapes depend on src/lib only.'),
-  layer('upstream', ['lib', 'shapes'], [], 'upstream speaks HTTP: it imports src/lib and src/shapes only, nothing graphql-facing (loaders, schema, plugins, context, errors), no gateway module and not the devnet.'),
-  layer('loaders', ['lib', 'shapes', 'upstream'], ['errors.ts', 'context.ts'], 'loaders sit under the schema: they import upstream, shapes, lib, src/errors.ts and src/context.ts only (never the schema, the plugins, the devnet or a gateway module).'),
-  layer('schema', ['lib', 'shapes', 'loaders'], ['builder.ts', 'context.ts', 'errors.ts'], 'The schema reaches data only through src/loaders: it imports loaders, shapes, lib, src/builder.ts, src/context.ts and src/errors.ts only.'),
-  layer('plugins', ['lib'], ['context.ts', 'errors.ts'], 'Plugins are generic: they read what fields declare, and import lib, src/context.ts and src/errors.ts only (never the schema modules or a gateway module).', pluginsToday),
-  layer('devnet', ['lib', 'shapes'], [], 'The devnet is its own product: it depends on the upstream shapes and src/lib only.'),
-  { target: ['./src/!(devnet)/**', './src/*'], from: ['./src/devnet/**'], message: 'The gateway never imports the devnet statically (server.ts loads it with a dynamic import).' },
+  layer('lib/**', ['lib'], 'src/lib is the leaf: plain helpers that import nothing of ours.'),
+  layer('shapes/**', ['lib', 'shapes'], 'The upstream shapes depend on src/lib only.'),
+  layer('upstream/**', ['lib', 'shapes', 'upstream'], 'upstream speaks HTTP: it imports src/lib and src/shapes only, nothing graphql-facing (errors, loaders, schema, gateway), not the process (server) and not the devnet.'),
+  layer('errors/**', ['lib', 'upstream', 'errors'], 'src/errors holds the error codes and the GraphQL errors made from upstream failures: it imports src/lib and src/upstream only.'),
+  layer('loaders/**', ['lib', 'shapes', 'upstream', 'errors', 'loaders'], 'loaders sit under the schema: they import upstream, shapes, errors and lib only (never the schema, the gateway, the server or the devnet).'),
+  layer('schema/**', ['lib', 'shapes', 'loaders', 'errors', 'schema'], 'The schema reaches data only through src/loaders: it imports loaders, shapes, errors and lib only (never the gateway, the server or the devnet).'),
+  layer('gateway/plugins/**', ['lib', 'errors', 'gateway'],
+    'Plugins are generic: they read what fields declare and import lib, errors, each other and the types of the context they run in (schema/context.ts, loaders/budget.ts, loaders/topics.ts) only; never the schema modules, the gateway factory or the process.',
+    { files: ['schema/context.ts', 'loaders/budget.ts', 'loaders/topics.ts', 'upstream/request-id.ts', 'upstream/data-api.ts'], from: ['./src/gateway/*.ts'] }),
+  layer('gateway/metrics/**', ['lib', 'errors', 'upstream', 'gateway'], 'The metrics read what the upstream clients and the plugins report: they import lib, errors, upstream and the plugins only; never the gateway factory or the process.', { from: ['./src/gateway/*.ts'] }),
+  layer('gateway/*.ts', ['lib', 'shapes', 'upstream', 'errors', 'loaders', 'schema', 'gateway'], 'The gateway is the request runtime: it imports every layer below it, never the process (src/server) or the devnet.'),
+  layer('devnet/**', ['lib', 'shapes', 'devnet'], 'The devnet is its own product: it depends on the upstream shapes and src/lib only.'),
+  { target: './src/*.ts', from: ['./src/**'], message: 'Every module lives in the folder of its layer (docs/ARCHITECTURE.md); nothing sits at the top of src/.' },
+  { target: './src/!(devnet)/**', from: ['./src/devnet/**'], message: 'The gateway never imports the devnet statically (src/server/server.ts loads it with a dynamic import).' },
 ];
 
 export default tseslint.config(
@@ -56,7 +52,7 @@ export default tseslint.config(
   },
   {
     // The clients are reached only inside src/loaders: the schema and the plugins call loaders and services.
-    files: ['src/schema/**/*.ts', 'src/plugins/**/*.ts', 'src/*.ts'],
+    files: ['src/schema/**/*.ts', 'src/gateway/plugins/**/*.ts', 'src/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{

@@ -6,9 +6,9 @@
  * good answer. The response cache is off: it would share the five identical calls as one.
  */
 import pino from 'pino';
-import { configFromEnv } from '../src/config.ts';
+import { configFromEnv } from '../src/server/config.ts';
 import { startDevnet } from '../src/devnet/server.ts';
-import { startServer } from '../src/server.ts';
+import { startServer } from '../src/server/server.ts';
 
 const devnet = await startDevnet({ validators: 50 });
 const running = await startServer(

@@ -5,11 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { configFromEnv } from '../src/config.ts';
-import { heapBudget } from '../src/heap-budget.ts';
+import { configFromEnv } from '../src/server/config.ts';
+import { heapBudget } from '../src/server/heap-budget.ts';
 import { freePort, root, waitFor } from './process.ts';
 
-/** The flags `npm start` gives node (see package.json): the heap follows the limits (src/heap-budget.ts), here with an external devnet. */
+/** The flags `npm start` gives node (see package.json): the heap follows the limits (src/server/heap-budget.ts), here with an external devnet. */
 const GATEWAY_HEAP_MB = process.env['GATEWAY_HEAP_MB'] ?? heapBudget(configFromEnv({ ...process.env, DATA_API_URL: 'http://devnet', NODE_URLS: 'mainnet=http://devnet' })).heapMb;
 export const GATEWAY_NODE_FLAGS = [`--max-old-space-size=${GATEWAY_HEAP_MB}`, '--max-semi-space-size=8', '--heap-growing-percent=100'];
 

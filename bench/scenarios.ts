@@ -1,4 +1,4 @@
-import { VALIDATOR_WALK } from '../src/graphiql-examples.ts';
+import { VALIDATOR_WALK } from '../src/gateway/graphiql-examples.ts';
 
 /** The benchmark scenarios of issue 4; ids come from the devnet's fixtures. */
 export interface Scenario {

@@ -19,7 +19,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
-import { exampleQueries } from '../src/graphiql-examples.ts';
+import { exampleQueries } from '../src/gateway/graphiql-examples.ts';
 import { buildScenarios, type Fixtures } from './scenarios.ts';
 import { freePort, procMemory, root, sleep, startNpmGateway, waitFor, type NpmGateway } from './process.ts';
 import { percentile } from './stats.ts';

@@ -15,9 +15,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ProxyTracerProvider, trace } from '@opentelemetry/api';
 import pino from 'pino';
-import { configFromEnv } from '../src/config.ts';
-import { VALIDATOR_WALK } from '../src/graphiql-examples.ts';
-import { startServer } from '../src/server.ts';
+import { configFromEnv } from '../src/server/config.ts';
+import { VALIDATOR_WALK } from '../src/gateway/graphiql-examples.ts';
+import { startServer } from '../src/server/server.ts';
 import { freePort, root, waitFor } from './process.ts';
 
 const N = Number(process.argv[2] ?? 100);

@@ -15,10 +15,10 @@
  * Env: VALIDATION_BENCH_RUNS (21): timed runs per document, after 5 untimed warm-up runs.
  */
 import { GraphQLError, Lexer, parse, Source, TokenKind, type DocumentNode } from 'graphql';
-import { createGateway } from '../src/gateway.ts';
-import { REQUEST_LIMITS_DEFAULTS, scanDocument } from '../src/plugins/use-request-limits.ts';
-import { OPERATION_LIMITS_DEFAULTS } from '../src/plugins/use-query-cost.ts';
-import { validationComplexity } from '../src/plugins/validation-complexity.ts';
+import { createGateway } from '../src/gateway/gateway.ts';
+import { REQUEST_LIMITS_DEFAULTS, scanDocument } from '../src/gateway/plugins/use-request-limits.ts';
+import { OPERATION_LIMITS_DEFAULTS } from '../src/gateway/plugins/use-query-cost.ts';
+import { validationComplexity } from '../src/gateway/plugins/validation-complexity.ts';
 import { createDataApiClient } from '../src/upstream/data-api.ts';
 
 const RUNS = Number(process.env['VALIDATION_BENCH_RUNS'] ?? 21);

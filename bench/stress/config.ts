@@ -2,7 +2,7 @@
  * `npm run bench:stress` settings (from the environment) and the validator selections its
  * documents are built from.
  */
-import { REQUEST_LIMITS_DEFAULTS } from '../../src/plugins/use-request-limits.ts';
+import { REQUEST_LIMITS_DEFAULTS } from '../../src/gateway/plugins/use-request-limits.ts';
 
 export const CONCURRENCY = Number(process.env['STRESS_CONCURRENCY'] ?? 96);
 export const ROUNDS = Number(process.env['STRESS_ROUNDS'] ?? 3);

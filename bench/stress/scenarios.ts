@@ -6,8 +6,8 @@
  */
 import { connect } from 'node:net';
 import { Lexer, Source, TokenKind } from 'graphql';
-import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument } from '../../src/plugins/use-request-limits.ts';
-import { OPERATION_LIMITS_DEFAULTS } from '../../src/plugins/use-query-cost.ts';
+import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument } from '../../src/gateway/plugins/use-request-limits.ts';
+import { OPERATION_LIMITS_DEFAULTS } from '../../src/gateway/plugins/use-query-cost.ts';
 import { ACCEPT, CONCURRENCY, FIELD_PIECES, MAX_BODY, REQUEST_TIMEOUT_MS, SCALAR_FIELDS, VALIDATOR_FIELDS } from './config.ts';
 import { errorName, post, type Outcome } from './requests.ts';
 

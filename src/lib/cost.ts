@@ -2,7 +2,7 @@
  * How fields declare what they spend upstream. A field that calls an upstream
  * says so beside its resolver, `extensions: { cost: costs.perParent() }`, using
  * the constants of the loader that makes the calls; a field without a
- * declaration costs nothing. The estimator (`src/plugins/query-cost/estimate.ts`) only multiplies:
+ * declaration costs nothing. The estimator (`src/gateway/plugins/query-cost/estimate.ts`) only multiplies:
  * it never names schema types or fields.
  *
  * Every function receives `parents`, the number of parent objects the field is

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { newBudgetWindow, type UpstreamBudget } from '../context.ts';
+import { newBudgetWindow, type UpstreamBudget } from './budget.ts';
 import { costs, type FieldCost } from '../lib/cost.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { blockPages, type BlockOnChain, type PrimaryChain } from './primary-chain.ts';

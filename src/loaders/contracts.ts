@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { codedError, ErrorCode } from '../errors.ts';
+import { codedError, ErrorCode } from '../errors/graphql.ts';
 import type { FieldCost } from '../lib/cost.ts';
 import { costs } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import DataLoader from 'dataloader';
-import { newBudgetWindow, type UpstreamBudget } from '../context.ts';
+import { newBudgetWindow, type UpstreamBudget } from './budget.ts';
 import type { FieldCost } from '../lib/cost.ts';
 import type { HealthPath, HealthReport } from '../shapes/index.ts';
 import { clientOf, NODE_METHOD_COST, nodeRpc } from './nodes.ts';

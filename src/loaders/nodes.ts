@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { codedError, ErrorCode, isUpstreamError, upstreamValueError } from '../errors.ts';
+import { codedError, ErrorCode, isUpstreamError, upstreamValueError } from '../errors/graphql.ts';
 import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
 import type { NodeRpcMethod, NodeRpcMethods, PageSpec, Peer } from '../shapes/index.ts';
 import { withFields, withSharedFields } from '../shapes/index.ts';

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createPubSub, type PubSubEventTarget } from '@graphql-yoga/subscription';
-import { codedError, ErrorCode } from '../errors.ts';
-import { newBudgetWindow, type UpstreamBudget } from '../context.ts';
+import { codedError, ErrorCode } from '../errors/graphql.ts';
+import { newBudgetWindow, type UpstreamBudget } from './budget.ts';
 import { UpstreamError, type UpstreamErrorKind, type UpstreamName } from '../upstream/errors.ts';
 import type { CallOptions } from '../upstream/client-types.ts';
 import { shortDigest } from '../lib/text.ts';
@@ -13,7 +13,7 @@ import { loaderContext, upstreamOf, type LoaderContext } from './registry.ts';
  * `nodeHealth:<node>`) has at most one poller per process, started by its first subscriber and
  * stopped when its last one leaves (ref-counted); each poll is published once and fans out to every
  * subscriber through an event target. With a shared event target and a lease (Redis: see
- * src/subscriptions.ts), one replica of the fleet polls a topic and the others receive its events:
+ * src/server/redis-topics.ts), one replica of the fleet polls a topic and the others receive its events:
  * every replica with subscribers of a topic asks for its lease every third of the lease's time to
  * live; the holder renews it and polls, the others wait; when the holder dies or its subscribers
  * leave (it releases the lease), the next replica to ask takes over. Two pollers may overlap for

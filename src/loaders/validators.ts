@@ -7,7 +7,7 @@ import { loadFirstPages, type PerParentKey } from './per-parent.ts';
 import { passedPeriod, timeOf } from './staking-time.ts';
 import { isCb58Id, isNodeId } from '../lib/ids.ts';
 import type { FieldCost } from '../lib/cost.ts';
-import { upstreamValueError } from '../errors.ts';
+import { upstreamValueError } from '../errors/graphql.ts';
 import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
 import type { UpstreamPage } from '../lib/pages.ts';

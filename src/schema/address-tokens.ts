@@ -1,4 +1,4 @@
-import { builder, type BuilderTypes } from '../builder.ts';
+import { builder, type BuilderTypes } from './builder.ts';
 import {
   collectiblePages, erc1155TransferPages, erc20BalancePages, erc20TransferPages, erc721BalancePages, erc721TransferPages,
   internalTransactionPages, isErc1155Collectible, COLLECTIBLE_BALANCE_LISTING_COST, ERC1155_TRANSFER_LISTING_COST,

@@ -1,5 +1,5 @@
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { isEvmAddress } from '../lib/ids.ts';
 import {
   addressTransactionPages, erc1155BalancePages, nativeBalanceOf, nativeTransactionPages, ADDRESS_TRANSACTION_LISTING_COST,

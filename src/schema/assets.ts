@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import { ASSET_LINK_COST, assetById, type AssetOnNetwork } from '../loaders/primary-tx.ts';
 import { PRIMARY_ASSET_CAPS, PRIMARY_ASSET_TYPES, type AggregatedAssetAmount, type SharedAssetAmount } from '../shapes/index.ts';
 import type { NetworkId } from '../loaders/types.ts';
@@ -51,7 +51,7 @@ registerNodeFamily('Asset', {
 });
 
 /** An asset's `assetDetails` link from anything that names an asset on a network. */
-export const assetLinkField = <P>(t: PothosSchemaTypes.ObjectFieldBuilder<import('../builder.ts').BuilderTypes, P>, of: (parent: P) => { network: NetworkId; assetId: string }) =>
+export const assetLinkField = <P>(t: PothosSchemaTypes.ObjectFieldBuilder<import('./builder.ts').BuilderTypes, P>, of: (parent: P) => { network: NetworkId; assetId: string }) =>
   t.field({
     type: AssetRef,
     nullable: true,

@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import { BLOCK_POLL_COST, blockPolling, subscribeBlocks } from '../loaders/block-poller.ts';
 import { BlockRef, type BlockShape } from './blocks.ts';
 import { BOUNDS } from './input-checks.ts';

@@ -1,5 +1,5 @@
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { BLOCK_LISTING_COST, blockByHash, blockPages, blockRefetchCalls, type BlockOnChain } from '../loaders/primary-chain.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import type { ProposerDetails } from '../shapes/index.ts';

@@ -1,4 +1,4 @@
-import { badInput } from '../errors.ts';
+import { badInput } from '../errors/graphql.ts';
 
 /**
  * An argument's bound as data: declared beside the argument (`t.arg.int({ bound })`,

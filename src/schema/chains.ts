@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import {
   chainById, chainInfoById, chainRefetchCalls, chainsList, CHAIN_INFO_COST, CHAIN_LIST_COST,
 } from '../loaders/chains.ts';

@@ -1,4 +1,4 @@
-import { builder, type BuilderTypes } from '../builder.ts';
+import { builder, type BuilderTypes } from './builder.ts';
 import { CURRENCY_CODES, type AssetAmount, type ChainInfo, type CurrencyCode, type Price } from '../shapes/index.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { InputFieldBuilder } from '@pothos/core';
-import type { BuilderTypes } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import type { BuilderTypes } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { connectionReadCalls } from '../lib/cost.ts';
 import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import { between } from './bounds.ts';

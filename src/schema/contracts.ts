@@ -1,5 +1,5 @@
-import { builder, type BuilderTypes } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder, type BuilderTypes } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { isEvmAddress } from '../lib/ids.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
@@ -18,7 +18,7 @@ import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { unixSecondsToDate } from './scalars.ts';
 import { AddressInfoRef, Erc1155TokenRef, Erc20TokenRef, Erc721TokenRef, ErcType, onChain, TransactionRef, type OnChain } from './transactions.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { blockById, BLOCK_LOOKUP_COST } from '../loaders/evm-blocks.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import {
   delegationById, delegatorPages, DELEGATOR_LISTING_COST, validationDelegatorPages, VALIDATION_DELEGATORS_COST,
   type DelegatorWithNetwork,

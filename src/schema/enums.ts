@@ -1,6 +1,6 @@
 import type { EnumRef, FieldRef } from '@pothos/core';
-import { builder, type BuilderTypes } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder, type BuilderTypes } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import type { Bound } from './bounds.ts';
 
 /** Internal value of the `UNKNOWN` member every upstream-backed enum carries. */

@@ -1,5 +1,5 @@
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { OPERATION_LOOKUP_COST, operationById, startTransactionExport, TRANSACTION_EXPORT_COST } from '../loaders/exports.ts';
 import type { CreateExportBody, ExportOperation } from '../shapes/index.ts';
 import { openEnumField, upstreamEnum } from './enums.ts';
@@ -66,7 +66,7 @@ builder.queryFields((t) => ({
     description: 'An export operation by id (`GET /v1/operations/{operationId}`), read fresh every time; null when it does not exist.',
     args: { operationId: t.arg.string({ required: true, description: 'The id `createTransactionExport` returned (a UUID).', bound: BOUNDS.operationId }) },
     upstreamCost: OPERATION_LOOKUP_COST,
-    // Its status changes while it runs: a GET reading it answers `Cache-Control: no-store` (src/plugins/use-cache-control.ts).
+    // Its status changes while it runs: a GET reading it answers `Cache-Control: no-store` (src/gateway/plugins/use-cache-control.ts).
     extensions: { cacheControl: 'no-store' },
     resolve: (_root, args, ctx) => operationById(ctx, args.operationId),
   }),

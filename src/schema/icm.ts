@@ -1,6 +1,6 @@
 import type { InputShapeFromFields } from '@pothos/core';
-import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
+import { builder } from './builder.ts';
+import type { Context } from './context.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
 import {
@@ -12,7 +12,7 @@ import { ChainRef } from './chains.ts';
 import { PriceRef } from './common.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
 import { openEnumField, upstreamEnum } from './enums.ts';
-import { badInput } from '../errors.ts';
+import { badInput } from '../errors/graphql.ts';
 import { grammar } from './bounds.ts';
 import { BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';

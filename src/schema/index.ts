@@ -1,5 +1,5 @@
 import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import './relay-node.ts';
 import './network.ts';
 import './validators.ts';

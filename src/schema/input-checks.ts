@@ -1,5 +1,5 @@
 import { bech32 } from 'bech32';
-import { badInput, codedError, ErrorCode } from '../errors.ts';
+import { badInput, codedError, ErrorCode } from '../errors/graphql.ts';
 import { between, fromCheck, listOf, quoteValue, type Bound } from './bounds.ts';
 
 export { quoteValue };

@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import { AVAX_SUPPLY_COST, avaxSupply, NETWORK_DETAILS_COST, networkDetails } from '../loaders/network-details.ts';
 import type { AvaxSupply, NetworkDetails, StakingDistribution } from '../shapes/index.ts';
 import { NetworkRef } from './network.ts';

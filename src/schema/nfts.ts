@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import { isEvmAddress } from '../lib/ids.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import { nftTokenOf, NFT_TOKEN_LOOKUP_COST, type ChainNftToken } from '../loaders/evm.ts';

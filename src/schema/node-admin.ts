@@ -1,6 +1,6 @@
-import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import type { Context } from './context.ts';
+import { badInput } from '../errors/graphql.ts';
 import {
   ADMIN_METHOD_COST, aliasApi, aliasChain, chainAliases, loadVms, loggerLevels, runProfiler, setLoggerLevel, type NamedLoggerLevel,
 } from '../loaders/node-admin.ts';
@@ -10,12 +10,12 @@ import { NODE_BOUNDS } from './input-checks.ts';
 import { AvalancheNodeRef, checkNodeArg, NodeVmRef, type AvalancheNodeShape } from './node.ts';
 
 /**
- * The admin gate: scope-auth's `admin` scope (src/builder.ts: the caller presented
+ * The admin gate: scope-auth's `admin` scope (src/schema/builder.ts: the caller presented
  * `authorization: Bearer <ADMIN_TOKEN>`), checked before the resolver, so before
  * anything is sent to a node. A refusal is ADMIN_DISABLED when the gateway has no
  * token, FORBIDDEN otherwise (the builder's `unauthorizedError`).
  */
-// Never kept by a shared cache: a GET selecting an admin field answers `Cache-Control: no-store` (src/plugins/use-cache-control.ts).
+// Never kept by a shared cache: a GET selecting an admin field answers `Cache-Control: no-store` (src/gateway/plugins/use-cache-control.ts).
 const ADMIN_ONLY = { authScopes: { admin: true }, extensions: { cacheControl: 'no-store' } } as const;
 
 const ADMIN_READ_NOTE = ' Needs `authorization: Bearer <ADMIN_TOKEN>` (ADMIN_DISABLED when the gateway has no token, FORBIDDEN without it) and the node\'s admin API (NODE_METHOD_UNAVAILABLE when it is off).';

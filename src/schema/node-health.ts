@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import {
   HEALTH_COST, HEALTH_POLL_COST, healthEndpoint, healthReport, livenessReport, nodeHealthPolling, subscribeNodeHealth,
 } from '../loaders/node-health.ts';

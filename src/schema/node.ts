@@ -1,8 +1,8 @@
 import { ipOfHostPort } from '../lib/host-port.ts';
 import type { InputShapeFromFields } from '@pothos/core';
-import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import type { Context } from './context.ts';
+import { badInput } from '../errors/graphql.ts';
 import {
   configuredNodeNames, isConfiguredNode, linkNetwork, NODE_METHOD_COST, NODE_REFETCH_CALLS, nodeName, nodeRpc, nodeRpcOrNull,
   acrossNodeNetworks, ownNodeId, PEERS_COST, PEERS_PAGE, sortedPeers, throughOwnNodeId, VALIDATOR_PEER_COST, validatorPeer, type PeerShape,

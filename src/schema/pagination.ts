@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { badInput, codedError, ErrorCode } from '../errors.ts';
+import { badInput, codedError, ErrorCode } from '../errors/graphql.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { isCarriablePageToken, MAX_PAGE_TOKEN_BYTES } from '../lib/pages.ts';
 import { shortDigest } from '../lib/text.ts';

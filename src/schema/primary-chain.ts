@@ -1,5 +1,5 @@
-import { builder, type BuilderTypes } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder, type BuilderTypes } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import type { FetchChainPage, PrimaryChain } from '../loaders/primary-chain.ts';
 import { blockchainById, SUBNET_LIST_COST, SUBNET_LIST_NOTE } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';

@@ -1,5 +1,5 @@
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import {
   BALANCES_COST, BLOCK_TX_LINK, BLOCK_TX_LINK_COST, primaryBalances, primaryTransaction, PRIMARY_TX_LOOKUP_COST,
   STAKING_TRANSACTION_LISTING_COST, stakingTransactionPages, TRANSACTION_LISTING_COST, transactionPages,

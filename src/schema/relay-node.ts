@@ -1,7 +1,7 @@
 import { GraphQLError, isAbstractType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
-import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import type { Context } from './context.ts';
+import { badInput } from '../errors/graphql.ts';
 import {
   CompactIdError, decodeCompactId, DigestPart, encodeCompactId, isCompactIdText, MAX_COMPACT_ID_PARTS, maxCompactIdLength, type CompactIdPart,
 } from '../lib/global-id.ts';

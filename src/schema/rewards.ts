@@ -1,6 +1,6 @@
 import type { ArgBuilder } from '@pothos/core';
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import {
   historicalRewardPages, HISTORICAL_REWARD_LISTING_COST, pendingRewardPages, PENDING_REWARD_LISTING_COST,
   validationHistoricalRewardPages, VALIDATION_HISTORICAL_REWARDS_COST, validationPendingRewardPages,

@@ -1,6 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { DateTimeResolver, IPResolver, URLResolver } from 'graphql-scalars';
-import { ErrorCode, unservableMessage } from '../errors.ts';
+import { ErrorCode, unservableMessage } from '../errors/graphql.ts';
 import { EVM_ADDRESS, EVM_HASH, isEvmAddress, isEvmHash } from '../lib/ids.ts';
 
 /**

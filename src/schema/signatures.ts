@@ -1,5 +1,5 @@
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { HEX_32_BYTES } from '../lib/ids.ts';
 import {
   AGGREGATE_SIGNATURES_COST, AGGREGATED_SIGNATURES_COST, aggregatedSignaturesOf, aggregateSignatures,

@@ -1,4 +1,4 @@
-import { builder } from '../builder.ts';
+import { builder } from './builder.ts';
 import type { BlockchainWithNetwork, SubnetWithNetwork } from '../loaders/subnets.ts';
 
 /**

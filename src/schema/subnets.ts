@@ -1,5 +1,5 @@
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
   BLOCKCHAIN_LISTING_COST, blockchainById, blockchainLookup, blockchainPages, subnetById, subnetLookup, SUBNET_LIST_COST, SUBNET_LIST_NOTE, SUBNET_LISTING_COST,

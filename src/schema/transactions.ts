@@ -1,4 +1,4 @@
-import { builder, type BuilderTypes } from '../builder.ts';
+import { builder, type BuilderTypes } from './builder.ts';
 import { isEvmHash } from '../lib/ids.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {

@@ -1,5 +1,5 @@
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { UTXO_LISTING_COST, utxoById, utxoPages, utxoRefetchCalls, type UtxoOnChain } from '../loaders/primary-chain.ts';
 import { AssetAmountRef } from './common.ts';
 import { pageArgs } from './connection.ts';

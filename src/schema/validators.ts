@@ -1,7 +1,7 @@
 import type { InputShapeFromFields } from '@pothos/core';
-import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import type { Context } from './context.ts';
+import { badInput } from '../errors/graphql.ts';
 import {
   validationById, validatorPages, VALIDATOR_LISTING_COST, withNetwork, type ValidatorWithNetwork,
 } from '../loaders/staking.ts';

@@ -1,5 +1,5 @@
-import { builder } from '../builder.ts';
-import { badInput } from '../errors.ts';
+import { builder } from './builder.ts';
+import { badInput } from '../errors/graphql.ts';
 import { VERTEX_LISTING_COST, vertexByHash, vertexPages, vertexRefetchCalls, type VertexOnChain } from '../loaders/primary-chain.ts';
 import { pageArgs } from './connection.ts';
 import { PAGES } from './pagination.ts';

@@ -8,13 +8,10 @@
  * change (a write to it throws). Redis keeps JSON text, so replicas can share it,
  * behind a small parsed store of the same kind in each replica (see
  * `cache-redis.ts`).
+ *
+ * This module holds the store's interface only; the stores are `cache-memory.ts` and
+ * `cache-redis.ts`.
  */
-
-export { freezeJson, stringBytes } from '../lib/frozen-json.ts';
-export {
-  createMemoryCache, entryBytes, ENTRY_OVERHEAD_BYTES, MEMORY_CACHE_DEFAULTS, type MemoryCacheOptions,
-} from './cache-memory.ts';
-export { createRedisCache, type RedisCache, type RedisCacheOptions } from './cache-redis.ts';
 
 export interface CacheStats {
   /** Reads that found a live entry. */

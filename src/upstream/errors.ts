@@ -19,7 +19,7 @@ export type UpstreamName = 'data-api' | `node:${string}`;
  *   arguments are checked before execution, so such a value came from an upstream answer
  *   (`field` names the answer's field it was read from) and is served as UPSTREAM_PROTOCOL_ERROR;
  * - `budget`: nothing was sent: the request's upstream-call budget is spent (an
- *   observer's `admit` refused the attempt; see `src/context.ts`);
+ *   observer's `admit` refused the attempt; see `src/gateway/context.ts`);
  * - `circuit`: nothing sent: the upstream's circuit breaker is open after repeated
  *   failures, or testing it with one probe (`retryAfter`; see `breaker.ts`);
  * - `throttled`: nothing sent: the gateway's own ceiling on its upstream request

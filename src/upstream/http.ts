@@ -472,7 +472,7 @@ const tracer = trace.getTracer('chaingraph/upstream');
  * One CLIENT span per attempt, a child of the active context (the resolver whose loader
  * made the call), named by the route template or JSON-RPC method, never by the URL (it
  * may carry keys). Its context goes upstream as `traceparent`/`tracestate`. With tracing
- * off (no provider or propagator registered, src/telemetry.ts) both are the API's no-ops.
+ * off (no provider or propagator registered, src/server/telemetry.ts) both are the API's no-ops.
  */
 function startAttemptSpan(call: HttpCall, attempt: number, headers: Record<string, string>): Span {
   const routed = call.operation.startsWith(`${call.method} `);

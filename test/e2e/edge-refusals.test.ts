@@ -7,9 +7,9 @@ import { meros } from 'meros/browser';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { configFromEnv } from '../../src/config.ts';
+import { configFromEnv } from '../../src/server/config.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 // One table of refusals, run over every transport and mode the gateway serves: each edge rule
 // (request limits, armor limits, cost, response size, persisted documents, rate limit, the edge

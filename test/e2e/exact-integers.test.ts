@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
 import { startCaptureServer, type CaptureServer } from '../upstream/capture-server.ts';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { chromium, type Browser } from 'playwright-core';
-import { configFromEnv } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 // CI installs Debian's chromium (.ci/run) and must run this test; elsewhere it is skipped without one.

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client, type ClientOptions, type FormattedExecutionResult } from 'graphql-ws';
 import pino from 'pino';
 import WebSocket from 'ws';
-import { configFromEnv } from '../../src/config.ts';
+import { configFromEnv } from '../../src/server/config.ts';
 import { blockPolling } from '../../src/loaders/block-poller.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { readEvents } from '../helpers/sse.ts';
 import { takeResults } from '../helpers/take.ts';
 

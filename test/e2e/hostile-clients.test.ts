@@ -3,10 +3,10 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
-import { configFromEnv } from '../../src/config.ts';
-import { RESPONSE_LIMIT_DEFAULTS } from '../../src/plugins/use-response-limit.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { RESPONSE_LIMIT_DEFAULTS } from '../../src/gateway/plugins/use-response-limit.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 /**
  * An attacker's suite, per transport, against the real server on a real socket: clients that never

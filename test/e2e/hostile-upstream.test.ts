@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createHttpUpstream } from '../../src/upstream/http.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';

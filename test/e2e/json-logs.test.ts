@@ -8,13 +8,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { freePort, root } from '../../bench/process.ts';
-import { createGateway } from '../../src/gateway.ts';
-import { useLoggedServer } from '../../src/graphql-ws-server.ts';
+import { createGateway } from '../../src/gateway/gateway.ts';
+import { useLoggedServer } from '../../src/server/graphql-ws-server.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 
 /**
  * With LOG_FORMAT=json every line the gateway writes, on stdout and stderr, is one JSON object, and a
- * line about a request carries its id: a real server (`src/cli.ts` in a process of its own, the
+ * line about a request carries its id: a real server (`src/server/cli.ts` in a process of its own, the
  * built-in devnet) under malformed requests and WebSocket clients that fail their operations or vanish
  * mid-stream. graphql-ws and yoga used to print multi-line stack traces without any id.
  */
@@ -32,7 +32,7 @@ describe('JSON log lines of a real server (LOG_FORMAT=json)', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts'], {
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
       cwd: root,
       env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'debug', PORT: String(port), CACHE: 'off', CURSOR_SECRET: 'json-logs-test-secret-0123456789' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -193,9 +193,9 @@ describe('yoga\'s own log lines (in process)', () => {
 });
 
 describe('a setting the gateway cannot use (a real process, LOG_FORMAT=json)', () => {
-  /** Runs `src/cli.ts` with `env` until it exits: its exit code and its output lines. */
+  /** Runs `src/server/cli.ts` with `env` until it exits: its exit code and its output lines. */
   async function start(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
       cwd: root,
       env: { ...process.env, LOG_FORMAT: 'json', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

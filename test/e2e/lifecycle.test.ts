@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import pino from 'pino';
 import { Client, errors as undiciErrors } from 'undici';
-import { configFromEnv } from '../../src/config.ts';
+import { configFromEnv } from '../../src/server/config.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { untilAborted } from '../../src/plugins/use-graceful-shutdown.ts';
-import { startServer } from '../../src/server.ts';
+import { untilAborted } from '../../src/gateway/plugins/use-graceful-shutdown.ts';
+import { startServer } from '../../src/server/server.ts';
 import { spawn } from 'node:child_process';
 import { descendants, freePort, root, startNpmGateway, waitFor, type NpmGateway } from '../../bench/process.ts';
 

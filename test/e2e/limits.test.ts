@@ -1,9 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { REQUEST_LIMITS_DEFAULTS } from '../../src/plugins/use-request-limits.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { REQUEST_LIMITS_DEFAULTS } from '../../src/gateway/plugins/use-request-limits.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 /**
  * The real server (what `npm start` runs, devnet in-process) on a real socket, given the worst request

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { propagation, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { VALIDATOR_WALK } from '../../src/graphiql-examples.ts';
-import { startServer } from '../../src/server.ts';
-import { startTelemetry, telemetryFromEnv } from '../../src/telemetry.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { VALIDATOR_WALK } from '../../src/gateway/graphiql-examples.ts';
+import { startServer } from '../../src/server/server.ts';
+import { startTelemetry, telemetryFromEnv } from '../../src/server/telemetry.ts';
 
 /** The parts of an OTLP/HTTP JSON export this test reads. */
 interface OtlpExport {

@@ -7,9 +7,9 @@ import { createClient as createSseClient, type Client as SseClient } from 'graph
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { configFromEnv } from '../../src/config.ts';
+import { configFromEnv } from '../../src/server/config.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 // Persisted operations hold on every transport, not only on yoga's HTTP request stage: graphql-ws
 // and graphql-sse's single-connection mode take the document from the manifest or the APQ store, and

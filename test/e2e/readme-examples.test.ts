@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Kind, parse, print, type OperationDefinitionNode } from 'graphql';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 /**
  * The README's examples as a newcomer runs them: `npm start` with nothing configured (the devnet

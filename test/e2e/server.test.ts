@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, Kind, type OperationDefinitionNode } from 'graphql';
-import { configFromEnv } from '../../src/config.ts';
-import { exampleQueries } from '../../src/graphiql-examples.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { exampleQueries } from '../../src/gateway/graphiql-examples.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 import pino from 'pino';
 import { PRIMARY_NETWORK_ID } from '../../src/shapes/index.ts';
 

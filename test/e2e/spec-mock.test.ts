@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import { getSchema } from '../../src/schema/index.ts';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { startPrism, type Prism } from '../helpers/prism.ts';
 import { fixtureArguments, printWalkReport, runWalk, skipOutsideDataApi, walkSchema, type WalkFixtures } from '../helpers/schema-walk.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client, type ClientOptions, type ExecutionResult } from 'graphql-sse';
 import pino from 'pino';
-import { configFromEnv } from '../../src/config.ts';
+import { configFromEnv } from '../../src/server/config.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { takeResults } from '../helpers/take.ts';
 
 // Both modes of graphql-sse on /graphql with the real graphql-sse client: distinct connections (one

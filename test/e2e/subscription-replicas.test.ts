@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { configFromEnv } from '../../src/config.ts';
+import { configFromEnv } from '../../src/server/config.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { blockPolling } from '../../src/loaders/block-poller.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
 import { readEvents } from '../helpers/sse.ts';
 
@@ -140,7 +140,7 @@ describe.skipIf(!redisAvailable)('subscriptions across replicas sharing Redis', 
   it('hands a topic over when the polling replica is killed (its lease expires unrenewed)', async () => {
     // A replica in a process of its own (default 2 s poll interval), killed with SIGKILL: it releases nothing.
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
       env: { ...process.env, ...replicaEnv(redisUrl), PORT: String(port), LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -2,8 +2,8 @@ import { createClient, type Client } from 'graphql-ws';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { configFromEnv } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 // RATE_LIMIT_RPS holds over graphql-ws too: opening a socket and each operation sent on it take a
 // token from the client's bucket, so a socket is no way around the per-client rate.

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { createRedisCache } from '../../src/upstream/cache.ts';
+import { createRedisCache } from '../../src/upstream/cache-redis.ts';
 
 /**
  * A real Redis for the tests that need one: `TEST_REDIS_URL` (what `.ci/run` starts), else a

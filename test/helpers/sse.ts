@@ -1,4 +1,4 @@
-import type { Gateway } from '../../src/gateway.ts';
+import type { Gateway } from '../../src/gateway/gateway.ts';
 import type { GraphQLResponse } from './stack.ts';
 
 /** Starts a subscription over Server-Sent Events through `gateway.fetch` (in process). */

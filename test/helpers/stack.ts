@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/server.ts';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/gateway.ts';
 import { createTopics, type Topics } from '../../src/loaders/topics.ts';
 import type { ResponseCache } from '../../src/upstream/cache.ts';
 import type { NodeClient } from '../../src/upstream/client-types.ts';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { secretsFromEnv } from '../../src/config.ts';
+import { secretsFromEnv } from '../../src/server/config.ts';
 import { createRedactor, excerpt, EXCERPT_MAX_LENGTH, REDACTED, redactingLogOptions, urlSecrets } from '../../src/lib/redact.ts';
 
 // A key with characters every encoding treats differently: `+` (a space in forms), `/`, `=`.

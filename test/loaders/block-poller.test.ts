@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { UpstreamBudget } from '../../src/context.ts';
+import type { UpstreamBudget } from '../../src/loaders/budget.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { BLOCK_POLL_COST, blockPolling, watchBlocks } from '../../src/loaders/block-poller.ts';
 import { blockByHash, type BlockOnChain, type PrimaryChain } from '../../src/loaders/primary-chain.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UpstreamBudget } from '../../src/context.ts';
+import type { UpstreamBudget } from '../../src/loaders/budget.ts';
 import { nodeHealthPolling, watchNodeHealth } from '../../src/loaders/node-health.ts';
 import { configuredNodeNames, nodeName, nodeRpc, nodeRpcOrNull, sortedPeers, validatorPeer } from '../../src/loaders/nodes.ts';
 import { createNodeDirectory, loaderContext, upstreamOf, type LoaderContext } from '../../src/loaders/registry.ts';

@@ -116,7 +116,7 @@ describe('node links the walk uses', () => {
   });
 });
 
-/** The GraphiQL example (src/graphiql-examples.ts) with `first` as a variable, plus two E8 scalars to check the answer by. */
+/** The GraphiQL example (src/gateway/graphiql-examples.ts) with `first` as a variable, plus two E8 scalars to check the answer by. */
 const WALK = `query ValidatorWalk($first: Int!) {
   network(name: MAINNET) {
     validators(first: $first, filter: { validationStatus: ACTIVE }) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmissionGate } from '../../src/plugins/use-admission-control.ts';
-import { createEdgePolicy, type Ticket } from '../../src/plugins/edge-policy.ts';
+import { createAdmissionGate } from '../../src/gateway/plugins/use-admission-control.ts';
+import { createEdgePolicy, type Ticket } from '../../src/gateway/plugins/edge-policy.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 describe('the admission gate', () => {

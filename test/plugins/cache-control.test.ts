@@ -1,8 +1,8 @@
 import { createYoga, createSchema } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useCacheControl } from '../../src/plugins/use-cache-control.ts';
+import { useCacheControl } from '../../src/gateway/plugins/use-cache-control.ts';
 import { getSchema } from '../../src/schema/index.ts';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 const ADMIN_TOKEN = 'cache-control-admin-token';

@@ -1,12 +1,12 @@
 import { GraphQLError, GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, getIntrospectionQuery, getOperationAST, parse } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VALIDATOR_WALK } from '../../src/graphiql-examples.ts';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway.ts';
-import { compiledFields, useCompiledExecution, type CompiledExecutionOptions } from '../../src/plugins/use-compiled-execution.ts';
+import { VALIDATOR_WALK } from '../../src/gateway/graphiql-examples.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/gateway.ts';
+import { compiledFields, useCompiledExecution, type CompiledExecutionOptions } from '../../src/gateway/plugins/use-compiled-execution.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { withDataApiCache, withNodeCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';

@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
-import { corsOptions, parseCorsOrigins, type CorsPolicyOptions } from '../../src/plugins/use-cors-policy.ts';
-import { startServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
+import { corsOptions, parseCorsOrigins, type CorsPolicyOptions } from '../../src/gateway/plugins/use-cors-policy.ts';
+import { startServer } from '../../src/server/server.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 
 // CORS from a configured list: a listed origin (any, by default) is named back, credentials only for

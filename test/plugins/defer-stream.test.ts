@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { meros } from 'meros/browser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import type { NodeClient } from '../../src/upstream/client-types.ts';
 import { readEvents } from '../helpers/sse.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';

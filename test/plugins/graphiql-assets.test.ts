@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseEncoding } from '../../src/plugins/use-graphiql-assets.ts';
+import { chooseEncoding } from '../../src/gateway/plugins/use-graphiql-assets.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 /**

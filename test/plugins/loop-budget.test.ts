@@ -3,7 +3,7 @@ import { GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLStrin
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { createLoopBudget, type LoopBudget } from '../../src/lib/loop-budget.ts';
-import { useLoopBudget } from '../../src/plugins/use-loop-budget.ts';
+import { useLoopBudget } from '../../src/gateway/plugins/use-loop-budget.ts';
 
 interface Ctx {
   extras: DataLoader<number, { x: string }>;

@@ -4,16 +4,16 @@ import fc from 'fast-check';
 import { parse, type DocumentNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentMemo, operationKey } from '../../src/plugins/document-memo.ts';
-import { useOperationLimits } from '../../src/plugins/use-query-cost.ts';
-import { detachTokens, PARSE_CACHE_DEFAULTS, useParseCache } from '../../src/plugins/use-parse-cache.ts';
+import { createDocumentMemo, operationKey } from '../../src/gateway/plugins/document-memo.ts';
+import { useOperationLimits } from '../../src/gateway/plugins/use-query-cost.ts';
+import { detachTokens, PARSE_CACHE_DEFAULTS, useParseCache } from '../../src/gateway/plugins/use-parse-cache.ts';
 import { MAX_ALIASES } from '../../src/devnet/node/admin.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { getSchema } from '../../src/schema/index.ts';
-import { configFromEnv } from '../../src/config.ts';
-import { heapBudget } from '../../src/heap-budget.ts';
-import { createMemoryCache, MEMORY_CACHE_DEFAULTS } from '../../src/upstream/cache.ts';
-import { RESPONSE_CACHE_DEFAULTS } from '../../src/plugins/use-response-cache.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { heapBudget } from '../../src/server/heap-budget.ts';
+import { createMemoryCache, MEMORY_CACHE_DEFAULTS } from '../../src/upstream/cache-memory.ts';
+import { RESPONSE_CACHE_DEFAULTS } from '../../src/gateway/plugins/use-response-cache.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 // Heap measurements need a full GC: expose it to this test process.

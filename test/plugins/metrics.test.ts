@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
-import { boundedLabel, createMetrics } from '../../src/metrics.ts';
-import { createAdmissionGate } from '../../src/plugins/use-admission-control.ts';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
+import { boundedLabel, createMetrics } from '../../src/gateway/metrics/registry.ts';
+import { createAdmissionGate } from '../../src/gateway/plugins/use-admission-control.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { withDataApiCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';

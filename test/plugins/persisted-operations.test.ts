@@ -8,9 +8,9 @@ import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { createApqStore, loadPersistedManifest, parsePersistedManifest } from '../../src/plugins/use-persisted-documents.ts';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { createApqStore, loadPersistedManifest, parsePersistedManifest } from '../../src/gateway/plugins/use-persisted-documents.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

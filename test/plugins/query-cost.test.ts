@@ -1,10 +1,10 @@
 import { buildSchema, getIntrospectionQuery, parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { exampleQueries } from '../../src/graphiql-examples.ts';
-import { costs, EstimateTooComplex, estimateQueryCost, type EstimateOptions, type FieldCost } from '../../src/plugins/use-query-cost.ts';
+import { exampleQueries } from '../../src/gateway/graphiql-examples.ts';
+import { costs, EstimateTooComplex, estimateQueryCost, type EstimateOptions, type FieldCost } from '../../src/gateway/plugins/use-query-cost.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
 import { SUBNET_INDEX } from '../../src/loaders/subnets.ts';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 import { readEvents, subscribe } from '../helpers/sse.ts';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { addressBlock, clientKey, createRateLimiter } from '../../src/plugins/use-rate-limit.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { addressBlock, clientKey, createRateLimiter } from '../../src/gateway/plugins/use-rate-limit.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 const QUERY = JSON.stringify({ query: '{ chains { chainId } }' });

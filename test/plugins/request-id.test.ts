@@ -2,10 +2,10 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { createAdmissionGate } from '../../src/plugins/use-admission-control.ts';
-import { createRequestIds, isRequestId, MAX_REQUEST_ID_LENGTH } from '../../src/plugins/use-request-id.ts';
-import { startServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { createAdmissionGate } from '../../src/gateway/plugins/use-admission-control.ts';
+import { createRequestIds, isRequestId, MAX_REQUEST_ID_LENGTH } from '../../src/gateway/plugins/use-request-id.ts';
+import { startServer } from '../../src/server/server.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

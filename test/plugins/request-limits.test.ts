@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument } from '../../src/plugins/use-request-limits.ts';
+import { measureJson, REQUEST_LIMITS_DEFAULTS, scanDocument } from '../../src/gateway/plugins/use-request-limits.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 interface Body {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 const WALK = `query Walk($first: Int!) { network(name: MAINNET) { validators(first: $first) {

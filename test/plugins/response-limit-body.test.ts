@@ -2,7 +2,7 @@ import { GraphQLError, GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLSchema
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { createLoopBudget } from '../../src/lib/loop-budget.ts';
-import { serializedBody, useResponseLimit } from '../../src/plugins/use-response-limit.ts';
+import { serializedBody, useResponseLimit } from '../../src/gateway/plugins/use-response-limit.ts';
 
 /** Rows of every kind of value a result holds (astral and accented text, escapes, nulls, numbers), and a field that fails. */
 function schema(): GraphQLSchema {

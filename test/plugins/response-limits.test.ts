@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESPONSE_LIMIT_DEFAULTS } from '../../src/plugins/use-response-limit.ts';
+import { RESPONSE_LIMIT_DEFAULTS } from '../../src/gateway/plugins/use-response-limit.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 
 const FULL_INTROSPECTION = getIntrospectionQuery({

@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
-import { readUrlParams } from '../../src/plugins/use-strict-params.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
+import { readUrlParams } from '../../src/gateway/plugins/use-strict-params.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 
 /**

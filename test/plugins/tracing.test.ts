@@ -5,8 +5,8 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
-import { registerTracing, telemetryFromEnv, type Telemetry } from '../../src/telemetry.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
+import { registerTracing, telemetryFromEnv, type Telemetry } from '../../src/server/telemetry.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';

@@ -18,12 +18,12 @@ import {
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/config.ts';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
-import { exampleQueries } from '../../src/graphiql-examples.ts';
-import { useParseCache } from '../../src/plugins/use-parse-cache.ts';
-import { useValidationLimit, VALIDATION_LIMIT_DEFAULTS } from '../../src/plugins/use-validation-limit.ts';
-import { validationComplexity } from '../../src/plugins/validation-complexity.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
+import { exampleQueries } from '../../src/gateway/graphiql-examples.ts';
+import { useParseCache } from '../../src/gateway/plugins/use-parse-cache.ts';
+import { useValidationLimit, VALIDATION_LIMIT_DEFAULTS } from '../../src/gateway/plugins/use-validation-limit.ts';
+import { validationComplexity } from '../../src/gateway/plugins/validation-complexity.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 
 /** The reported attack: 200 copies of one connection under one parent, each behind its own comment (15 KB, under every size limit). */

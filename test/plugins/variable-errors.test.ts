@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shortMessage } from '../../src/plugins/use-variable-errors.ts';
+import { shortMessage } from '../../src/gateway/plugins/use-variable-errors.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 describe('refused variables', () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeSimulator } from '../../src/devnet/node/index.ts';
 import type { DevnetHandler } from '../../src/devnet/http-types.ts';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient, type NodeClientHandle } from '../../src/upstream/node-client.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
 

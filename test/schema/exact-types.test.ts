@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
 import {
   DateTimeScalar,
   EvmAddressScalar,

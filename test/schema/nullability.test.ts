@@ -3,8 +3,8 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway.ts';
-import { COMPILED_EXECUTION_DEFAULTS } from '../../src/plugins/use-compiled-execution.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/gateway.ts';
+import { COMPILED_EXECUTION_DEFAULTS } from '../../src/gateway/plugins/use-compiled-execution.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import type { DataApi, NodeClient } from '../../src/upstream/client-types.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';

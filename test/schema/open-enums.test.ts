@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { createGateway, type Gateway } from '../../src/gateway.ts';
+import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
 import { UNKNOWN_ENUM_VALUE } from '../../src/schema/enums.ts';
 import { ValidationStatus } from '../../src/schema/validators.ts';
 import { VALIDATION_STATUSES } from '../../src/shapes/index.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet } from '../../src/devnet/server.ts';
-import { createMemoryCache } from '../../src/upstream/cache.ts';
+import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { withDataApiCache } from '../../src/upstream/cached-clients.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import {

@@ -4,15 +4,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
-import { upstreamToGraphQLError } from '../../src/errors.ts';
+import { upstreamToGraphQLError } from '../../src/errors/graphql.ts';
 import { breakerVerdict, createBreakers, type BreakerStateChange } from '../../src/upstream/breaker.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { UpstreamError, type UpstreamErrorKind } from '../../src/upstream/errors.ts';
 import { createHttpUpstream, type HttpUpstream, type HttpUpstreamOptions } from '../../src/upstream/http.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
 import pino from 'pino';
-import { configFromEnv } from '../../src/config.ts';
-import { startServer } from '../../src/server.ts';
+import { configFromEnv } from '../../src/server/config.ts';
+import { startServer } from '../../src/server/server.ts';
 import { settlesAtOnce } from '../helpers/at-once.ts';
 import { startStack } from '../helpers/stack.ts';
 
@@ -318,7 +318,7 @@ describe('through the gateway', () => {
     const stack = await startStack();
     const http = createHttpUpstream({ timeoutMs: 100, retries: 0, breaker: { failures: 2, halfOpenAfterMs: 10_000 } });
     owned.push(http, stack);
-    const { createGateway } = await import('../../src/gateway.ts');
+    const { createGateway } = await import('../../src/gateway/gateway.ts');
     const gateway = createGateway({ graphiql: false }, { dataApi: createDataApiClient({ baseUrl: stack.devnet.url, http }), nodes: [] });
     const ask = async (): Promise<{ errors?: { extensions?: Record<string, unknown> }[] }> => {
       const response = await gateway.fetch('http://chaingraph.test/graphql', {

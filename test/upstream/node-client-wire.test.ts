@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpUpstream } from '../../src/upstream/http.ts';
 import { createNodeClient, parseDataApiUrl, parseNodeUrls } from '../../src/upstream/node-client.ts';
-import { configFromEnv } from '../../src/config.ts';
+import { configFromEnv } from '../../src/server/config.ts';
 import { startCaptureServer, type CapturedRequest, type CaptureServer } from './capture-server.ts';
 
 // What the node client puts on the wire and how it reads what comes back,

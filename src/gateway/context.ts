@@ -1,0 +1,88 @@
+import type { YogaInitialContext } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { codedError, ErrorCode } from '../errors/graphql.ts';
+import type { UpstreamBudget } from '../loaders/budget.ts';
+import { loaderContext, type NodeDirectory } from '../loaders/registry.ts';
+import type { Context } from '../schema/context.ts';
+import type { CursorCodec } from '../schema/pagination.ts';
+import { isApiKey, MAX_API_KEY_LENGTH } from '../upstream/data-api.ts';
+import type { CallOptions, DataApi, UpstreamObserver } from '../upstream/client-types.ts';
+import { URL_REDACTOR, type Redactor } from '../lib/redact.ts';
+import { bearer, sameSecret } from '../lib/secrets.ts';
+
+export interface ContextDeps {
+  dataApi: DataApi;
+  nodes: NodeDirectory;
+  adminToken?: string;
+  /** Header a caller may use to send their own Data API key (default `x-service-api-key`). */
+  apiKeyHeader: string;
+  cursors: CursorCodec;
+  /** The request's id (see `createRequestIds`). Default: none, and upstream calls carry no id. */
+  requestId?: (request: Request) => string;
+  /** The gateway's logger; each request gets a child bound to its id. */
+  logger: Logger;
+  /** Told about every upstream attempt of every request, after the budget (the gateway's metrics). */
+  observer?: UpstreamObserver;
+  /** The gateway's secrets (`DATA_API_KEY`, `ADMIN_TOKEN`...), hidden from errors. Default: URL credentials only. */
+  redactor?: Redactor;
+}
+
+export function createContext(deps: ContextDeps, initial: YogaInitialContext): Context {
+  const request = initial.request;
+  const callerKey = request.headers.get(deps.apiKeyHeader) ?? undefined;
+  // Parsed before it becomes an upstream header or part of a cache key; never echoed or logged.
+  if (callerKey && !isApiKey(callerKey)) {
+    throw codedError(
+      ErrorCode.UNAUTHENTICATED,
+      `The ${deps.apiKeyHeader} header is not a well-formed API key (1-${MAX_API_KEY_LENGTH} characters among letters, digits and - _ . ~ + / =)`,
+      { header: deps.apiKeyHeader, http: { status: 401 } },
+    );
+  }
+  const upstreamCalls: UpstreamBudget = { count: 0, limit: Infinity, refused: 0, retries: 0 };
+  const requestId = deps.requestId?.(request);
+  const observer = deps.observer;
+  const freshUntil = { at: Infinity };
+  let log: Logger | undefined;
+  let redactor: Redactor | undefined;
+  const call: CallOptions = {
+    signal: request.signal,
+    ...(callerKey ? { apiKey: callerKey } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
+    onExpiry: (at) => {
+      if (at < freshUntil.at) freshUntil.at = at;
+    },
+    // Every call that reaches the HTTP layer is admitted (counted) or refused here, before it is sent.
+    observer: {
+      admit: ({ attempt }) => {
+        if (attempt > 1) {
+          upstreamCalls.retries += 1;
+          return true;
+        }
+        if (upstreamCalls.count >= upstreamCalls.limit) {
+          upstreamCalls.refused += 1;
+          return false;
+        }
+        upstreamCalls.count += 1;
+        return true;
+      },
+      onAttempt: (info) => observer?.onAttempt(info),
+    },
+  };
+  return {
+    ...loaderContext({ dataApi: deps.dataApi, nodes: deps.nodes }, call),
+    adminConfigured: Boolean(deps.adminToken),
+    isAdmin: sameSecret(bearer(request.headers.get('authorization')), deps.adminToken),
+    upstreamCalls,
+    cursors: deps.cursors,
+    requestId: requestId ?? '',
+    // Made on first use: most requests log nothing, and a child logger costs a few microseconds.
+    get log(): Logger {
+      return (log ??= requestId !== undefined ? deps.logger.child({ requestId }) : deps.logger);
+    },
+    freshUntil,
+    // Made on first use too: only a request whose upstream failed needs its own key in a pattern.
+    get redactor(): Redactor {
+      return (redactor ??= (deps.redactor ?? URL_REDACTOR).with([callerKey]));
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+import { isRequestId, REQUEST_ID_HEADER } from '../../upstream/request-id.ts';
+
+export { isRequestId, MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER } from '../../upstream/request-id.ts';
+
+/** Options of {@link createRequestIds}. */
+export interface RequestIdOptions {
+  /** Makes an id when the caller sent none or a malformed one. Default `crypto.randomUUID`. */
+  generate?: () => string;
+}
+
+/** The ids of one gateway's requests: one per request, fixed for its lifetime. */
+export interface RequestIds {
+  /**
+   * The request's id: the caller's `x-request-id` when it is well-formed ({@link isRequestId}),
+   * else a generated one. Asked twice about one request, it answers the same id.
+   */
+  of(request: Request): string;
+}
+
+/**
+ * Request ids, held per gateway in a WeakMap keyed by the request (gone with it), so the
+ * plugin, the context (its logger, its upstream calls) and anything else ask the same place.
+ */
+export function createRequestIds(options: RequestIdOptions = {}): RequestIds {
+  const generate = options.generate ?? randomUUID;
+  const ids = new WeakMap<Request, string>();
+  return {
+    of(request) {
+      let id = ids.get(request);
+      if (id === undefined) {
+        const sent = request.headers.get(REQUEST_ID_HEADER);
+        // A malformed id is replaced, never echoed or logged: it is caller input outside its grammar.
+        id = sent !== null && isRequestId(sent) ? sent : generate();
+        ids.set(request, id);
+      }
+      return id;
+    },
+  };
+}
+
+/**
+ * The id of the request whose handling is running, for code that logs without being handed the request
+ * (yoga's own logger, `gateway.ts`): the whole handling of a request, from yoga's first hook to its
+ * response, runs inside {@link useRequestId}'s scope, and so does every promise it starts. Not a piece of
+ * request state kept at module level: the store lives in the async context of each request.
+ */
+const requestScope = new AsyncLocalStorage<string>();
+
+/** The id of the request being handled here, or undefined outside any request's handling (startup, timers). */
+export function currentRequestId(): string | undefined {
+  return requestScope.getStore();
+}
+
+/**
+ * Gives every request an id and returns it in `x-request-id` on every response: GraphQL results,
+ * edge refusals (413, 503...), `/health`, `/ready`, `/metrics` and GraphiQL. First in the plugin
+ * list, so the id exists before any other plugin may refuse the request; `onResponse` runs for
+ * early responses too. The request is handled within its id's scope ({@link currentRequestId}).
+ */
+export function useRequestId(ids: RequestIds = createRequestIds()): Plugin {
+  return {
+    instrumentation: {
+      request: ({ request }, handle) => requestScope.run(ids.of(request), handle),
+    },
+    onRequest({ request }) {
+      ids.of(request);
+    },
+    onResponse({ request, response, setResponse, fetchAPI }) {
+      const id = ids.of(request);
+      try {
+        response.headers.set(REQUEST_ID_HEADER, id);
+      } catch {
+        // A response with immutable headers (Response.error(), a proxied fetch) is copied instead.
+        const headers = new fetchAPI.Headers(response.headers);
+        headers.set(REQUEST_ID_HEADER, id);
+        setResponse(new fetchAPI.Response(response.body, { status: response.status, statusText: response.statusText, headers }));
+      }
+    },
+  };
+}

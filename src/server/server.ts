@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
+import pino, { type Logger } from 'pino';
+import type { GatewayConfig } from './config.ts';
+import { createGateway, type Gateway } from '../gateway/gateway.ts';
+import { attachGraphQLWs } from './graphql-ws.ts';
+import { createEdgePolicy, type EdgePolicyStats } from '../gateway/plugins/edge-policy.ts';
+import { createRedisTopics } from './redis-topics.ts';
+import { trackConnections, type ConnectionStats, type DrainResult } from './drain.ts';
+import { edgeErrorBody } from '../gateway/plugins/edge-response.ts';
+import { exampleQueries } from '../gateway/graphiql-examples.ts';
+import { heapBudget, redisLocalBytes } from './heap-budget.ts';
+import { type ResponseCache } from '../upstream/cache.ts';
+import { createMemoryCache } from '../upstream/cache-memory.ts';
+import { createRedisCache } from '../upstream/cache-redis.ts';
+import { upstreamScope, withDataApiCache, withNodeCache } from '../upstream/cached-clients.ts';
+import { createDataApiClient } from '../upstream/data-api.ts';
+import { createNodeClient } from '../upstream/node-client.ts';
+import { createHttpUpstream } from '../upstream/http.ts';
+import { createUpstreamRate } from '../upstream/upstream-rate.ts';
+import { startTelemetry } from './telemetry.ts';
+import { createRedactor, redactingLogOptions } from '../lib/redact.ts';
+
+/**
+ * The built-in devnet's handle. A type only (erased from the build): the devnet module itself is
+ * loaded with a dynamic import, and only when no upstream is configured, so a gateway with upstreams
+ * never loads it and the production entry does not contain it (the build puts it in a chunk of its own).
+ */
+type Devnet = import('../devnet/server.ts').Devnet;
+
+/** node:http's own refusals, by error code: status and GraphQL error code. */
+const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'BAD_REQUEST'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'BAD_REQUEST'],
+};
+
+export interface RunningServer {
+  url: string;
+  gateway: Gateway;
+  /** Present when no upstream was configured and the built-in devnet serves both APIs. */
+  devnet?: Devnet;
+  /**
+   * Shuts down gracefully: `/ready` answers 503 at once, subscriptions end (graphql-ws sockets are
+   * closed with 1001 Going Away), the listener stops accepting,
+   * requests in flight (and any still sent on an open keep-alive connection) are answered with
+   * `Connection: close` for up to `graceMs` (default `SHUTDOWN_GRACE_MS`), then whatever is left is
+   * aborted; the gateway, cache, clients and devnet close last. Resolves `drained` when nothing had to
+   * be aborted, else `forced`. Idempotent: later calls return the first call's promise.
+   */
+  close(options?: { graceMs?: number }): Promise<DrainResult>;
+  /** Aborts what the drain is waiting for now (a second signal); a `close()` in progress resolves `forced`. */
+  forceClose(): void;
+  /** What the edge holds now: connections (and those cut or evicted), WebSockets, admission slots, bodies in flight. */
+  edgeStats(): EdgeStats;
+}
+
+export interface EdgeStats {
+  connections: ConnectionStats;
+  webSockets: number;
+  admission: EdgePolicyStats;
+}
+
+/**
+ * Starts the gateway on a socket. With no DATA_API_URL and no NODE_URLS it first
+ * starts the devnet in-process and points both clients at it, so `npm start`
+ * works on a machine with no network and no keys.
+ */
+export async function startServer(
+  config: GatewayConfig,
+  // Every line written with the settings' secrets hidden (cli.ts makes its own logger the same way).
+  logger: Logger = pino({ level: config.logLevel, ...redactingLogOptions(createRedactor(config.secrets)) }),
+): Promise<RunningServer> {
+  let devnet: Devnet | undefined;
+  let dataApiUrl = config.dataApiUrl;
+  let nodes = config.nodes;
+  if (!dataApiUrl && nodes.length === 0) {
+    // eslint-disable-next-line import-x/no-restricted-paths -- the one way the gateway reaches the devnet: on demand, never statically
+    const { startDevnet } = await import('../devnet/server.ts');
+    devnet = await startDevnet({});
+    dataApiUrl = devnet.url;
+    nodes = Object.entries(devnet.nodeUrls).map(([name, url]) => ({ name, url }));
+    logger.info({ devnet: devnet.url }, 'no DATA_API_URL or NODE_URLS configured: serving the built-in devnet (simulated data)');
+  } else if (!dataApiUrl) {
+    throw new Error('NODE_URLS is set but DATA_API_URL is not: set both, or neither to use the built-in devnet');
+  }
+
+  if (!config.cursorSecrets) {
+    logger.warn('CURSOR_SECRET is not set: cursors are signed with a random secret, so they will not survive a restart or work across replicas');
+  }
+  const { protection } = config;
+  // The gateway's own ceiling on its upstream rate, one budget for the fleet when replicas share Redis.
+  const upstreamRate = protection.upstreamMaxRps
+    ? createUpstreamRate({
+        maxRps: protection.upstreamMaxRps,
+        maxWaitMs: protection.upstreamRateMaxWaitMs,
+        ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+        onError: (err) => logger.warn({ err }, 'Redis unavailable: UPSTREAM_MAX_RPS counts per replica until it answers again'),
+      })
+    : undefined;
+  // One HTTP policy for every upstream: a pool per origin, a circuit breaker per upstream and per node.
+  const http = createHttpUpstream({
+    breaker: {
+      failures: protection.breakerFailures,
+      halfOpenAfterMs: protection.breakerHalfOpenMs,
+      onStateChange: (change) => (change.state === 'open' ? logger.warn(change, 'circuit breaker opened: calls to this upstream fail fast') : logger.info(change, 'circuit breaker state')),
+    },
+    ...(upstreamRate ? { upstreamRate } : {}),
+  });
+  const dataApi = createDataApiClient({
+    baseUrl: dataApiUrl,
+    ...(config.dataApiKey ? { apiKey: config.dataApiKey } : {}),
+    apiKeyHeader: config.dataApiKeyHeader,
+    http,
+  });
+  const nodeClients = nodes.map((n) => createNodeClient({ ...n, http }));
+  const breakerStates = () => http.breakers();
+  // Readiness asks the Data API itself (its cheapest call), never the cache.
+  const readinessProbe = () => dataApi.listChains({}, { timeoutMs: 3000 });
+  // One cache for every client: shared by replicas through Redis, else this process's LRU.
+  const cache: ResponseCache | undefined =
+    config.cache === 'off'
+      ? undefined
+      : config.cache === 'redis' && config.redisUrl
+        ? createRedisCache({ url: config.redisUrl, localMaxBytes: redisLocalBytes(config), onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
+        : createMemoryCache({ maxBytes: config.cacheMaxBytes });
+  warnIfHeapTooSmall(config, logger);
+  // Before the gateway, which traces only when a provider is registered (OTEL_EXPORTER_OTLP_ENDPOINT).
+  const telemetry = await startTelemetry(config.telemetry);
+  if (telemetry) logger.info({ traces: new URL(config.telemetry?.tracesUrl ?? '').host, service: config.telemetry?.serviceName }, 'exporting traces over OTLP/HTTP');
+  const shutdown = new AbortController();
+  // One edge policy for every transport: slots, per-client shares, bodies in flight.
+  const admission = createEdgePolicy({
+    maxConcurrent: config.limits.maxConcurrentOperations,
+    maxQueued: config.limits.maxQueuedOperations,
+    maxWaitMs: config.limits.maxQueueWaitMs,
+    maxSubscriptions: config.limits.maxSubscriptions,
+    ...(config.limits.maxOperationsPerClient ? { maxOperationsPerClient: config.limits.maxOperationsPerClient } : {}),
+    ...(config.limits.maxSubscriptionsPerClient ? { maxSubscriptionsPerClient: config.limits.maxSubscriptionsPerClient } : {}),
+    maxBodyBytesInFlight: config.limits.maxBodyBytesInFlight,
+    clients: { apiKeyHeader: config.dataApiKeyHeader, trustProxy: protection.trustProxy },
+  });
+  // The subscriptions' pollers: one per topic in the fleet through Redis, else one per topic in this process (the gateway's own).
+  const topics = config.redisUrl
+    ? createRedisTopics({
+        url: config.redisUrl,
+        // Replicas share topics only when they poll the same upstreams: a fleet in front of others keeps apart.
+        keyPrefix: `chaingraph:topic:${upstreamScope([dataApiUrl, ...nodeClients.map((client) => client.url)].join(' '))}:`,
+        maxTopics: config.limits.maxTopics,
+        leaseTtlMs: config.limits.topicLeaseTtlMs,
+        onError: (err, topic) => logger.warn({ err, topic }, 'Redis unavailable for subscriptions: their events wait until it answers again'),
+      })
+    : undefined;
+  const gateway = createGateway(
+    {
+      apiKeyHeader: config.dataApiKeyHeader,
+      // Never repeated by an error message (each request adds its own key); CORS and content types from the settings.
+      secrets: config.secrets,
+      cors: config.cors,
+      allowFormPosts: config.allowFormPosts,
+      maxQueryCost: config.maxQueryCost,
+      maxValidationComplexity: config.limits.maxValidationComplexity,
+      // A caller that went away is routine; real upstream failures are worth a warning. Logged through
+      // the request's logger, so the line carries its request id.
+      onUpstreamError: (info, log = logger) => (info.code === 'REQUEST_ABORTED' ? log.debug(info, 'upstream call abandoned') : log.warn(info, 'upstream failure')),
+      metrics: { maxOperationNames: config.metrics.maxOperationNames, ...(config.metrics.token ? { token: config.metrics.token } : {}) },
+      // On the devnet, the examples use ids that have data behind them.
+      ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
+      ...(config.adminToken ? { adminToken: config.adminToken } : {}),
+      ...(config.cursorSecrets ? { cursorSecrets: config.cursorSecrets } : {}),
+      requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
+      // Automatic persisted queries (per replica) and the trusted documents read at start.
+      persistedDocuments: {
+        apq: config.persisted.apq ? { maxBytes: config.persisted.apqMaxBytes } : false,
+        ...(config.persisted.documents ? { documents: config.persisted.documents } : {}),
+        onlyPersisted: config.persisted.onlyPersisted,
+      },
+      ...(cache && config.responseCacheMaxBytes > 0 ? { responseCache: { maxBytes: config.responseCacheMaxBytes } } : {}),
+      ...(protection.rateLimitRps
+        ? {
+            rateLimit: {
+              rps: protection.rateLimitRps,
+              ...(protection.rateLimitBurst ? { burst: protection.rateLimitBurst } : {}),
+              maxClients: protection.rateLimitMaxClients,
+              trustProxy: protection.trustProxy,
+            },
+          }
+        : {}),
+      maxResponseBytes: config.limits.maxResponseBytes,
+      ...(config.compiledExecution ? {} : { compiledExecution: false }),
+      ...(telemetry ? { tracing: true } : {}),
+      shutdownSignal: shutdown.signal,
+      admission,
+      readyProbeIntervalMs: config.limits.readyProbeIntervalMs,
+    },
+    {
+      ...(cache ? { dataApi: withDataApiCache(dataApi, cache, { scope: upstreamScope(dataApiUrl) }), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache } : { dataApi, nodes: nodeClients }),
+      readinessProbe,
+      logger,
+      breakerStates,
+      ...(topics ? { topics } : {}),
+    },
+  );
+
+  // The headers and body deadlines are checked this often (node's default, 30 s, would let a trickled
+  // body live up to twice BODY_TIMEOUT_MS past 30 s).
+  const server: Server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.limits.bodyTimeoutMs / 4))) });
+  const connections = trackConnections(server, {
+    maxConnections: config.limits.maxConnections,
+    maxConnectionsPerClient: config.limits.maxConnectionsPerClient,
+    writeTimeoutMs: config.limits.writeTimeoutMs,
+    maxUnsentBytes: config.limits.maxResponseBytes + 64 * 1024,
+  });
+  server.on('request', connections.handler(gateway));
+  // graphql-ws on the same path: an upgrade of /graphql.
+  const ws = attachGraphQLWs(server, gateway, {
+    path: gateway.graphqlEndpoint,
+    requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
+    connectionInitTimeoutMs: config.limits.wsConnectionInitTimeoutMs,
+    maxOperationsPerSocket: config.limits.wsMaxOperationsPerSocket,
+    maxResponseBytes: config.limits.maxResponseBytes,
+    apiKeyHeader: config.dataApiKeyHeader,
+    maxSockets: config.limits.wsMaxSockets,
+    // graphql-ws's own failures as JSON lines with the connection's request id, not stack traces on stdout.
+    logger,
+  });
+  // A WebSocket with operations in progress is never evicted to make room for a new connection.
+  connections.setBusy((socket) => ws.busy(socket));
+  // Slow clients: headers within 10 s, the whole request within BODY_TIMEOUT_MS (a trickled body holds a
+  // socket and its share of MAX_BODY_BYTES_IN_FLIGHT, never an admission slot, which comes after the
+  // body). Responses are bounded by the write deadline instead (WRITE_TIMEOUT_MS, src/server/drain.ts).
+  server.headersTimeout = Math.min(10_000, config.limits.bodyTimeoutMs);
+  server.requestTimeout = config.limits.bodyTimeoutMs;
+  // What node:http refuses itself (oversized headers, malformed requests, timeouts) gets a coded body too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const [status, code] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'BAD_REQUEST'];
+    const body = edgeErrorBody(code, `${STATUS_CODES[status] ?? 'Bad Request'}: the request was refused before it reached the gateway.`);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host}:${port}/graphql`;
+  logger.info(
+    { url, nodes: nodeClients.map((n) => n.name), admin: Boolean(config.adminToken), cache: config.cache },
+    `chaingraph ready: GraphiQL at ${url}`,
+  );
+
+  let closing: Promise<DrainResult> | undefined;
+  return {
+    url,
+    gateway,
+    ...(devnet ? { devnet } : {}),
+    close: (options = {}) =>
+      (closing ??= (async () => {
+        shutdown.abort();
+        const graceMs = options.graceMs ?? config.shutdownGraceMs;
+        const [result] = await Promise.all([connections.drain(graceMs), ws.close(Math.min(graceMs, 1000))]);
+        connections.close();
+        await gateway.dispose();
+        await topics?.close();
+        await cache?.close();
+        await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
+        // The clients share one HTTP policy they do not own.
+        await Promise.all([http.close(), upstreamRate?.close()]);
+        await devnet?.close();
+        // Last: flushes the spans of everything above.
+        await telemetry?.shutdown();
+        return result;
+      })()),
+    forceClose: () => connections.force(),
+    edgeStats: () => ({ connections: connections.stats(), webSockets: ws.sockets(), admission: admission.stats() }),
+  };
+}
+
+/**
+ * `npm start` sizes the heap from the limits (src/server/heap-budget.ts); a process started
+ * another way, or with a smaller GATEWAY_HEAP_MB, is told when its heap is below what
+ * the limits allow, since pressure would then end in a crash rather than a 503.
+ */
+function warnIfHeapTooSmall(config: GatewayConfig, logger: Logger): void {
+  const budget = heapBudget(config);
+  const limitMb = Math.floor(getHeapStatistics().heap_size_limit / 1024 / 1024);
+  if (limitMb < budget.heapMb) {
+    logger.warn(
+      { heapLimitMb: limitMb, heapBudgetMb: budget.heapMb },
+      'the V8 heap limit is below what the configured limits may use: start with --max-old-space-size (GATEWAY_HEAP_MB) of at least the budget, or lower MAX_CONCURRENT_OPERATIONS, MAX_RESPONSE_BYTES or CACHE_MAX_BYTES',
+    );
+  }
+}
