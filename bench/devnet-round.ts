@@ -9,7 +9,7 @@
  * and at 0 ms, and prints the round's wall time (p50, p90, max). Then the devnet's CPU
  * per request of each kind, read from /proc around 500 sequential requests.
  *
- * Target (issue 11): the round at 20 ms latency completes within 25 ms (p50).
+ * Target: the round at 20 ms latency completes within 25 ms (p50).
  */
 import { existsSync } from 'node:fs';
 import { Agent, request } from 'undici';

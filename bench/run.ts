@@ -2,7 +2,7 @@
  * `npm run bench`: the gateway against the devnet on loopback, each in its own
  * process (the gateway as `npm start` runs it, so its RSS and CPU are its own), at
  * 0 ms and 20 ms added upstream latency. Prints a table, the cold walk split and the
- * targets of issue 11; writes them to bench/results/ (latest.md, latest.json).
+ * targets; writes them to bench/results/ (latest.md, latest.json).
  *
  * Three gateway modes: `CACHE=off` (every query goes upstream), `CACHE=memory` with
  * `RESPONSE_CACHE=off` (upstream answers from the in-process cache, each query
@@ -380,7 +380,7 @@ function formatColdWalks(): string {
 
 function formatTargets(list: Target[]): string {
   const lines = list.map((t) => `| ${t.figure} | ${t.target} | ${t.measured === undefined ? '-' : `${t.measured}${t.unit === 'x' ? 'x' : ` ${t.unit}`}`} | ${t.pass === undefined ? 'n/a' : t.pass ? 'pass' : 'FAIL'} |`);
-  return ['Targets (issue 11):', '', '| Figure | Target | Measured | |', '|---|---|---|---|', ...lines].join('\n');
+  return ['Targets:', '', '| Figure | Target | Measured | |', '|---|---|---|---|', ...lines].join('\n');
 }
 
 async function main(): Promise<void> {

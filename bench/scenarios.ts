@@ -1,6 +1,6 @@
 import { VALIDATOR_WALK } from '../src/gateway/graphiql-examples.ts';
 
-/** The benchmark scenarios of issue 4; ids come from the devnet's fixtures. */
+/** The benchmark scenarios; ids come from the devnet's fixtures. */
 export interface Scenario {
   id: string;
   description: string;

@@ -1,6 +1,6 @@
 /**
- * `npm run soak`: the soak under upstream faults (issue 9; not `bench:soak`, the paging memory soak of
- * issue 8). It runs the devnet as its own process (`npm run devnet`, with `DEVNET_FAULT_RATE` and
+ * `npm run soak`: the soak under upstream faults (not `bench:soak`, the paging memory soak;
+ * see bench/soak-paging.ts). It runs the devnet as its own process (`npm run devnet`, with `DEVNET_FAULT_RATE` and
  * `DEVNET_LATENCY_MS`), starts the gateway exactly as `npm start` does, pointed at it with
  * `DATA_API_URL`/`NODE_URLS`, and drives mixed queries over 32 keep-alive connections: the GraphiQL
  * examples, validator pages followed by cursor, an address page and a node overview. Halfway, the devnet

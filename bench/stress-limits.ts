@@ -32,7 +32,7 @@
  * Env: STRESS_CONCURRENCY (96), STRESS_ROUNDS (3), STRESS_RAW_SOCKETS (64),
  * STRESS_GRAPHIQL_LOADS (200); GATEWAY_HEAP_MB and every gateway variable reach `npm start`.
  *
- * `npm run bench:stress -- hostile [a b c d e f]` runs the hostile clients of issue 19 instead (clients
+ * `npm run bench:stress -- hostile [a b c d e f]` runs the hostile clients instead (clients
  * that never read, trickled bodies, large answers in a loop, the validation-heavy document, idle
  * graphql-ws sockets, slow `@defer` operations: bench/stress/hostile.ts), each against a fresh gateway
  * with /health probed every 20 ms; `-- limits` runs only the scenarios above; no argument runs both.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:stress -- hostile [a b c d e f]`: the hostile clients of issue 19, flood by flood,
+ * `npm run bench:stress -- hostile [a b c d e f]`: the hostile clients, flood by flood,
  * each against a fresh gateway started as `npm start` starts it (bench/stress/hostile-gateway.ts),
  * with GET /health probed from a process of its own (bench/stress/health-probe.ts):
  *
@@ -48,7 +48,7 @@ const PROBE_INTERVAL_MS = 20;
 const FRESH_PROBE_INTERVAL_MS = 200;
 /** The prober runs this long before a flood starts (its own start-up is not measured). */
 const PROBER_WARMUP_MS = 1500;
-/** The target of issue 19: /health p99 under every allowed load. */
+/** The target: /health p99 under every allowed load. */
 const HEALTH_P99_TARGET_MS = 100;
 /** The clients' nice value: below the gateway's and the prober's (see bench/stress/hostile-floods.ts). */
 const CLIENTS_NICE = 10;

@@ -37,22 +37,13 @@ import { canonicalJson } from '../lib/canonical-json.ts';
 import { shortDigest } from '../lib/text.ts';
 import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client-types.ts';
 import type { ResponseCache } from './cache.ts';
+import { ENDPOINT_NAMES, ENDPOINTS, operationOf, type CacheClass, type EndpointRow } from './endpoints.ts';
 import { UpstreamError, type UpstreamName } from './errors.ts';
 import {
   HEALTH_GET_PATHS, violationsOf, withViolations, type HealthPath, type NodeRpcMethod, type NodeRpcMethods, type RecordedViolation,
 } from '../shapes/index.ts';
 
-/** How fast a kind of resource changes; each class has its own TTL. */
-export type CacheClass =
-  | 'chains'
-  | 'subnets'
-  | 'nodeFacts'
-  | 'nodeStatus'
-  | 'bootstrapped'
-  | 'staking'
-  | 'activity'
-  | 'blocks'
-  | 'health';
+export type { CacheClass };
 
 /**
  * Default TTLs, ms:
@@ -101,70 +92,6 @@ export function upstreamScope(url: string): string {
   return shortDigest(url, 12);
 }
 
-interface MethodSpec {
-  /** Position of the `CallOptions` argument: the arguments before it form the key. */
-  optsIndex: number;
-  /** Null: never cached (and never shared). */
-  cacheClass: CacheClass | null;
-  /** As the raw client names the operation in its errors. */
-  operation: string;
-}
-
-const DATA_API_METHODS: Record<keyof DataApi, MethodSpec> = {
-  aggregateSignatures: { optsIndex: 2, cacheClass: null, operation: 'POST /v1/signatureAggregator/{network}/aggregateSignatures' },
-  getAggregatedSignatures: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}' },
-  listAddressTransactions: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions' },
-  listUtxos: { optsIndex: 3, cacheClass: 'activity', operation: 'POST /v1/networks/{network}/blockchains/{blockchainId}/utxos' },
-  createTransactionExport: { optsIndex: 1, cacheClass: null, operation: 'POST /v1/operations/transactions:export' },
-  getDeploymentTransaction: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment' },
-  listSubnets: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/subnets' },
-  listValidators: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/validators' },
-  listNativeTransactions: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listNative' },
-  listErc1155Balances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc1155' },
-  listHistoricalRewards: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/rewards' },
-  listPendingRewards: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/rewards:listPending' },
-  listDelegators: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/delegators' },
-  getNativeBalance: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:getNative' },
-  listBlocks: { optsIndex: 3, cacheClass: 'blocks', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/blocks' },
-  listIcmMessages: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/icm/addresses/{address}/messages' },
-  listChains: { optsIndex: 1, cacheClass: 'chains', operation: 'GET /v1/chains' },
-  listVertices: { optsIndex: 3, cacheClass: 'blocks', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/vertices' },
-  getNftToken: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
-  getOperation: { optsIndex: 1, cacheClass: null, operation: 'GET /v1/operations/{operationId}' },
-  getTransaction: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/transactions/{txHash}' },
-  // EVM blocks, latest transactions, contracts and transfers: the moving heads as blocks, the rest as activity
-  getLatestBlocks: { optsIndex: 2, cacheClass: 'blocks', operation: 'GET /v1/chains/{chainId}/blocks' },
-  getBlock: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/blocks/{blockId}' },
-  getTransactionsForBlock: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/blocks/{blockId}/transactions' },
-  listLatestTransactions: { optsIndex: 2, cacheClass: 'blocks', operation: 'GET /v1/chains/{chainId}/transactions' },
-  getContractMetadata: { optsIndex: 2, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}' },
-  listTransfers: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/tokens/{address}/transfers' },
-  getChainInfo: { optsIndex: 1, cacheClass: 'chains', operation: 'GET /v1/chains/{chainId}' },
-  // EVM address tokens
-  listErc20Balances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20' },
-  listErc721Balances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721' },
-  listCollectibleBalances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles' },
-  listErc20Transfers: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc20' },
-  listErc721Transfers: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc721' },
-  listErc1155Transfers: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc1155' },
-  listInternalTransactions: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/chains/{chainId}/addresses/{address}/transactions:listInternals' },
-  // Primary-network lookups and ICM
-  getValidatorDetails: { optsIndex: 3, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/validators/{nodeId}' },
-  getSubnet: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/subnets/{subnetId}' },
-  listBlockchains: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/blockchains' },
-  getBlockchain: { optsIndex: 2, cacheClass: 'subnets', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}' },
-  getNetworkDetails: { optsIndex: 1, cacheClass: 'staking', operation: 'GET /v1/networks/{network}' },
-  getAvaxSupply: { optsIndex: 0, cacheClass: 'staking', operation: 'GET /v1/avax/supply' },
-  listAllIcmMessages: { optsIndex: 1, cacheClass: 'activity', operation: 'GET /v1/icm/messages' },
-  getIcmMessage: { optsIndex: 1, cacheClass: 'activity', operation: 'GET /v1/icm/messages/{messageId}' },
-  // Primary-network transactions, balances and assets (an asset never changes: cached as long as the chain list)
-  getPrimaryTransaction: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}' },
-  listPrimaryTransactions: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/transactions' },
-  listStakingTransactions: { optsIndex: 2, cacheClass: 'staking', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking' },
-  getPrimaryBalances: { optsIndex: 3, cacheClass: 'activity', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/balances' },
-  getAssetDetails: { optsIndex: 2, cacheClass: 'chains', operation: 'GET /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}' },
-};
-
 const NODE_METHOD_CLASSES: Record<NodeRpcMethod, CacheClass | null> = {
   'admin.alias': null,
   'admin.aliasChain': null,
@@ -199,19 +126,22 @@ export function withDataApiCache(api: DataApi, cache: ResponseCache, options: Ca
   const cached = createCachedCalls(cache, options);
   const prefix = options.scope ? `data-api@${options.scope}` : 'data-api';
   const wrapped: Partial<Record<keyof DataApi, unknown>> = {};
-  for (const name of Object.keys(DATA_API_METHODS) as (keyof DataApi)[]) {
-    const spec = DATA_API_METHODS[name];
+  for (const name of ENDPOINT_NAMES) {
+    const row: EndpointRow = ENDPOINTS[name];
+    // The arguments before the `CallOptions` form the key.
+    const optsIndex = row.args.length;
+    const operation = operationOf(row);
     const method = (api[name] as (...args: unknown[]) => Promise<unknown>).bind(api);
     wrapped[name] = (...args: unknown[]): Promise<unknown> => {
-      const opts = args[spec.optsIndex] as CallOptions | undefined;
+      const opts = args[optsIndex] as CallOptions | undefined;
       // Padded so `listChains()` and `listChains(undefined)` share a key.
-      const keyArgs = Array.from({ length: spec.optsIndex }, (_, i) => args[i]);
+      const keyArgs = Array.from({ length: optsIndex }, (_, i) => args[i]);
       return cached.run(
-        { cacheClass: spec.cacheClass, key: `${prefix}:${name}:${canonicalJson(keyArgs)}`, upstream: 'data-api', operation: spec.operation },
+        { cacheClass: row.cache, key: `${prefix}:${name}:${canonicalJson(keyArgs)}`, upstream: 'data-api', operation },
         opts,
         (callOpts) => {
           const callArgs = keyArgs.slice();
-          callArgs[spec.optsIndex] = callOpts;
+          callArgs[optsIndex] = callOpts;
           return method(...callArgs);
         },
       );

@@ -2,7 +2,8 @@ import type { CallOptions, DataApi } from './client-types.ts';
 import { UpstreamError } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from './request-id.ts';
-import { primaryTxShapesOf, readShape, SHAPES, type Leaf, type Violation } from '../shapes/index.ts';
+import { ENDPOINT_NAMES, ENDPOINTS, operationOf, shapeOf, type EndpointRow } from './endpoints.ts';
+import { readShape, type Leaf, type Violation } from '../shapes/index.ts';
 import { createRedactor, excerpt } from '../lib/redact.ts';
 import { isCb58Id, isChainId, PRIMARY_CHAIN_ALIASES } from '../lib/ids.ts';
 
@@ -27,18 +28,6 @@ export interface DataApiClient extends DataApi {
 
 type QueryValue = string | number | boolean | readonly string[] | undefined;
 type Query = Record<string, QueryValue>;
-
-interface Endpoint {
-  method: 'GET' | 'POST';
-  /** Path template under the base URL; `{name}` segments are filled from `pathParams`, URL-encoded. */
-  template: string;
-  /**
-   * Query parameters the spec declares as arrays (`type: array`, the default form style with
-   * explode): sent as the name repeated once per value (`txTypes=A&txTypes=B`). Every other list
-   * is a `string` in the spec ("a comma separated list") and goes as one comma-joined value.
-   */
-  repeated?: readonly string[];
-}
 
 export const DEFAULT_API_KEY_HEADER = 'x-service-api-key';
 
@@ -126,7 +115,7 @@ function protocolError(operation: string, status: number, violation: Violation, 
  * once per value, any other list comma-joined into one value, finite numbers only. An empty list
  * is left out, as an absent filter.
  */
-function appendQuery(params: URLSearchParams, operation: string, endpoint: Endpoint, query: Query): void {
+function appendQuery(params: URLSearchParams, operation: string, endpoint: EndpointRow, query: Query): void {
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
     if (isList(value)) {
@@ -188,10 +177,10 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
   }
 
   /** One call: the request, then the answer read through its shape (see `src/shapes/read.ts`). */
-  async function request<T>(endpoint: Endpoint, shape: Leaf<T>, args: RequestArgs, opts: CallOptions | undefined): Promise<T> {
+  async function request<T>(endpoint: EndpointRow, shape: Leaf<T>, args: RequestArgs, opts: CallOptions | undefined): Promise<T> {
     // Straight from the upstream: nothing may reuse this answer (the cache layer reports its own expiry).
     opts?.onExpiry?.(0);
-    const operation = `${endpoint.method} ${endpoint.template}`;
+    const operation = operationOf(endpoint);
     const pathParams = args.path ?? {};
     const url = new URL(base.origin);
     url.pathname = basePath + endpoint.template.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -231,146 +220,33 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     });
   }
 
-  const E = {
-    aggregate: { method: 'POST', template: '/v1/signatureAggregator/{network}/aggregateSignatures' },
-    aggregated: { method: 'GET', template: '/v1/signatureAggregator/{network}/aggregateSignatures/{txHash}' },
-    addressTxs: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions' },
-    utxos: { method: 'POST', template: '/v1/networks/{network}/blockchains/{blockchainId}/utxos' },
-    export: { method: 'POST', template: '/v1/operations/transactions:export' },
-    deployment: { method: 'GET', template: '/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment' },
-    subnets: { method: 'GET', template: '/v1/networks/{network}/subnets' },
-    validators: { method: 'GET', template: '/v1/networks/{network}/validators' },
-    nativeTxs: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listNative' },
-    erc1155: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc1155' },
-    rewards: { method: 'GET', template: '/v1/networks/{network}/rewards' },
-    pending: { method: 'GET', template: '/v1/networks/{network}/rewards:listPending' },
-    delegators: { method: 'GET', template: '/v1/networks/{network}/delegators' },
-    nativeBalance: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:getNative' },
-    blocks: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/blocks' },
-    icm: { method: 'GET', template: '/v1/icm/addresses/{address}/messages' },
-    chains: { method: 'GET', template: '/v1/chains' },
-    vertices: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/vertices' },
-    nft: { method: 'GET', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}' },
-    operation: { method: 'GET', template: '/v1/operations/{operationId}' },
-    transaction: { method: 'GET', template: '/v1/chains/{chainId}/transactions/{txHash}' },
-    // EVM blocks, latest transactions, contracts and transfers
-    latestBlocks: { method: 'GET', template: '/v1/chains/{chainId}/blocks' },
-    block: { method: 'GET', template: '/v1/chains/{chainId}/blocks/{blockId}' },
-    blockTxs: { method: 'GET', template: '/v1/chains/{chainId}/blocks/{blockId}/transactions' },
-    latestTxs: { method: 'GET', template: '/v1/chains/{chainId}/transactions' },
-    contract: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}' },
-    transfers: { method: 'GET', template: '/v1/chains/{chainId}/tokens/{address}/transfers' },
-    chain: { method: 'GET', template: '/v1/chains/{chainId}' },
-    // EVM address tokens
-    erc20Balances: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc20' },
-    erc721Balances: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc721' },
-    collectibleBalances: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles' },
-    erc20Transfers: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc20' },
-    erc721Transfers: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc721' },
-    erc1155Transfers: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc1155' },
-    internalTxs: { method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listInternals' },
-    // Primary-network lookups and ICM
-    validatorDetails: { method: 'GET', template: '/v1/networks/{network}/validators/{nodeId}' },
-    subnet: { method: 'GET', template: '/v1/networks/{network}/subnets/{subnetId}' },
-    blockchains: { method: 'GET', template: '/v1/networks/{network}/blockchains' },
-    blockchain: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}' },
-    networkDetails: { method: 'GET', template: '/v1/networks/{network}' },
-    avaxSupply: { method: 'GET', template: '/v1/avax/supply' },
-    icmAll: { method: 'GET', template: '/v1/icm/messages' },
-    icmMessage: { method: 'GET', template: '/v1/icm/messages/{messageId}' },
-    // Primary-network transactions, balances and assets
-    primaryTx: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}' },
-    primaryTxs: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions', repeated: ['txTypes'] },
-    stakingTxs: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking', repeated: ['txTypes'] },
-    primaryBalances: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/balances' },
-    asset: { method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}' },
-  } as const satisfies Record<string, Endpoint>;
+  /** One call of a table row: each positional argument where the row puts it, `CallOptions` after them. */
+  function call(row: EndpointRow, args: readonly unknown[]): Promise<unknown> {
+    const path: Record<string, string> = { ...row.fixed };
+    let query: Query | undefined;
+    let json: unknown;
+    row.args.forEach((place, i) => {
+      const value = args[i];
+      if (typeof place === 'object') path[place.path] = value as string;
+      else if (place === 'query') query = { ...(value as Query | undefined) };
+      else if (place === 'body') json = value;
+      else {
+        const { addresses, ...rest } = value as { addresses: readonly string[] } & Query;
+        query = rest;
+        json = { addresses: addresses.join(',') };
+      }
+    });
+    const opts = args[row.args.length] as CallOptions | undefined;
+    return request(row, shapeOf(row, path.blockchainId), { path, query, json, container: row.container }, opts);
+  }
 
-  const S = SHAPES;
-  const PRIMARY_TX = primaryTxShapesOf(S); // primary-network transactions, balances and assets
+  const client: Record<string, unknown> = {};
+  for (const name of ENDPOINT_NAMES) {
+    const row: EndpointRow = ENDPOINTS[name];
+    client[name] = (...args: unknown[]) => call(row, args);
+  }
   return {
-    aggregateSignatures: (network, body, opts) => request(E.aggregate, S.SignedMessage, { path: { network }, json: body }, opts),
-    getAggregatedSignatures: (network, txHash, opts) => request(E.aggregated, S.SignedMessage, { path: { network, txHash } }, opts),
-    listAddressTransactions: (chainId, address, params, opts) =>
-      request(E.addressTxs, S.ListAddressTransactionsResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
-    listUtxos: (network, blockchainId, params, opts) => {
-      const { addresses, ...query } = params;
-      return request(E.utxos, S.ListUtxosResponse, { path: { network, blockchainId }, query, json: { addresses: addresses.join(',') }, container: 'utxos' }, opts);
-    },
-    createTransactionExport: (body, opts) => request(E.export, S.ExportOperation, { json: body }, opts),
-    getDeploymentTransaction: (chainId, address, params, opts) =>
-      request(E.deployment, S.FullTransaction, { path: { chainId, address }, query: { ...params } }, opts),
-    listSubnets: (network, params, opts) => request(E.subnets, S.ListSubnetsResponse, { path: { network }, query: { ...params }, container: 'subnets' }, opts),
-    listValidators: (network, params, opts) =>
-      request(E.validators, S.ListValidatorsResponse, { path: { network }, query: { ...params }, container: 'validators' }, opts),
-    listNativeTransactions: (chainId, address, params, opts) =>
-      request(E.nativeTxs, S.ListNativeTransactionsResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
-    listErc1155Balances: (chainId, address, params, opts) =>
-      request(E.erc1155, S.ListErc1155BalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'erc1155TokenBalances' }, opts),
-    listHistoricalRewards: (network, params, opts) =>
-      request(E.rewards, S.ListHistoricalRewardsResponse, { path: { network }, query: { ...params }, container: 'historicalRewards' }, opts),
-    listPendingRewards: (network, params, opts) =>
-      request(E.pending, S.ListPendingRewardsResponse, { path: { network }, query: { ...params }, container: 'pendingRewards' }, opts),
-    listDelegators: (network, params, opts) =>
-      request(E.delegators, S.ListDelegatorsResponse, { path: { network }, query: { ...params }, container: 'delegators' }, opts),
-    getNativeBalance: (chainId, address, params, opts) =>
-      request(E.nativeBalance, S.GetNativeBalanceResponse, { path: { chainId, address }, query: { ...params } }, opts),
-    listBlocks: (network, blockchainId, params, opts) =>
-      request(E.blocks, S.ListBlocksResponse, { path: { network, blockchainId }, query: { ...params }, container: 'blocks' }, opts),
-    listIcmMessages: (address, params, opts) => request(E.icm, S.ListIcmMessagesResponse, { path: { address }, query: { ...params }, container: 'messages' }, opts),
-    listChains: (params, opts) => request(E.chains, S.ListChainsResponse, { query: { ...params }, container: 'chains' }, opts),
-    listVertices: (network, blockchainId, params, opts) =>
-      request(E.vertices, S.ListVerticesResponse, { path: { network, blockchainId }, query: { ...params }, container: 'vertices' }, opts),
-    getNftToken: (chainId, address, tokenId, opts) => request(E.nft, S.NftToken, { path: { chainId, address, tokenId } }, opts),
-    getOperation: (operationId, opts) => request(E.operation, S.ExportOperation, { path: { operationId } }, opts),
-    getTransaction: (chainId, txHash, opts) => request(E.transaction, S.FullTransaction, { path: { chainId, txHash } }, opts),
-    // EVM blocks, latest transactions, contracts and transfers
-    getLatestBlocks: (chainId, params, opts) => request(E.latestBlocks, S.ListEvmBlocksResponse, { path: { chainId }, query: { ...params }, container: 'blocks' }, opts),
-    getBlock: (chainId, blockId, opts) => request(E.block, S.EvmBlock, { path: { chainId, blockId } }, opts),
-    getTransactionsForBlock: (chainId, blockId, params, opts) =>
-      request(E.blockTxs, S.ListNativeTransactionsResponse, { path: { chainId, blockId }, query: { ...params }, container: 'transactions' }, opts),
-    listLatestTransactions: (chainId, params, opts) =>
-      request(E.latestTxs, S.ListNativeTransactionsResponse, { path: { chainId }, query: { ...params }, container: 'transactions' }, opts),
-    getContractMetadata: (chainId, address, opts) => request(E.contract, S.ContractMetadata, { path: { chainId, address } }, opts),
-    listTransfers: (chainId, address, params, opts) =>
-      request(E.transfers, S.ListContractTransfersResponse, { path: { chainId, address }, query: { ...params }, container: 'transfers' }, opts),
-    getChainInfo: (chainId, opts) => request(E.chain, S.Chain, { path: { chainId } }, opts),
-    // EVM address tokens
-    listErc20Balances: (chainId, address, params, opts) =>
-      request(E.erc20Balances, S.ListErc20BalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'erc20TokenBalances' }, opts),
-    listErc721Balances: (chainId, address, params, opts) =>
-      request(E.erc721Balances, S.ListErc721BalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'erc721TokenBalances' }, opts),
-    listCollectibleBalances: (chainId, address, params, opts) =>
-      request(E.collectibleBalances, S.ListCollectibleBalancesResponse, { path: { chainId, address }, query: { ...params }, container: 'collectibleBalances' }, opts),
-    listErc20Transfers: (chainId, address, params, opts) =>
-      request(E.erc20Transfers, S.ListErc20TransfersResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
-    listErc721Transfers: (chainId, address, params, opts) =>
-      request(E.erc721Transfers, S.ListErc721TransfersResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
-    listErc1155Transfers: (chainId, address, params, opts) =>
-      request(E.erc1155Transfers, S.ListErc1155TransfersResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
-    listInternalTransactions: (chainId, address, params, opts) =>
-      request(E.internalTxs, S.ListInternalTransactionsResponse, { path: { chainId, address }, query: { ...params }, container: 'transactions' }, opts),
-    // Primary-network lookups and ICM
-    getValidatorDetails: (network, nodeId, params, opts) =>
-      request(E.validatorDetails, S.ListValidatorsResponse, { path: { network, nodeId }, query: { ...params }, container: 'validators' }, opts),
-    getSubnet: (network, subnetId, opts) => request(E.subnet, S.Subnet, { path: { network, subnetId } }, opts),
-    listBlockchains: (network, params, opts) =>
-      request(E.blockchains, S.ListBlockchainsResponse, { path: { network }, query: { ...params }, container: 'blockchains' }, opts),
-    getBlockchain: (network, blockchainId, opts) => request(E.blockchain, S.Blockchain, { path: { network, blockchainId } }, opts),
-    getNetworkDetails: (network, opts) => request(E.networkDetails, S.NetworkDetails, { path: { network } }, opts),
-    getAvaxSupply: (opts) => request(E.avaxSupply, S.AvaxSupply, {}, opts),
-    listAllIcmMessages: (params, opts) => request(E.icmAll, S.ListIcmMessagesResponse, { query: { ...params }, container: 'messages' }, opts),
-    getIcmMessage: (messageId, opts) => request(E.icmMessage, S.IcmMessage, { path: { messageId } }, opts),
-    // Primary-network transactions, balances and assets: asked by the chain's alias, read by that chain's shape
-    getPrimaryTransaction: (network, chain, txHash, opts) =>
-      request(E.primaryTx, PRIMARY_TX.transaction[chain], { path: { network, blockchainId: chain, txHash } }, opts),
-    listPrimaryTransactions: (network, chain, params, opts) =>
-      request(E.primaryTxs, PRIMARY_TX.page[chain], { path: { network, blockchainId: chain }, query: { ...params }, container: 'transactions' }, opts),
-    listStakingTransactions: (network, params, opts) =>
-      request(E.stakingTxs, S.ListPChainTransactionsResponse, { path: { network, blockchainId: 'p-chain' }, query: { ...params }, container: 'transactions' }, opts),
-    getPrimaryBalances: (network, chain, params, opts) =>
-      request(E.primaryBalances, PRIMARY_TX.balances[chain], { path: { network, blockchainId: chain }, query: { ...params }, container: 'balances' }, opts),
-    getAssetDetails: (network, assetId, opts) => request(E.asset, S.AssetDetails, { path: { network, blockchainId: 'x-chain', assetId } }, opts),
+    ...(client as unknown as DataApi),
     close: async () => {
       if (ownsHttp) await http.close();
     },

@@ -1,0 +1,232 @@
+/**
+ * Every Data API operation, described once: the client (`data-api.ts`), the cached client
+ * (`cached-clients.ts`) and the spec and devnet tests are built from this table. Adding an
+ * endpoint is one row here plus its shape in `src/shapes` (and its method in `DataApi`).
+ */
+import type { DataApi } from './client-types.ts';
+import { PAGES, primaryTxShapesOf, SHAPES, type Leaf, type PageSpec, type PrimaryChainAlias, type Shapes } from '../shapes/index.ts';
+
+/** How fast a kind of resource changes; each class has its own TTL (`DEFAULT_CACHE_TTLS`). */
+export type CacheClass =
+  | 'chains'
+  | 'subnets'
+  | 'nodeFacts'
+  | 'nodeStatus'
+  | 'bootstrapped'
+  | 'staking'
+  | 'activity'
+  | 'blocks'
+  | 'health';
+
+/**
+ * Where one positional argument of a client method goes:
+ * - `{ path: name }`: the template's `{name}` segment;
+ * - `'query'`: an object whose members are the query parameters (absent: none);
+ * - `'body'`: the JSON body, as it is;
+ * - `'query+addresses'`: an object whose `addresses` list goes comma-joined in the JSON body
+ *   (`{ addresses: "a,b" }`) and whose other members are the query parameters.
+ */
+export type ArgPlace = { readonly path: string } | 'query' | 'body' | 'query+addresses';
+
+/** The primary-network shapes a row reads by chain: the transaction, a page of them, or the balances. */
+export type PrimaryShapeKind = keyof ReturnType<typeof primaryTxShapesOf>;
+
+/** Positional arguments of a client method: its parameters without the trailing `CallOptions`. */
+type Positional<F> = F extends (...args: infer A) => unknown ? (Required<A> extends [...infer P, unknown] ? P : never) : never;
+
+/** One place per positional argument, in order; a path segment only for a string argument. */
+type PlacesOf<P extends unknown[]> = number extends P['length'] ? readonly ArgPlace[]
+  : { readonly [I in keyof P]: [P[I]] extends [string] ? ArgPlace : Exclude<ArgPlace, { readonly path: string }> };
+
+export interface EndpointRow<P extends unknown[] = unknown[]> {
+  /** The spec's `operationId` (test/data/glacier-parameters.json), which the spec tests check the row against. */
+  readonly operationId: string;
+  readonly method: 'GET' | 'POST';
+  /** Path template under the base URL; `{name}` segments are filled from the arguments, URL-encoded. */
+  readonly template: string;
+  /** Where each positional argument goes; their count is where `CallOptions` sits. */
+  readonly args: PlacesOf<P>;
+  /** Path segments the operation always sends with the same value (`{blockchainId}` of a P-chain-only listing). */
+  readonly fixed?: Readonly<Record<string, string>>;
+  /**
+   * Query parameters the spec declares as arrays (`type: array`, the default form style with
+   * explode): sent as the name repeated once per value (`txTypes=A&txTypes=B`). Every other list
+   * is a `string` in the spec ("a comma separated list") and goes as one comma-joined value.
+   */
+  readonly repeated?: readonly string[];
+  /** The answer's shape: a key of `SHAPES`, or, asked by chain alias (`{blockchainId}`), that chain's shape of a kind. */
+  readonly shape: keyof Shapes | { readonly byChain: PrimaryShapeKind };
+  /** The field the answer is useless without (a page's item list): a violation there fails the call. */
+  readonly container?: string;
+  /** Null: never cached nor shared (mutations, export status, which callers poll). */
+  readonly cache: CacheClass | null;
+  /** The page-size bounds of a paged listing (its cost per page), from `src/shapes/pages.ts`. */
+  readonly page?: PageSpec;
+}
+
+const network = { path: 'network' } as const;
+const chainId = { path: 'chainId' } as const;
+const address = { path: 'address' } as const;
+const blockchainId = { path: 'blockchainId' } as const;
+
+/** One row per `DataApi` method, in the interface's order. */
+export const ENDPOINTS = {
+  aggregateSignatures: { operationId: 'aggregateSignatures', method: 'POST', template: '/v1/signatureAggregator/{network}/aggregateSignatures', args: [network, 'body'], shape: 'SignedMessage', cache: null },
+  getAggregatedSignatures: { operationId: 'getAggregatedSignatures', method: 'GET', template: '/v1/signatureAggregator/{network}/aggregateSignatures/{txHash}', args: [network, { path: 'txHash' }], shape: 'SignedMessage', cache: 'activity' },
+  listAddressTransactions: {
+    operationId: 'listTransactions', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions', args: [chainId, address, 'query'],
+    shape: 'ListAddressTransactionsResponse', container: 'transactions', cache: 'activity', page: PAGES.addressTransactions,
+  },
+  listUtxos: {
+    operationId: 'getUtxosByAddressesV2', method: 'POST', template: '/v1/networks/{network}/blockchains/{blockchainId}/utxos', args: [network, blockchainId, 'query+addresses'],
+    shape: 'ListUtxosResponse', container: 'utxos', cache: 'activity', page: PAGES.utxos,
+  },
+  createTransactionExport: { operationId: 'postTransactionExportJob', method: 'POST', template: '/v1/operations/transactions:export', args: ['body'], shape: 'ExportOperation', cache: null },
+  getDeploymentTransaction: { operationId: 'getDeploymentTransaction', method: 'GET', template: '/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment', args: [chainId, address, 'query'], shape: 'FullTransaction', cache: 'activity' },
+  listSubnets: { operationId: 'listSubnets', method: 'GET', template: '/v1/networks/{network}/subnets', args: [network, 'query'], shape: 'ListSubnetsResponse', container: 'subnets', cache: 'subnets', page: PAGES.subnets },
+  listValidators: {
+    operationId: 'listValidators', method: 'GET', template: '/v1/networks/{network}/validators', args: [network, 'query'],
+    shape: 'ListValidatorsResponse', container: 'validators', cache: 'staking', page: PAGES.validators,
+  },
+  listNativeTransactions: {
+    operationId: 'listNativeTransactions', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listNative', args: [chainId, address, 'query'],
+    shape: 'ListNativeTransactionsResponse', container: 'transactions', cache: 'activity', page: PAGES.nativeTransactions,
+  },
+  listErc1155Balances: {
+    operationId: 'listErc1155Balances', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc1155', args: [chainId, address, 'query'],
+    shape: 'ListErc1155BalancesResponse', container: 'erc1155TokenBalances', cache: 'activity', page: PAGES.erc1155Balances,
+  },
+  listHistoricalRewards: {
+    operationId: 'listHistoricalPrimaryNetworkRewards', method: 'GET', template: '/v1/networks/{network}/rewards', args: [network, 'query'],
+    shape: 'ListHistoricalRewardsResponse', container: 'historicalRewards', cache: 'staking', page: PAGES.historicalRewards,
+  },
+  listPendingRewards: {
+    operationId: 'listPendingPrimaryNetworkRewards', method: 'GET', template: '/v1/networks/{network}/rewards:listPending', args: [network, 'query'],
+    shape: 'ListPendingRewardsResponse', container: 'pendingRewards', cache: 'staking', page: PAGES.pendingRewards,
+  },
+  listDelegators: {
+    operationId: 'listDelegators', method: 'GET', template: '/v1/networks/{network}/delegators', args: [network, 'query'],
+    shape: 'ListDelegatorsResponse', container: 'delegators', cache: 'staking', page: PAGES.delegators,
+  },
+  getNativeBalance: { operationId: 'getNativeBalance', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:getNative', args: [chainId, address, 'query'], shape: 'GetNativeBalanceResponse', cache: 'activity' },
+  listBlocks: {
+    operationId: 'listLatestPrimaryNetworkBlocks', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/blocks', args: [network, blockchainId, 'query'],
+    shape: 'ListBlocksResponse', container: 'blocks', cache: 'blocks', page: PAGES.blocks,
+  },
+  listIcmMessages: {
+    operationId: 'listIcmMessagesByAddress', method: 'GET', template: '/v1/icm/addresses/{address}/messages', args: [address, 'query'],
+    shape: 'ListIcmMessagesResponse', container: 'messages', cache: 'activity', page: PAGES.icmMessages,
+  },
+  listChains: { operationId: 'supportedChains', method: 'GET', template: '/v1/chains', args: ['query'], shape: 'ListChainsResponse', container: 'chains', cache: 'chains' },
+  listVertices: {
+    operationId: 'listLatestXChainVertices', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/vertices', args: [network, blockchainId, 'query'],
+    shape: 'ListVerticesResponse', container: 'vertices', cache: 'blocks', page: PAGES.vertices,
+  },
+  getNftToken: { operationId: 'getTokenDetails', method: 'GET', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}', args: [chainId, address, { path: 'tokenId' }], shape: 'NftToken', cache: 'activity' },
+  // Export status is polled: never cached.
+  getOperation: { operationId: 'getOperationResult', method: 'GET', template: '/v1/operations/{operationId}', args: [{ path: 'operationId' }], shape: 'ExportOperation', cache: null },
+  getTransaction: { operationId: 'getTransaction', method: 'GET', template: '/v1/chains/{chainId}/transactions/{txHash}', args: [chainId, { path: 'txHash' }], shape: 'FullTransaction', cache: 'activity' },
+  // EVM blocks, latest transactions, contracts and transfers: the moving heads as blocks, the rest as activity
+  getLatestBlocks: { operationId: 'getLatestBlocks', method: 'GET', template: '/v1/chains/{chainId}/blocks', args: [chainId, 'query'], shape: 'ListEvmBlocksResponse', container: 'blocks', cache: 'blocks', page: PAGES.evmBlocks },
+  getBlock: { operationId: 'getBlock', method: 'GET', template: '/v1/chains/{chainId}/blocks/{blockId}', args: [chainId, { path: 'blockId' }], shape: 'EvmBlock', cache: 'activity' },
+  getTransactionsForBlock: {
+    operationId: 'getTransactionsForBlock', method: 'GET', template: '/v1/chains/{chainId}/blocks/{blockId}/transactions', args: [chainId, { path: 'blockId' }, 'query'],
+    shape: 'ListNativeTransactionsResponse', container: 'transactions', cache: 'activity', page: PAGES.evmBlockTransactions,
+  },
+  listLatestTransactions: {
+    operationId: 'listLatestTransactions', method: 'GET', template: '/v1/chains/{chainId}/transactions', args: [chainId, 'query'],
+    shape: 'ListNativeTransactionsResponse', container: 'transactions', cache: 'blocks', page: PAGES.latestTransactions,
+  },
+  getContractMetadata: { operationId: 'getContractMetadata', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}', args: [chainId, address], shape: 'ContractMetadata', cache: 'activity' },
+  listTransfers: {
+    operationId: 'listTransfers', method: 'GET', template: '/v1/chains/{chainId}/tokens/{address}/transfers', args: [chainId, address, 'query'],
+    shape: 'ListContractTransfersResponse', container: 'transfers', cache: 'activity', page: PAGES.contractTransfers,
+  },
+  getChainInfo: { operationId: 'getChainInfo', method: 'GET', template: '/v1/chains/{chainId}', args: [chainId], shape: 'Chain', cache: 'chains' },
+  // EVM address tokens
+  listErc20Balances: {
+    operationId: 'listErc20Balances', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc20', args: [chainId, address, 'query'],
+    shape: 'ListErc20BalancesResponse', container: 'erc20TokenBalances', cache: 'activity', page: PAGES.erc20Balances,
+  },
+  listErc721Balances: {
+    operationId: 'listErc721Balances', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc721', args: [chainId, address, 'query'],
+    shape: 'ListErc721BalancesResponse', container: 'erc721TokenBalances', cache: 'activity', page: PAGES.erc721Balances,
+  },
+  listCollectibleBalances: {
+    operationId: 'listCollectibleBalances', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles', args: [chainId, address, 'query'],
+    shape: 'ListCollectibleBalancesResponse', container: 'collectibleBalances', cache: 'activity', page: PAGES.collectibleBalances,
+  },
+  listErc20Transfers: {
+    operationId: 'listErc20Transactions', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc20', args: [chainId, address, 'query'],
+    shape: 'ListErc20TransfersResponse', container: 'transactions', cache: 'activity', page: PAGES.erc20Transfers,
+  },
+  listErc721Transfers: {
+    operationId: 'listErc721Transactions', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc721', args: [chainId, address, 'query'],
+    shape: 'ListErc721TransfersResponse', container: 'transactions', cache: 'activity', page: PAGES.erc721Transfers,
+  },
+  listErc1155Transfers: {
+    operationId: 'listErc1155Transactions', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listErc1155', args: [chainId, address, 'query'],
+    shape: 'ListErc1155TransfersResponse', container: 'transactions', cache: 'activity', page: PAGES.erc1155Transfers,
+  },
+  listInternalTransactions: {
+    operationId: 'listInternalTransactions', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/transactions:listInternals', args: [chainId, address, 'query'],
+    shape: 'ListInternalTransactionsResponse', container: 'transactions', cache: 'activity', page: PAGES.internalTransactions,
+  },
+  // Primary-network lookups and ICM
+  getValidatorDetails: {
+    operationId: 'getSingleValidatorDetails', method: 'GET', template: '/v1/networks/{network}/validators/{nodeId}', args: [network, { path: 'nodeId' }, 'query'],
+    shape: 'ListValidatorsResponse', container: 'validators', cache: 'staking',
+  },
+  getSubnet: { operationId: 'getSubnetById', method: 'GET', template: '/v1/networks/{network}/subnets/{subnetId}', args: [network, { path: 'subnetId' }], shape: 'Subnet', cache: 'subnets' },
+  listBlockchains: {
+    operationId: 'listBlockchains', method: 'GET', template: '/v1/networks/{network}/blockchains', args: [network, 'query'],
+    shape: 'ListBlockchainsResponse', container: 'blockchains', cache: 'subnets', page: PAGES.blockchains,
+  },
+  getBlockchain: { operationId: 'getBlockchainById', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}', args: [network, blockchainId], shape: 'Blockchain', cache: 'subnets' },
+  getNetworkDetails: { operationId: 'getNetworkDetails', method: 'GET', template: '/v1/networks/{network}', args: [network], shape: 'NetworkDetails', cache: 'staking' },
+  getAvaxSupply: { operationId: 'getAvaxSupply', method: 'GET', template: '/v1/avax/supply', args: [], shape: 'AvaxSupply', cache: 'staking' },
+  listAllIcmMessages: {
+    operationId: 'listIcmMessages', method: 'GET', template: '/v1/icm/messages', args: ['query'], shape: 'ListIcmMessagesResponse', container: 'messages', cache: 'activity', page: PAGES.allIcmMessages,
+  },
+  getIcmMessage: { operationId: 'getIcmMessage', method: 'GET', template: '/v1/icm/messages/{messageId}', args: [{ path: 'messageId' }], shape: 'IcmMessage', cache: 'activity' },
+  // Primary-network transactions, balances and assets: asked by the chain's alias, read by that chain's shape
+  getPrimaryTransaction: {
+    operationId: 'getTxByHash', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}', args: [network, blockchainId, { path: 'txHash' }],
+    shape: { byChain: 'transaction' }, cache: 'activity',
+  },
+  listPrimaryTransactions: {
+    operationId: 'listLatestPrimaryNetworkTransactions', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions', args: [network, blockchainId, 'query'], repeated: ['txTypes'],
+    shape: { byChain: 'page' }, container: 'transactions', cache: 'activity', page: PAGES.primaryTransactions,
+  },
+  listStakingTransactions: {
+    operationId: 'listActivePrimaryNetworkStakingTransactions', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking', args: [network, 'query'], fixed: { blockchainId: 'p-chain' },
+    repeated: ['txTypes'], shape: 'ListPChainTransactionsResponse', container: 'transactions', cache: 'staking', page: PAGES.stakingTransactions,
+  },
+  getPrimaryBalances: {
+    operationId: 'getBalancesByAddresses', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/balances', args: [network, blockchainId, 'query'],
+    shape: { byChain: 'balances' }, container: 'balances', cache: 'activity',
+  },
+  // An asset never changes: cached as long as the chain list.
+  getAssetDetails: {
+    operationId: 'getAssetDetails', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}', args: [network, { path: 'assetId' }], fixed: { blockchainId: 'x-chain' },
+    shape: 'AssetDetails', cache: 'chains',
+  },
+} as const satisfies { readonly [K in keyof DataApi]: EndpointRow<Positional<DataApi[K]>> };
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** The rows, named, in the table's order. */
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+
+/** The operation as errors, metrics and traces name it: `GET /v1/chains/{chainId}`. */
+export function operationOf(row: EndpointRow): string {
+  return `${row.method} ${row.template}`;
+}
+
+const PRIMARY_TX = primaryTxShapesOf(SHAPES);
+
+/** The shape a row's answer is read through; `chain` is the `{blockchainId}` sent, for the rows read by chain. */
+export function shapeOf(row: EndpointRow, chain: string | undefined): Leaf<unknown> {
+  if (typeof row.shape === 'string') return SHAPES[row.shape] as Leaf<unknown>;
+  return PRIMARY_TX[row.shape.byChain][chain as PrimaryChainAlias] as Leaf<unknown>;
+}
