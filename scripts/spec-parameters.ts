@@ -58,7 +58,7 @@ const GATEWAY_HEADERS: readonly SpecDeviation[] = [
     in: 'header',
     name: 'x-request-id',
     spec: 'not declared',
-    reason: 'The GraphQL request id, forwarded so upstream logs can be joined with the gateway\'s (src/upstream/request-id.ts).',
+    reason: 'The GraphQL request id, forwarded so upstream logs can be joined with the gateway\'s (src/lib/request-id.ts).',
   },
 ];
 

@@ -5,7 +5,7 @@ import type { UpstreamBudget } from '../loaders/budget.ts';
 import { loaderContext, type NodeDirectory } from '../loaders/registry.ts';
 import type { Context } from '../schema/context.ts';
 import type { CursorCodec } from '../schema/pagination.ts';
-import { isApiKey, MAX_API_KEY_LENGTH } from '../upstream/data-api.ts';
+import { isApiKey, MAX_API_KEY_LENGTH } from '../lib/secrets.ts';
 import type { CallOptions, DataApi, UpstreamObserver } from '../upstream/client-types.ts';
 import { URL_REDACTOR, type Redactor } from '../lib/redact.ts';
 import { bearer, sameSecret } from '../lib/secrets.ts';

@@ -20,3 +20,17 @@ export function sameSecret(presented: string | undefined, expected: string | und
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(presented), digest(expected));
 }
+
+/** Longest API key accepted from a caller, characters. */
+export const MAX_API_KEY_LENGTH = 256;
+/**
+ * An API key: base64, base64url, hex, UUID or dotted-token characters. No space, comma
+ * (two headers joined), quote, colon, `|` or control character, so a key can neither
+ * break a header nor a cache key.
+ */
+const API_KEY = /^[A-Za-z0-9._~+/=-]+$/;
+
+/** True for a string that may be sent as an API key (a caller's, or the server's). */
+export function isApiKey(key: string): boolean {
+  return key.length >= 1 && key.length <= MAX_API_KEY_LENGTH && API_KEY.test(key);
+}

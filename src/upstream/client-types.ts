@@ -73,7 +73,7 @@ export interface CallOptions {
   observer?: UpstreamObserver;
   /**
    * The GraphQL request's id, sent upstream as `x-request-id` so upstream logs can be joined
-   * with the gateway's. Must satisfy `isRequestId` (src/upstream/request-id.ts); the clients
+   * with the gateway's. Must satisfy `isRequestId` (src/lib/request-id.ts); the clients
    * drop one that does not.
    */
   requestId?: string;

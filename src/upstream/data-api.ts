@@ -1,7 +1,8 @@
 import type { CallOptions, DataApi } from './client-types.ts';
 import { UpstreamError } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
-import { requestIdHeader } from './request-id.ts';
+import { requestIdHeader } from '../lib/request-id.ts';
+import { isApiKey } from '../lib/secrets.ts';
 import { ENDPOINT_NAMES, ENDPOINTS, operationOf, shapeOf, type EndpointRow } from './endpoints.ts';
 import { readShape, type Leaf, type Violation } from '../shapes/index.ts';
 import { createRedactor, excerpt } from '../lib/redact.ts';
@@ -31,19 +32,6 @@ type Query = Record<string, QueryValue>;
 
 export const DEFAULT_API_KEY_HEADER = 'x-service-api-key';
 
-/** Longest API key accepted from a caller, characters. */
-export const MAX_API_KEY_LENGTH = 256;
-/**
- * An API key: base64, base64url, hex, UUID or dotted-token characters. No space, comma
- * (two headers joined), quote, colon, `|` or control character, so a key can neither
- * break a header nor a cache key.
- */
-const API_KEY = /^[A-Za-z0-9._~+/=-]+$/;
-
-/** True for a string that may be sent as an API key (a caller's, or the server's). */
-export function isApiKey(key: string): boolean {
-  return key.length >= 1 && key.length <= MAX_API_KEY_LENGTH && API_KEY.test(key);
-}
 
 /**
  * Bounds of what the client puts in a URL. Callers check their arguments earlier

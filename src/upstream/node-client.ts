@@ -1,7 +1,7 @@
 import type { CallOptions, HealthGetResult, NodeClient } from './client-types.ts';
 import { UpstreamError, type JsonRpcErrorObject, type UpstreamName } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
-import { requestIdHeader } from './request-id.ts';
+import { requestIdHeader } from '../lib/request-id.ts';
 import { isHealthReport, isObject } from './normalize.ts';
 import { createRedactor, excerpt, type Redactor } from '../lib/redact.ts';
 import {

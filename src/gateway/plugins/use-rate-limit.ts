@@ -27,7 +27,7 @@ import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { ErrorCode } from '../../errors/graphql.ts';
 import { shortDigest } from '../../lib/text.ts';
-import { isApiKey } from '../../upstream/data-api.ts';
+import { isApiKey } from '../../lib/secrets.ts';
 import { edgeErrorBody } from './edge-response.ts';
 
 /** Options of {@link useRateLimit} and {@link createRateLimiter}. */

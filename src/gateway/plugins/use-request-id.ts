@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
-import { isRequestId, REQUEST_ID_HEADER } from '../../upstream/request-id.ts';
+import { isRequestId, REQUEST_ID_HEADER } from '../../lib/request-id.ts';
 
-export { isRequestId, MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER } from '../../upstream/request-id.ts';
+export { isRequestId, MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER } from '../../lib/request-id.ts';
 
 /** Options of {@link createRequestIds}. */
 export interface RequestIdOptions {
