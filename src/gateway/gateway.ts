@@ -225,12 +225,14 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     context: (initial) => createContext(contextDeps, initial),
     // GraphiQL is served by useGraphiQLAssets (built once, compressed, cached), not yoga's renderer.
     graphiql: false,
-    // Replaced by useParseCache: yoga's keeps 1024 documents keyed by their raw text, whatever their size.
+    // Replaced by useParseCache: yoga's keys documents by their raw text (V8 hashes a string over 16K characters by
+    // its length alone, so long documents of one length share a bucket) and knows no copy that differs only by comments.
     parserAndValidationCache: false,
     landingPage: false,
     // Upstream failures are mapped by useUpstreamErrors; what reaches masking is unexpected.
     maskedErrors: true,
-    // Yoga's own body limit (25 MB, REQUEST_ENTITY_TOO_LARGE) is replaced by useRequestLimits (1 MiB, PAYLOAD_TOO_LARGE).
+    // Yoga's own body limit (25 MB, REQUEST_ENTITY_TOO_LARGE, connection kept) is replaced by useRequestLimits (1 MiB,
+    // PAYLOAD_TOO_LARGE, connection closed, and no counting stream for a body node already bounds by its Content-Length).
     maxRequestBodySize: false,
     // Yoga's default echoes any Origin with credentials; only the configured ones are named (useCorsPolicy adds Vary).
     cors: corsOptions(options.cors),

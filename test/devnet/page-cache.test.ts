@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageCache } from '../../src/devnet/routes/page-cache.ts';
+import { createPageCache } from '../../src/devnet/routes/page-cache.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 
 const START = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -39,7 +39,7 @@ function same(a: string, b: string): boolean {
 
 describe('PageCache', () => {
   it('keeps the most recently used pages within its byte budget', () => {
-    const cache = new PageCache(80, 60);
+    const cache = createPageCache(80, 60);
     cache.set('a', Buffer.alloc(30));
     cache.set('b', Buffer.alloc(30));
     expect(cache.get('a')).toBeDefined(); // a is now the most recent
@@ -47,11 +47,11 @@ describe('PageCache', () => {
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBeDefined();
     expect(cache.get('c')).toBeDefined();
-    expect(cache.heldBytes).toBeLessThanOrEqual(80);
+    expect(cache.calculatedSize).toBeLessThanOrEqual(80);
     cache.set('big', Buffer.alloc(61));
     expect(cache.get('big')).toBeUndefined();
     cache.set('a', Buffer.alloc(10));
-    expect(cache.heldBytes).toBe(11 + 31);
+    expect(cache.calculatedSize).toBe(11 + 31);
   });
 });
 

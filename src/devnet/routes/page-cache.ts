@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { JSON_CONTENT_TYPE, type DevnetRequest } from '../http-types.ts';
 import type { Route, RouteAnswer } from '../router.ts';
 
@@ -10,56 +11,18 @@ import type { Route, RouteAnswer } from '../router.ts';
  * second it is asked in (the caller puts the second in the key): the staking records,
  * subnets and their statuses are fixed when the dataset is generated. Bounded by the
  * bytes it holds (pages, and keys counted at one byte a character), least recently
- * used out first; a page over `maxPageBytes` is not kept. Errors are never kept.
+ * used out first; a page over its `maxPageBytes` is not kept. Errors are never kept.
  */
-export class PageCache {
-  private readonly pages = new Map<string, Buffer>();
-  private bytes = 0;
+export type PageCache = LRUCache<string, Buffer>;
 
-  constructor(
-    readonly budgetBytes: number,
-    readonly maxPageBytes: number,
-  ) {}
-
-  get size(): number {
-    return this.pages.size;
-  }
-
-  /** Bytes held, keys included. */
-  get heldBytes(): number {
-    return this.bytes;
-  }
-
-  get(key: string): Buffer | undefined {
-    const text = this.pages.get(key);
-    if (text !== undefined) {
-      // Most recently used last.
-      this.pages.delete(key);
-      this.pages.set(key, text);
-    }
-    return text;
-  }
-
-  set(key: string, page: Buffer): void {
-    if (page.length + key.length > this.maxPageBytes) return;
-    const old = this.pages.get(key);
-    if (old !== undefined) {
-      this.pages.delete(key);
-      this.bytes -= old.length + key.length;
-    }
-    this.pages.set(key, page);
-    this.bytes += page.length + key.length;
-    for (const [oldest, held] of this.pages) {
-      if (this.bytes <= this.budgetBytes) break;
-      this.pages.delete(oldest);
-      this.bytes -= held.length + oldest.length;
-    }
-  }
-}
-
-/** The devnet's page cache: 4 MB in all, pages up to 512 KB. */
-export function createPageCache(): PageCache {
-  return new PageCache(4_000_000, 512_000);
+/** The devnet's page cache: 4 MB in all, pages up to 512 KB (keys included). */
+export function createPageCache(budgetBytes = 4_000_000, maxPageBytes = 512_000): PageCache {
+  return new LRUCache<string, Buffer>({
+    maxSize: budgetBytes,
+    // lru-cache refuses an entry over maxEntrySize rather than evict everything for it.
+    maxEntrySize: maxPageBytes,
+    sizeCalculation: (page, key) => page.length + key.length,
+  });
 }
 
 /** The request's path and query as the key of its page. */
