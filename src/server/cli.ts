@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { configFromEnv, secretsFromEnv } from './config.ts';
+import { readSetting } from './settings.ts';
 import { createRedactor, redactingLogOptions } from '../lib/redact.ts';
 import { startServer } from './server.ts';
 
@@ -15,11 +16,11 @@ const CLOSE_MARGIN_MS = 5000;
  * JSON lines (for log shippers) unless stdout is a terminal, where a person reads them: then pino-pretty,
  * in pino's transport worker. `LOG_FORMAT=json|pretty` overrides the guess.
  */
-const pretty = (process.env['LOG_FORMAT'] ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
+const pretty = (readSetting(process.env, 'LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
 // Every line written with the settings' secrets hidden, read from the environment before it is parsed, so
 // even a bad setting's error cannot show one.
 const logger = pino(
-  { level: process.env['LOG_LEVEL'] ?? 'info', ...redactingLogOptions(createRedactor(secretsFromEnv(process.env))) },
+  { level: readSetting(process.env, 'LOG_LEVEL'), ...redactingLogOptions(createRedactor(secretsFromEnv(process.env))) },
   pretty ? pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }) : undefined,
 );
 // Node writes process warnings (deprecations, listener leaks) as text on stderr: they are log lines

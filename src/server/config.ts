@@ -1,23 +1,10 @@
-import { MEMORY_CACHE_DEFAULTS } from '../upstream/cache-memory.ts';
-import { RESPONSE_CACHE_DEFAULTS } from '../gateway/plugins/use-response-cache.ts';
-import { parseCursorSecrets } from '../schema/pagination.ts';
-import { parseDataApiUrl, parseNodeUrls } from '../upstream/node-client.ts';
+import type { GatewayOptions } from '../gateway/gateway.ts';
+import type { EdgePolicy, EdgePolicyOptions } from '../gateway/plugins/edge-policy.ts';
+import { loadPersistedManifest } from '../gateway/plugins/use-persisted-documents.ts';
+import { ConfigError, readSettings, secretsFromEnv } from './settings.ts';
 import { telemetryFromEnv, type TelemetryConfig } from './telemetry.ts';
-import { ADMISSION_DEFAULTS } from '../gateway/plugins/use-admission-control.ts';
-import { EDGE_POLICY_DEFAULTS } from '../gateway/plugins/edge-policy.ts';
-import { CONNECTION_DEFAULTS } from './drain.ts';
-import { REQUEST_LIMITS_DEFAULTS } from '../gateway/plugins/use-request-limits.ts';
-import { RESPONSE_LIMIT_DEFAULTS } from '../gateway/plugins/use-response-limit.ts';
-import { VALIDATION_LIMIT_DEFAULTS } from '../gateway/plugins/use-validation-limit.ts';
-import { BREAKER_DEFAULTS } from '../upstream/breaker.ts';
-import { UPSTREAM_RATE_DEFAULTS } from '../upstream/upstream-rate.ts';
-import { RATE_LIMIT_DEFAULTS } from '../gateway/plugins/use-rate-limit.ts';
-import { METRICS_DEFAULTS } from '../gateway/metrics/registry.ts';
-import { APQ_DEFAULTS, loadPersistedManifest } from '../gateway/plugins/use-persisted-documents.ts';
-import { GRAPHQL_WS_DEFAULTS } from './graphql-ws.ts';
-import { TOPICS_DEFAULTS } from '../loaders/topics.ts';
-import { parseCorsOrigins } from '../gateway/plugins/use-cors-policy.ts';
-import { urlSecrets } from '../lib/redact.ts';
+
+export { ConfigError, secretsFromEnv };
 
 /** Everything the gateway reads from the environment (see README, "Configuration"). */
 export interface GatewayConfig {
@@ -93,55 +80,154 @@ export interface MetricsConfig {
   maxOperationNames: number;
 }
 
-/** Default of `SHUTDOWN_GRACE_MS`. */
-export const SHUTDOWN_GRACE_MS_DEFAULT = 10_000;
-
+/**
+ * The settings of `env` (each a row of src/server/settings.ts, parsed and validated there) as the
+ * process uses them, with the rules between variables checked. A mistake throws a ConfigError naming it.
+ */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const port = Number(env['PORT'] ?? 4000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env['PORT']}"`);
-  const maxQueryCost = Number(env['MAX_QUERY_COST'] ?? 500);
-  if (!Number.isFinite(maxQueryCost) || maxQueryCost <= 0) throw new Error('MAX_QUERY_COST must be a positive number');
+  const s = readSettings(env);
+  const cache = s.CACHE ?? (s.REDIS_URL ? 'redis' : 'memory');
+  if (cache === 'redis' && !s.REDIS_URL) throw new ConfigError('CACHE=redis needs REDIS_URL');
+  if (s.ONLY_PERSISTED && !s.PERSISTED_OPERATIONS) throw new ConfigError('ONLY_PERSISTED=true needs PERSISTED_OPERATIONS (a manifest of the operations to allow)');
+  // Credentials for any origin would let every site act as its visitors: only for origins named one by one.
+  if (s.CORS_CREDENTIALS && s.CORS_ORIGINS === '*') throw new ConfigError('CORS_CREDENTIALS=true needs CORS_ORIGINS: a comma-separated list of origins (not *)');
   return {
-    port,
-    host: env['HOST'] ?? '127.0.0.1',
-    ...(env['DATA_API_URL'] ? { dataApiUrl: parseDataApiUrl(env['DATA_API_URL']) } : {}),
-    ...(env['DATA_API_KEY'] ? { dataApiKey: env['DATA_API_KEY'] } : {}),
-    dataApiKeyHeader: env['DATA_API_KEY_HEADER'] || 'x-service-api-key',
-    nodes: env['NODE_URLS'] ? parseNodeUrls(env['NODE_URLS']) : [],
-    ...(env['ADMIN_TOKEN'] ? { adminToken: env['ADMIN_TOKEN'] } : {}),
-    ...cursorSecretsFrom(env['CURSOR_SECRET']),
-    ...(env['REDIS_URL'] ? { redisUrl: env['REDIS_URL'] } : {}),
-    cache: cacheMode(env['CACHE'], Boolean(env['REDIS_URL'])),
-    cacheMaxBytes: positiveInteger(env, 'CACHE_MAX_BYTES', MEMORY_CACHE_DEFAULTS.maxBytes, 1024),
-    responseCacheMaxBytes: responseCacheBytes(env),
-    compiledExecution: onOff(env, 'COMPILED_EXECUTION', true),
-    maxQueryCost,
-    limits: edgeLimitsFromEnv(env),
-    protection: protectionFromEnv(env),
-    logLevel: env['LOG_LEVEL'] ?? 'info',
-    telemetry: telemetryFromEnv(env),
-    shutdownGraceMs: positiveInteger(env, 'SHUTDOWN_GRACE_MS', SHUTDOWN_GRACE_MS_DEFAULT, 0),
-    metrics: {
-      ...(env['METRICS_TOKEN'] ? { token: env['METRICS_TOKEN'] } : {}),
-      maxOperationNames: positiveInteger(env, 'METRICS_MAX_OPERATION_NAMES', METRICS_DEFAULTS.maxOperationNames, 0),
+    port: s.PORT,
+    host: s.HOST,
+    ...(s.DATA_API_URL ? { dataApiUrl: s.DATA_API_URL } : {}),
+    ...(s.DATA_API_KEY ? { dataApiKey: s.DATA_API_KEY } : {}),
+    dataApiKeyHeader: s.DATA_API_KEY_HEADER,
+    nodes: s.NODE_URLS,
+    ...(s.ADMIN_TOKEN ? { adminToken: s.ADMIN_TOKEN } : {}),
+    ...(s.CURSOR_SECRET ? { cursorSecrets: s.CURSOR_SECRET } : {}),
+    ...(s.REDIS_URL ? { redisUrl: s.REDIS_URL } : {}),
+    cache,
+    cacheMaxBytes: s.CACHE_MAX_BYTES,
+    // It holds only responses built from cached answers: off with the cache.
+    responseCacheMaxBytes: s.RESPONSE_CACHE && cache !== 'off' ? s.RESPONSE_CACHE_MAX_BYTES : 0,
+    compiledExecution: s.COMPILED_EXECUTION,
+    maxQueryCost: s.MAX_QUERY_COST,
+    limits: {
+      maxBodyBytes: s.MAX_BODY_BYTES,
+      maxResponseBytes: s.MAX_RESPONSE_BYTES,
+      maxValidationComplexity: s.MAX_VALIDATION_COMPLEXITY,
+      maxConcurrentOperations: s.MAX_CONCURRENT_OPERATIONS,
+      maxQueuedOperations: s.MAX_QUEUED_OPERATIONS,
+      maxQueueWaitMs: s.MAX_QUEUE_WAIT_MS,
+      maxSubscriptions: s.MAX_SUBSCRIPTIONS,
+      wsMaxOperationsPerSocket: s.WS_MAX_OPERATIONS_PER_SOCKET,
+      wsConnectionInitTimeoutMs: s.WS_CONNECTION_INIT_TIMEOUT_MS,
+      maxTopics: s.MAX_TOPICS,
+      topicLeaseTtlMs: s.TOPIC_LEASE_TTL_MS,
+      ...(s.MAX_OPERATIONS_PER_CLIENT ? { maxOperationsPerClient: s.MAX_OPERATIONS_PER_CLIENT } : {}),
+      ...(s.MAX_SUBSCRIPTIONS_PER_CLIENT ? { maxSubscriptionsPerClient: s.MAX_SUBSCRIPTIONS_PER_CLIENT } : {}),
+      maxBodyBytesInFlight: s.MAX_BODY_BYTES_IN_FLIGHT,
+      bodyTimeoutMs: s.BODY_TIMEOUT_MS,
+      maxConnections: s.MAX_CONNECTIONS,
+      maxConnectionsPerClient: s.MAX_CONNECTIONS_PER_CLIENT,
+      wsMaxSockets: s.WS_MAX_SOCKETS,
+      writeTimeoutMs: s.WRITE_TIMEOUT_MS,
+      readyProbeIntervalMs: s.READY_PROBE_INTERVAL_MS,
     },
-    persisted: persistedFromEnv(env),
-    cors: corsFromEnv(env),
-    allowFormPosts: trueFalse(env, 'ALLOW_FORM_POSTS', false),
+    protection: {
+      breakerFailures: s.BREAKER_FAILURES,
+      breakerHalfOpenMs: s.BREAKER_HALF_OPEN_MS,
+      ...(s.RATE_LIMIT_RPS ? { rateLimitRps: s.RATE_LIMIT_RPS } : {}),
+      ...(s.RATE_LIMIT_BURST ? { rateLimitBurst: s.RATE_LIMIT_BURST } : {}),
+      rateLimitMaxClients: s.RATE_LIMIT_MAX_CLIENTS,
+      trustProxy: s.TRUST_PROXY,
+      ...(s.UPSTREAM_MAX_RPS > 0 ? { upstreamMaxRps: s.UPSTREAM_MAX_RPS } : {}),
+      upstreamRateMaxWaitMs: s.UPSTREAM_RATE_MAX_WAIT_MS,
+    },
+    logLevel: s.LOG_LEVEL,
+    telemetry: telemetryFromEnv(env),
+    shutdownGraceMs: s.SHUTDOWN_GRACE_MS,
+    metrics: { ...(s.METRICS_TOKEN ? { token: s.METRICS_TOKEN } : {}), maxOperationNames: s.METRICS_MAX_OPERATION_NAMES },
+    persisted: {
+      apq: s.APQ && !s.ONLY_PERSISTED,
+      apqMaxBytes: s.APQ_MAX_BYTES,
+      ...(s.PERSISTED_OPERATIONS ? { manifestPath: s.PERSISTED_OPERATIONS, documents: loadPersistedManifest(s.PERSISTED_OPERATIONS) } : {}),
+      onlyPersisted: s.ONLY_PERSISTED,
+    },
+    cors: { origins: s.CORS_ORIGINS, credentials: s.CORS_CREDENTIALS },
+    allowFormPosts: s.ALLOW_FORM_POSTS,
     secrets: secretsFromEnv(env),
   };
 }
 
-function persistedFromEnv(env: NodeJS.ProcessEnv): PersistedConfig {
-  const only = env['ONLY_PERSISTED'] ?? '';
-  if (only !== '' && only !== 'true' && only !== 'false') throw new Error(`ONLY_PERSISTED must be true or false, got "${only}"`);
-  const manifestPath = env['PERSISTED_OPERATIONS'] || undefined;
-  if (only === 'true' && !manifestPath) throw new Error('ONLY_PERSISTED=true needs PERSISTED_OPERATIONS (a manifest of the operations to allow)');
+/** What {@link gatewayOptionsFrom} cannot read from the configuration: what the process made for the gateway. */
+export interface GatewayWiring {
+  /** The edge policy every transport shares. Default: one made by the gateway from {@link edgePolicyOptionsFrom}. */
+  admission?: EdgePolicy;
+  /** Aborted when shutdown begins. Default none. */
+  shutdownSignal?: AbortSignal;
+  /** A tracer provider is registered (the OTLP endpoint is set and tracing started). Default false. */
+  tracing?: boolean;
+  /** The operations GraphiQL opens with (the devnet's have data behind their ids). Default the gateway's. */
+  exampleQueries?: string;
+  /** Told about each upstream failure that reached a response (the server logs it). Default none. */
+  onUpstreamError?: GatewayOptions['onUpstreamError'];
+}
+
+/** The edge policy's options: slots, queue, per-client shares and bodies in flight, with clients named as the rate limit names them. */
+export function edgePolicyOptionsFrom(config: GatewayConfig): EdgePolicyOptions {
+  const { limits } = config;
   return {
-    apq: onOff(env, 'APQ', true) && only !== 'true',
-    apqMaxBytes: positiveInteger(env, 'APQ_MAX_BYTES', APQ_DEFAULTS.maxBytes, 1024),
-    ...(manifestPath ? { manifestPath, documents: loadPersistedManifest(manifestPath) } : {}),
-    onlyPersisted: only === 'true',
+    maxConcurrent: limits.maxConcurrentOperations,
+    maxQueued: limits.maxQueuedOperations,
+    maxWaitMs: limits.maxQueueWaitMs,
+    maxSubscriptions: limits.maxSubscriptions,
+    ...(limits.maxOperationsPerClient ? { maxOperationsPerClient: limits.maxOperationsPerClient } : {}),
+    ...(limits.maxSubscriptionsPerClient ? { maxSubscriptionsPerClient: limits.maxSubscriptionsPerClient } : {}),
+    maxBodyBytesInFlight: limits.maxBodyBytesInFlight,
+    clients: { apiKeyHeader: config.dataApiKeyHeader, trustProxy: config.protection.trustProxy },
+  };
+}
+
+/**
+ * The gateway's options from the configuration and what the process built for it: a pure mapping (no
+ * I/O, no environment), so tests build their gateways exactly as the server does.
+ */
+export function gatewayOptionsFrom(config: GatewayConfig, wiring: GatewayWiring = {}): GatewayOptions {
+  const { limits, protection, persisted } = config;
+  return {
+    apiKeyHeader: config.dataApiKeyHeader,
+    // Never repeated by an error message (each request adds its own key).
+    secrets: config.secrets,
+    cors: config.cors,
+    allowFormPosts: config.allowFormPosts,
+    maxQueryCost: config.maxQueryCost,
+    maxValidationComplexity: limits.maxValidationComplexity,
+    ...(wiring.onUpstreamError ? { onUpstreamError: wiring.onUpstreamError } : {}),
+    metrics: { maxOperationNames: config.metrics.maxOperationNames, ...(config.metrics.token ? { token: config.metrics.token } : {}) },
+    ...(wiring.exampleQueries ? { exampleQueries: wiring.exampleQueries } : {}),
+    ...(config.adminToken ? { adminToken: config.adminToken } : {}),
+    ...(config.cursorSecrets ? { cursorSecrets: config.cursorSecrets } : {}),
+    requestLimits: { maxBodyBytes: limits.maxBodyBytes },
+    // Automatic persisted queries (per replica) and the trusted documents read at start.
+    persistedDocuments: {
+      apq: persisted.apq ? { maxBytes: persisted.apqMaxBytes } : false,
+      ...(persisted.documents ? { documents: persisted.documents } : {}),
+      onlyPersisted: persisted.onlyPersisted,
+    },
+    // Never without the cache of upstream answers: it holds only responses built from them.
+    ...(config.cache !== 'off' && config.responseCacheMaxBytes > 0 ? { responseCache: { maxBytes: config.responseCacheMaxBytes } } : {}),
+    ...(protection.rateLimitRps
+      ? {
+          rateLimit: {
+            rps: protection.rateLimitRps,
+            ...(protection.rateLimitBurst ? { burst: protection.rateLimitBurst } : {}),
+            maxClients: protection.rateLimitMaxClients,
+            trustProxy: protection.trustProxy,
+          },
+        }
+      : {}),
+    maxResponseBytes: limits.maxResponseBytes,
+    ...(config.compiledExecution ? {} : { compiledExecution: false }),
+    ...(wiring.tracing ? { tracing: true } : {}),
+    ...(wiring.shutdownSignal ? { shutdownSignal: wiring.shutdownSignal } : {}),
+    admission: wiring.admission ?? edgePolicyOptionsFrom(config),
+    readyProbeIntervalMs: limits.readyProbeIntervalMs,
   };
 }
 
@@ -188,38 +274,6 @@ export interface EdgeLimits {
   readyProbeIntervalMs: number;
 }
 
-function edgeLimitsFromEnv(env: NodeJS.ProcessEnv): EdgeLimits {
-  return {
-    maxBodyBytes: positiveInteger(env, 'MAX_BODY_BYTES', REQUEST_LIMITS_DEFAULTS.maxBodyBytes),
-    maxResponseBytes: positiveInteger(env, 'MAX_RESPONSE_BYTES', RESPONSE_LIMIT_DEFAULTS.maxResponseBytes),
-    maxValidationComplexity: positiveInteger(env, 'MAX_VALIDATION_COMPLEXITY', VALIDATION_LIMIT_DEFAULTS.maxComplexity),
-    maxConcurrentOperations: positiveInteger(env, 'MAX_CONCURRENT_OPERATIONS', ADMISSION_DEFAULTS.maxConcurrent),
-    maxQueuedOperations: positiveInteger(env, 'MAX_QUEUED_OPERATIONS', ADMISSION_DEFAULTS.maxQueued, 0),
-    maxQueueWaitMs: positiveInteger(env, 'MAX_QUEUE_WAIT_MS', ADMISSION_DEFAULTS.maxWaitMs, 0),
-    maxSubscriptions: positiveInteger(env, 'MAX_SUBSCRIPTIONS', ADMISSION_DEFAULTS.maxSubscriptions, 0),
-    wsMaxOperationsPerSocket: positiveInteger(env, 'WS_MAX_OPERATIONS_PER_SOCKET', GRAPHQL_WS_DEFAULTS.maxOperationsPerSocket),
-    wsConnectionInitTimeoutMs: positiveInteger(env, 'WS_CONNECTION_INIT_TIMEOUT_MS', GRAPHQL_WS_DEFAULTS.connectionInitTimeoutMs),
-    maxTopics: positiveInteger(env, 'MAX_TOPICS', TOPICS_DEFAULTS.maxTopics),
-    topicLeaseTtlMs: positiveInteger(env, 'TOPIC_LEASE_TTL_MS', TOPICS_DEFAULTS.leaseTtlMs, 300),
-    ...optionalInteger(env, 'MAX_OPERATIONS_PER_CLIENT', 'maxOperationsPerClient'),
-    ...optionalInteger(env, 'MAX_SUBSCRIPTIONS_PER_CLIENT', 'maxSubscriptionsPerClient'),
-    maxBodyBytesInFlight: positiveInteger(env, 'MAX_BODY_BYTES_IN_FLIGHT', EDGE_POLICY_DEFAULTS.maxBodyBytesInFlight, 1024),
-    bodyTimeoutMs: positiveInteger(env, 'BODY_TIMEOUT_MS', 10_000, 100),
-    maxConnections: positiveInteger(env, 'MAX_CONNECTIONS', CONNECTION_DEFAULTS.maxConnections),
-    maxConnectionsPerClient: positiveInteger(env, 'MAX_CONNECTIONS_PER_CLIENT', CONNECTION_DEFAULTS.maxConnectionsPerClient),
-    wsMaxSockets: positiveInteger(env, 'WS_MAX_SOCKETS', GRAPHQL_WS_DEFAULTS.maxSockets),
-    writeTimeoutMs: positiveInteger(env, 'WRITE_TIMEOUT_MS', CONNECTION_DEFAULTS.writeTimeoutMs, 100),
-    readyProbeIntervalMs: positiveInteger(env, 'READY_PROBE_INTERVAL_MS', 5000, 0),
-  };
-}
-
-/** `{ [key]: value }` when the variable is set to an integer of at least 1, else nothing (the default is derived elsewhere). */
-function optionalInteger<K extends string>(env: NodeJS.ProcessEnv, name: string, key: K): Partial<Record<K, number>> {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return {};
-  return { [key]: positiveInteger(env, name, 1) } as Partial<Record<K, number>>;
-}
-
 export interface ProtectionConfig {
   /** `BREAKER_FAILURES`: consecutive failed attempts that open an upstream's circuit. Default 5. */
   breakerFailures: number;
@@ -243,100 +297,3 @@ export interface ProtectionConfig {
   upstreamRateMaxWaitMs: number;
 }
 
-function protectionFromEnv(env: NodeJS.ProcessEnv): ProtectionConfig {
-  const rateLimitRps = positiveNumber(env, 'RATE_LIMIT_RPS');
-  const upstreamMaxRps = positiveInteger(env, 'UPSTREAM_MAX_RPS', 0, 0);
-  const burst = env['RATE_LIMIT_BURST'];
-  return {
-    breakerFailures: positiveInteger(env, 'BREAKER_FAILURES', BREAKER_DEFAULTS.failures),
-    breakerHalfOpenMs: positiveInteger(env, 'BREAKER_HALF_OPEN_MS', BREAKER_DEFAULTS.halfOpenAfterMs, 0),
-    ...(rateLimitRps ? { rateLimitRps } : {}),
-    ...(burst !== undefined && burst !== '' ? { rateLimitBurst: positiveInteger(env, 'RATE_LIMIT_BURST', 1) } : {}),
-    rateLimitMaxClients: positiveInteger(env, 'RATE_LIMIT_MAX_CLIENTS', RATE_LIMIT_DEFAULTS.maxClients),
-    trustProxy: positiveInteger(env, 'TRUST_PROXY', RATE_LIMIT_DEFAULTS.trustProxy, 0),
-    ...(upstreamMaxRps > 0 ? { upstreamMaxRps } : {}),
-    upstreamRateMaxWaitMs: positiveInteger(env, 'UPSTREAM_RATE_MAX_WAIT_MS', UPSTREAM_RATE_DEFAULTS.maxWaitMs, 0),
-  };
-}
-
-/** A number above 0, or undefined when unset, empty or 0 (off). */
-function positiveNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === '0') return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number above 0 (or 0 for off), got "${raw}"`);
-  return value;
-}
-
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
-  return value;
-}
-
-function cursorSecretsFrom(value: string | undefined): { cursorSecrets?: string[] } {
-  const secrets = parseCursorSecrets(value);
-  return secrets ? { cursorSecrets: secrets } : {};
-}
-
-function responseCacheBytes(env: NodeJS.ProcessEnv): number {
-  const mode = env['RESPONSE_CACHE'] ?? '';
-  if (mode !== '' && mode !== 'on' && mode !== 'off') throw new Error(`RESPONSE_CACHE must be on or off, got "${mode}"`);
-  const bytes = positiveInteger(env, 'RESPONSE_CACHE_MAX_BYTES', RESPONSE_CACHE_DEFAULTS.maxBytes, 0);
-  return mode === 'off' || env['CACHE'] === 'off' ? 0 : bytes;
-}
-
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const value = env[name] ?? '';
-  if (value === '') return fallback;
-  if (value !== 'on' && value !== 'off') throw new Error(`${name} must be on or off, got "${value}"`);
-  return value === 'on';
-}
-
-function cacheMode(value: string | undefined, hasRedis: boolean): GatewayConfig['cache'] {
-  if (value === undefined || value === '') return hasRedis ? 'redis' : 'memory';
-  if (value === 'off' || value === 'memory' || value === 'redis') {
-    if (value === 'redis' && !hasRedis) throw new Error('CACHE=redis needs REDIS_URL');
-    return value;
-  }
-  throw new Error(`CACHE must be memory, redis or off, got "${value}"`);
-}
-
-function corsFromEnv(env: NodeJS.ProcessEnv): GatewayConfig['cors'] {
-  const origins = parseCorsOrigins(env['CORS_ORIGINS']);
-  const credentials = trueFalse(env, 'CORS_CREDENTIALS', false);
-  // Credentials for any origin would let every site act as its visitors: only for origins named one by one.
-  if (credentials && origins === '*') throw new Error('CORS_CREDENTIALS=true needs CORS_ORIGINS: a comma-separated list of origins (not *)');
-  return { origins, credentials };
-}
-
-function trueFalse(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const value = env[name] ?? '';
-  if (value === '') return fallback;
-  if (value !== 'true' && value !== 'false') throw new Error(`${name} must be true or false, got "${value.slice(0, 100)}"`);
-  return value === 'true';
-}
-
-/**
- * Every secret value among the settings, read raw (no validation, so the logger made before the
- * configuration is parsed can hide them from the very error that reports a bad setting): the keys and
- * tokens (`DATA_API_KEY`, `ADMIN_TOKEN`, each `CURSOR_SECRET` entry, `METRICS_TOKEN`), the header values
- * of `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS`, and the credentials inside `DATA_API_URL`, `NODE_URLS` and `REDIS_URL`.
- */
-export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  const list = (name: string) => (env[name] ?? '').split(',').map((entry) => entry.trim());
-  const headerValues = [...list('OTEL_EXPORTER_OTLP_HEADERS'), ...list('OTEL_EXPORTER_OTLP_TRACES_HEADERS')].map((entry) => decoded(entry.slice(entry.indexOf('=') + 1).trim()));
-  const values = [env['DATA_API_KEY'], env['ADMIN_TOKEN'], ...list('CURSOR_SECRET'), env['METRICS_TOKEN'], ...headerValues];
-  return [...values.filter((value): value is string => Boolean(value)), ...urlSecrets(env['DATA_API_URL'], env['NODE_URLS'], env['REDIS_URL'])];
-}
-
-/** A percent-encoded value decoded (the redactor then finds it in either form); as is when malformed. */
-function decoded(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}

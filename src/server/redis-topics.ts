@@ -1,13 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import type { PubSubEventTarget } from '@graphql-yoga/subscription';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createTopics, type TopicLease, type TopicMessage, type Topics, type TopicsOptions } from '../loaders/topics.ts';
 
 /** Options of {@link createRedisTopics}. */
 export interface RedisTopicsOptions extends Pick<TopicsOptions, 'leaseTtlMs' | 'maxTopics' | 'onError'> {
-  /** `REDIS_URL`. */
-  url: string;
+  /**
+   * The shared command connection: publishes events and holds leases. It should fail commands at once
+   * while Redis is away (no offline queue), so a lease is then simply not held. Closed by its owner.
+   */
+  publisher: Redis;
+  /**
+   * The connection pub/sub needs to itself: it should queue its SUBSCRIBEs until connected, retry
+   * forever and skip the ready check (`src/server/redis.ts`). Closed by its owner.
+   */
+  subscriber: Redis;
   /** Prefix of the channels and lease keys. Default `chaingraph:topic:`. */
   keyPrefix?: string;
   /** This replica's name in the leases it holds. Default a random UUID. */
@@ -35,23 +43,17 @@ const serializer = {
 
 /**
  * The subscriptions' topics shared by every replica through Redis (`REDIS_URL`): events travel
- * over Redis pub/sub (`@graphql-yoga/redis-event-target`, one publishing and one subscribed ioredis
- * client), and a lease per topic (a key set with NX and PX, renewed by its holder) lets exactly one
- * replica poll a topic at a time while the others receive its events. While Redis does not answer,
- * no replica holds a lease and subscribers wait (reported through `onError`); ioredis reconnects and
- * resubscribes by itself.
+ * over Redis pub/sub (`@graphql-yoga/redis-event-target`, the replica's command connection publishing
+ * and its subscriber connection subscribed), and a lease per topic (a key set with NX and PX, renewed
+ * by its holder) lets exactly one replica poll a topic at a time while the others receive its events. While Redis does not answer,
+ * no replica holds a lease and subscribers wait (a failed PUBLISH reported through `onError`, the
+ * connections' own errors by their owner); ioredis reconnects and resubscribes by itself.
  */
 export function createRedisTopics(options: RedisTopicsOptions): Topics {
   const prefix = options.keyPrefix ?? 'chaingraph:topic:';
   const replica = options.replicaId ?? randomUUID();
   const onError = options.onError ?? (() => undefined);
-  // Commands of the publishing client fail fast while Redis is away (a lease is then simply not held).
-  const publishClient = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000, connectTimeout: 2000 });
-  // The subscribed client queues its SUBSCRIBEs until it is connected, and resubscribes after a reconnect.
-  // No ready check: ioredis checks with INFO, which a connection whose SUBSCRIBE went out first refuses
-  // ("only subscriber commands"), leaving it subscribed but never delivering a message.
-  const subscribeClient = new Redis(options.url, { maxRetriesPerRequest: null, connectTimeout: 2000, enableReadyCheck: false });
-  for (const client of [publishClient, subscribeClient]) client.on('error', (error: Error) => onError(error, ''));
+  const { publisher: publishClient, subscriber: subscribeClient } = options;
   const inner = createRedisEventTarget<CustomEvent<TopicMessage<unknown>>>({ publishClient, subscribeClient, serializer });
   // Channels under the prefix; publishing awaited here, so a failed PUBLISH is reported, never left unhandled.
   const eventTarget: Target = {
@@ -73,7 +75,6 @@ export function createRedisTopics(options: RedisTopicsOptions): Topics {
     async close() {
       // Leases are given up first, so another replica takes the topics over at its next try.
       await topics.close();
-      await Promise.all([publishClient.quit().catch(() => publishClient.disconnect()), subscribeClient.quit().catch(() => subscribeClient.disconnect())]);
     },
   };
 }

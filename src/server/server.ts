@@ -3,10 +3,11 @@ import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
 import pino, { type Logger } from 'pino';
-import type { GatewayConfig } from './config.ts';
+import { edgePolicyOptionsFrom, gatewayOptionsFrom, type GatewayConfig } from './config.ts';
 import { createGateway, type Gateway } from '../gateway/gateway.ts';
 import { attachGraphQLWs } from './graphql-ws.ts';
 import { createEdgePolicy, type EdgePolicyStats } from '../gateway/plugins/edge-policy.ts';
+import { createRedisConnections } from './redis.ts';
 import { createRedisTopics } from './redis-topics.ts';
 import { trackConnections, type ConnectionStats, type DrainResult } from './drain.ts';
 import { edgeErrorBody } from '../gateway/plugins/edge-response.ts';
@@ -90,13 +91,14 @@ export async function startServer(
     logger.warn('CURSOR_SECRET is not set: cursors are signed with a random secret, so they will not survive a restart or work across replicas');
   }
   const { protection } = config;
+  // The replica's two Redis connections, shared by the cache, the upstream rate and the topics below.
+  const redis = config.redisUrl ? createRedisConnections({ url: config.redisUrl, logger }) : undefined;
   // The gateway's own ceiling on its upstream rate, one budget for the fleet when replicas share Redis.
   const upstreamRate = protection.upstreamMaxRps
     ? createUpstreamRate({
         maxRps: protection.upstreamMaxRps,
         maxWaitMs: protection.upstreamRateMaxWaitMs,
-        ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
-        onError: (err) => logger.warn({ err }, 'Redis unavailable: UPSTREAM_MAX_RPS counts per replica until it answers again'),
+        ...(redis ? { redis: redis.commands } : {}),
       })
     : undefined;
   // One HTTP policy for every upstream: a pool per origin, a circuit breaker per upstream and per node.
@@ -122,8 +124,8 @@ export async function startServer(
   const cache: ResponseCache | undefined =
     config.cache === 'off'
       ? undefined
-      : config.cache === 'redis' && config.redisUrl
-        ? createRedisCache({ url: config.redisUrl, localMaxBytes: redisLocalBytes(config), onError: (err) => logger.warn({ err }, 'Redis cache unavailable: serving without it until it answers again') })
+      : config.cache === 'redis' && redis
+        ? createRedisCache({ redis: redis.commands, localMaxBytes: redisLocalBytes(config), onError: (err) => logger.warn({ err }, 'Redis cache commands failing: serving without it until they succeed again') })
         : createMemoryCache({ maxBytes: config.cacheMaxBytes });
   warnIfHeapTooSmall(config, logger);
   // Before the gateway, which traces only when a provider is registered (OTEL_EXPORTER_OTLP_ENDPOINT).
@@ -131,20 +133,13 @@ export async function startServer(
   if (telemetry) logger.info({ traces: new URL(config.telemetry?.tracesUrl ?? '').host, service: config.telemetry?.serviceName }, 'exporting traces over OTLP/HTTP');
   const shutdown = new AbortController();
   // One edge policy for every transport: slots, per-client shares, bodies in flight.
-  const admission = createEdgePolicy({
-    maxConcurrent: config.limits.maxConcurrentOperations,
-    maxQueued: config.limits.maxQueuedOperations,
-    maxWaitMs: config.limits.maxQueueWaitMs,
-    maxSubscriptions: config.limits.maxSubscriptions,
-    ...(config.limits.maxOperationsPerClient ? { maxOperationsPerClient: config.limits.maxOperationsPerClient } : {}),
-    ...(config.limits.maxSubscriptionsPerClient ? { maxSubscriptionsPerClient: config.limits.maxSubscriptionsPerClient } : {}),
-    maxBodyBytesInFlight: config.limits.maxBodyBytesInFlight,
-    clients: { apiKeyHeader: config.dataApiKeyHeader, trustProxy: protection.trustProxy },
-  });
+  const admission = createEdgePolicy(edgePolicyOptionsFrom(config));
   // The subscriptions' pollers: one per topic in the fleet through Redis, else one per topic in this process (the gateway's own).
-  const topics = config.redisUrl
+  const topics = redis
     ? createRedisTopics({
-        url: config.redisUrl,
+        publisher: redis.commands,
+        subscriber: redis.subscriber,
+        replicaId: redis.replicaId,
         // Replicas share topics only when they poll the same upstreams: a fleet in front of others keeps apart.
         keyPrefix: `chaingraph:topic:${upstreamScope([dataApiUrl, ...nodeClients.map((client) => client.url)].join(' '))}:`,
         maxTopics: config.limits.maxTopics,
@@ -152,48 +147,18 @@ export async function startServer(
         onError: (err, topic) => logger.warn({ err, topic }, 'Redis unavailable for subscriptions: their events wait until it answers again'),
       })
     : undefined;
+  const gatewayOptions = gatewayOptionsFrom(config, {
+    // A caller that went away is routine; real upstream failures are worth a warning. Logged through
+    // the request's logger, so the line carries its request id.
+    onUpstreamError: (info, log = logger) => (info.code === 'REQUEST_ABORTED' ? log.debug(info, 'upstream call abandoned') : log.warn(info, 'upstream failure')),
+    // On the devnet, the examples use ids that have data behind them.
+    ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
+    tracing: Boolean(telemetry),
+    shutdownSignal: shutdown.signal,
+    admission,
+  });
   const gateway = createGateway(
-    {
-      apiKeyHeader: config.dataApiKeyHeader,
-      // Never repeated by an error message (each request adds its own key); CORS and content types from the settings.
-      secrets: config.secrets,
-      cors: config.cors,
-      allowFormPosts: config.allowFormPosts,
-      maxQueryCost: config.maxQueryCost,
-      maxValidationComplexity: config.limits.maxValidationComplexity,
-      // A caller that went away is routine; real upstream failures are worth a warning. Logged through
-      // the request's logger, so the line carries its request id.
-      onUpstreamError: (info, log = logger) => (info.code === 'REQUEST_ABORTED' ? log.debug(info, 'upstream call abandoned') : log.warn(info, 'upstream failure')),
-      metrics: { maxOperationNames: config.metrics.maxOperationNames, ...(config.metrics.token ? { token: config.metrics.token } : {}) },
-      // On the devnet, the examples use ids that have data behind them.
-      ...(devnet ? { exampleQueries: exampleQueries(devnet.dataset.fixtures().mainnet) } : {}),
-      ...(config.adminToken ? { adminToken: config.adminToken } : {}),
-      ...(config.cursorSecrets ? { cursorSecrets: config.cursorSecrets } : {}),
-      requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
-      // Automatic persisted queries (per replica) and the trusted documents read at start.
-      persistedDocuments: {
-        apq: config.persisted.apq ? { maxBytes: config.persisted.apqMaxBytes } : false,
-        ...(config.persisted.documents ? { documents: config.persisted.documents } : {}),
-        onlyPersisted: config.persisted.onlyPersisted,
-      },
-      ...(cache && config.responseCacheMaxBytes > 0 ? { responseCache: { maxBytes: config.responseCacheMaxBytes } } : {}),
-      ...(protection.rateLimitRps
-        ? {
-            rateLimit: {
-              rps: protection.rateLimitRps,
-              ...(protection.rateLimitBurst ? { burst: protection.rateLimitBurst } : {}),
-              maxClients: protection.rateLimitMaxClients,
-              trustProxy: protection.trustProxy,
-            },
-          }
-        : {}),
-      maxResponseBytes: config.limits.maxResponseBytes,
-      ...(config.compiledExecution ? {} : { compiledExecution: false }),
-      ...(telemetry ? { tracing: true } : {}),
-      shutdownSignal: shutdown.signal,
-      admission,
-      readyProbeIntervalMs: config.limits.readyProbeIntervalMs,
-    },
+    gatewayOptions,
     {
       ...(cache ? { dataApi: withDataApiCache(dataApi, cache, { scope: upstreamScope(dataApiUrl) }), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache } : { dataApi, nodes: nodeClients }),
       readinessProbe,
@@ -216,7 +181,8 @@ export async function startServer(
   // graphql-ws on the same path: an upgrade of /graphql.
   const ws = attachGraphQLWs(server, gateway, {
     path: gateway.graphqlEndpoint,
-    requestLimits: { maxBodyBytes: config.limits.maxBodyBytes },
+    // The gateway's own request limits, so every transport refuses the same requests.
+    ...(gatewayOptions.requestLimits ? { requestLimits: gatewayOptions.requestLimits } : {}),
     connectionInitTimeoutMs: config.limits.wsConnectionInitTimeoutMs,
     maxOperationsPerSocket: config.limits.wsMaxOperationsPerSocket,
     maxResponseBytes: config.limits.maxResponseBytes,
@@ -269,6 +235,8 @@ export async function startServer(
         await Promise.all([dataApi.close(), ...nodeClients.map((client) => client.close())]);
         // The clients share one HTTP policy they do not own.
         await Promise.all([http.close(), upstreamRate?.close()]);
+        // After every user of the connections above.
+        await redis?.close();
         await devnet?.close();
         // Last: flushes the spans of everything above.
         await telemetry?.shutdown();

@@ -17,6 +17,7 @@
  * bound), `OTEL_TRACES_SAMPLER[_ARG]`, `OTEL_RESOURCE_ATTRIBUTES`.
  */
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { DEFAULT_SERVICE_NAME, readSetting } from './settings.ts';
 
 /** Tracing as configured by the environment (see {@link telemetryFromEnv}). */
 export interface TelemetryConfig {
@@ -26,32 +27,21 @@ export interface TelemetryConfig {
   serviceName: string;
 }
 
-export const DEFAULT_SERVICE_NAME = 'chaingraph';
+export { DEFAULT_SERVICE_NAME };
 
 /**
- * Reads the standard variables: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (used as is),
- * else `OTEL_EXPORTER_OTLP_ENDPOINT` (with `/v1/traces` appended, as the OTLP spec
- * says), `OTEL_SERVICE_NAME`; `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`
- * turn tracing off even with an endpoint. A malformed endpoint fails at startup.
+ * Reads the standard variables (rows of src/server/settings.ts): `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`
+ * (used as is), else `OTEL_EXPORTER_OTLP_ENDPOINT` (with `/v1/traces` appended, as the OTLP spec says),
+ * `OTEL_SERVICE_NAME`; `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` turn tracing off even with
+ * an endpoint. A malformed endpoint fails at startup. The URL is resolved here rather than left to the
+ * exporter because the exporter reads only `process.env`, while a configuration is made from any env.
  */
 export function telemetryFromEnv(env: Readonly<Record<string, string | undefined>>): TelemetryConfig {
-  const serviceName = env['OTEL_SERVICE_NAME']?.trim() || DEFAULT_SERVICE_NAME;
-  const disabled = env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true' || env['OTEL_TRACES_EXPORTER']?.trim().toLowerCase() === 'none';
-  const signal = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim();
-  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim();
-  const tracesUrl = signal ? endpoint('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', signal) : base ? `${endpoint('OTEL_EXPORTER_OTLP_ENDPOINT', base).replace(/\/+$/, '')}/v1/traces` : undefined;
+  const serviceName = readSetting(env, 'OTEL_SERVICE_NAME');
+  const disabled = readSetting(env, 'OTEL_SDK_DISABLED') || readSetting(env, 'OTEL_TRACES_EXPORTER') === 'none';
+  const base = readSetting(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const tracesUrl = readSetting(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
   return disabled || !tracesUrl ? { serviceName } : { tracesUrl, serviceName };
-}
-
-function endpoint(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${name} must be an http(s) URL, got "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${value}"`);
-  return value;
 }
 
 /** Tracing of this process while it runs. */

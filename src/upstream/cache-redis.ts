@@ -1,23 +1,20 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { CacheEntry, CacheStats, ResponseCache } from './cache.ts';
 import { createMemoryCache } from './cache-memory.ts';
 
 /** Options of {@link createRedisCache}. */
 export interface RedisCacheOptions {
-  /** `redis://[user:password@]host:port[/db]` (`REDIS_URL`). */
-  url: string;
+  /**
+   * A connection that does not queue while Redis is away (`enableOfflineQueue: false`) and bounds each
+   * command (`commandTimeout`): a slower answer reads as a miss, so a sick Redis costs each request at
+   * most that much. Opened, logged and closed by its owner (the server's Redis wiring), not by the cache.
+   */
+  redis: Redis;
   /** Prepended to every key, so several deployments can share one Redis. Default `chaingraph:`. */
   keyPrefix?: string;
   /**
-   * Longest wait for one Redis command; a slower answer reads as a miss, so a
-   * sick Redis costs each request at most this much. Default 500.
-   */
-  commandTimeoutMs?: number;
-  /** TCP connect timeout. Default 2000. */
-  connectTimeoutMs?: number;
-  /**
-   * Told about the first failure of an outage (connection lost, command failed);
-   * further failures stay quiet until Redis answers again. Default `console.warn`.
+   * Told about the first failed command of an outage; further failures stay quiet until a command
+   * succeeds again. The connection's own errors are its owner's to report. Default `console.warn`.
    */
   onError?: (error: Error) => void;
   /**
@@ -28,32 +25,22 @@ export interface RedisCacheOptions {
   localMaxBytes?: number;
 }
 
-export interface RedisCache extends ResponseCache {
-  /** Resolves true once connected, false when not connected within `timeoutMs` (default 5000). */
-  ready(timeoutMs?: number): Promise<boolean>;
-}
-
-export const REDIS_CACHE_DEFAULTS = { keyPrefix: 'chaingraph:', commandTimeoutMs: 500, connectTimeoutMs: 2_000, localMaxBytes: 4 * 1024 * 1024 } as const;
+export const REDIS_CACHE_DEFAULTS = { keyPrefix: 'chaingraph:', localMaxBytes: 4 * 1024 * 1024 } as const;
 
 /**
  * A {@link ResponseCache} on Redis (`SET key value PX ttl`), for several replicas
  * sharing answers. A cache must never fail a request: while Redis is down or
  * still connecting every read is a miss and every write is dropped, without
- * waiting (no offline queue), and the outage is reported once.
+ * waiting (the connection does not queue), and a failing command is reported once.
  *
  * Redis holds `<expiry in epoch ms>:<JSON>`, so a replica that reads an answer
  * another one stored knows how long it may keep it in its own parsed store.
  */
-export function createRedisCache(options: RedisCacheOptions): RedisCache {
+export function createRedisCache(options: RedisCacheOptions): ResponseCache {
   const onError = options.onError ?? ((error: Error) => console.warn(`chaingraph: Redis cache unavailable, serving without it: ${error.message}`));
-  const redis = new Redis(options.url, {
-    keyPrefix: options.keyPrefix ?? REDIS_CACHE_DEFAULTS.keyPrefix,
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: options.commandTimeoutMs ?? REDIS_CACHE_DEFAULTS.commandTimeoutMs,
-    connectTimeout: options.connectTimeoutMs ?? REDIS_CACHE_DEFAULTS.connectTimeoutMs,
-  });
+  const { redis } = options;
+  // Prefixed here, not by ioredis' keyPrefix: the connection is shared with users of other keys.
+  const keyPrefix = options.keyPrefix ?? REDIS_CACHE_DEFAULTS.keyPrefix;
   const counters: CacheStats = { hits: 0, misses: 0, sets: 0 };
   let failing = false;
   let closed = false;
@@ -67,12 +54,6 @@ export function createRedisCache(options: RedisCacheOptions): RedisCache {
       /* a broken logger must not break the cache */
     }
   };
-  // ioredis emits one error per reconnect attempt; without a listener it prints them all.
-  redis.on('error', report);
-  redis.on('ready', () => {
-    failing = false;
-  });
-  redis.connect().catch(report);
 
   const usable = (): boolean => !closed && redis.status === 'ready';
   const localMaxBytes = options.localMaxBytes ?? REDIS_CACHE_DEFAULTS.localMaxBytes;
@@ -81,7 +62,7 @@ export function createRedisCache(options: RedisCacheOptions): RedisCache {
   const fromRedis = async (key: string): Promise<CacheEntry | undefined> => {
     if (!usable()) return undefined;
     try {
-      const stored = await redis.get(key);
+      const stored = await redis.get(keyPrefix + key);
       failing = false;
       const entry = stored === null ? undefined : decode(stored);
       if (entry) local?.hold(key, entry.value, entry.expiresAt);
@@ -112,7 +93,7 @@ export function createRedisCache(options: RedisCacheOptions): RedisCache {
       local?.hold(key, value, expiresAt);
       if (!usable()) return;
       try {
-        await redis.set(key, `${expiresAt}:${JSON.stringify(value)}`, 'PX', Math.ceil(ttlMs));
+        await redis.set(keyPrefix + key, `${expiresAt}:${JSON.stringify(value)}`, 'PX', Math.ceil(ttlMs));
         failing = false;
         counters.sets += 1;
       } catch (error) {
@@ -123,34 +104,16 @@ export function createRedisCache(options: RedisCacheOptions): RedisCache {
       await local?.delete(key);
       if (!usable()) return;
       try {
-        await redis.del(key);
+        await redis.del(keyPrefix + key);
       } catch (error) {
         report(error);
       }
     },
     stats: () => ({ ...counters }),
-    ready(timeoutMs = 5_000) {
-      if (redis.status === 'ready') return Promise.resolve(true);
-      return new Promise<boolean>((resolve) => {
-        const done = (value: boolean): void => {
-          clearTimeout(timer);
-          redis.off('ready', onReady);
-          resolve(value);
-        };
-        const onReady = (): void => done(true);
-        const timer = setTimeout(() => done(false), timeoutMs);
-        redis.on('ready', onReady);
-      });
-    },
     async close() {
       if (closed) return;
       closed = true;
       await local?.close();
-      if (redis.status === 'ready') {
-        await redis.quit().catch(() => redis.disconnect());
-      } else {
-        redis.disconnect();
-      }
     },
   };
 }

@@ -12,11 +12,11 @@
  *
  * A ceiling must never fail requests because Redis is sick: while Redis does not
  * answer, each replica counts alone (rate-limiter-flexible's insurance limiter, the
- * same ceiling per replica) and the outage is reported once.
+ * same ceiling per replica); the connection's owner reports the outage.
  */
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { UpstreamError, type UpstreamName } from './errors.ts';
 
@@ -26,17 +26,18 @@ export interface UpstreamRateOptions {
   maxRps: number;
   /** Longest wait for a turn, ms (`UPSTREAM_RATE_MAX_WAIT_MS`); never past the call's deadline. Default 1000. */
   maxWaitMs?: number;
-  /** `redis://...` (`REDIS_URL`): share the count with every replica using the same URL and prefix. Default: this process only. */
-  redisUrl?: string;
+  /**
+   * A connection to the Redis of `REDIS_URL`: share the count with every replica using the same Redis
+   * and prefix. It should not queue while Redis is away and should bound each command (`commandTimeout`,
+   * the longest wait before this replica counts alone). Its owner opens, logs and closes it. Default:
+   * this process only.
+   */
+  redis?: Redis;
   /** Prefix of the Redis keys. Default `chaingraph:upstream-rate:`. */
   keyPrefix?: string;
-  /** Longest wait for one Redis command before this replica counts alone, ms. Default 200. */
-  commandTimeoutMs?: number;
-  /** Told about the first Redis failure of an outage. Default `console.warn`. */
-  onError?: (error: Error) => void;
 }
 
-export const UPSTREAM_RATE_DEFAULTS = { maxWaitMs: 1_000, keyPrefix: 'chaingraph:upstream-rate:', commandTimeoutMs: 200 } as const;
+export const UPSTREAM_RATE_DEFAULTS = { maxWaitMs: 1_000, keyPrefix: 'chaingraph:upstream-rate:' } as const;
 
 export interface UpstreamRateStats {
   /** Attempts that had to wait for a later window. */
@@ -63,34 +64,13 @@ export function createUpstreamRate(options: UpstreamRateOptions): UpstreamRate {
   if (!Number.isSafeInteger(maxRps) || maxRps < 1) throw new Error(`UPSTREAM_MAX_RPS must be an integer of at least 1, got ${maxRps}`);
   const maxWaitMs = options.maxWaitMs ?? UPSTREAM_RATE_DEFAULTS.maxWaitMs;
   const keyPrefix = options.keyPrefix ?? UPSTREAM_RATE_DEFAULTS.keyPrefix;
-  const onError = options.onError ?? ((error: Error) => console.warn(`chaingraph: UPSTREAM_MAX_RPS counts per replica while Redis does not answer: ${error.message}`));
   const stats: UpstreamRateStats = { waited: 0, refused: 0 };
   const memory = new RateLimiterMemory({ points: maxRps, duration: 1, keyPrefix });
-  let redis: Redis | undefined;
-  let limiter: RateLimiterAbstract = memory;
-  let failing = false;
-  if (options.redisUrl) {
-    redis = new Redis(options.redisUrl, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: options.commandTimeoutMs ?? UPSTREAM_RATE_DEFAULTS.commandTimeoutMs,
-      connectTimeout: 2_000,
-    });
-    redis.on('error', (error: Error) => {
-      if (failing) return;
-      failing = true;
-      try {
-        onError(error);
-      } catch {
-        /* a broken logger must not break the ceiling */
-      }
-    });
-    redis.on('ready', () => {
-      failing = false;
-    });
-    // The insurance limiter answers while Redis is not ready or a command fails: the same ceiling, per replica.
-    limiter = new RateLimiterRedis({ storeClient: redis, points: maxRps, duration: 1, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
-  }
+  const { redis } = options;
+  // The insurance limiter answers while Redis is not ready or a command fails: the same ceiling, per replica.
+  const limiter: RateLimiterAbstract = redis
+    ? new RateLimiterRedis({ storeClient: redis, points: maxRps, duration: 1, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory })
+    : memory;
 
   return {
     async acquire(upstream, signal, budgetMs) {
@@ -120,11 +100,8 @@ export function createUpstreamRate(options: UpstreamRateOptions): UpstreamRate {
     },
     shared: () => redis !== undefined && redis.status === 'ready',
     stats: () => ({ ...stats }),
-    close: async () => {
-      if (!redis) return;
-      redis.removeAllListeners('ready');
-      await redis.quit().catch(() => redis?.disconnect());
-    },
+    // The Redis connection is its owner's to close.
+    close: async () => undefined,
   };
 }
 

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { createRedisCache } from '../../src/upstream/cache-redis.ts';
+import pino from 'pino';
+import { createRedisConnections, type RedisConnections, type RedisConnectionsOptions } from '../../src/server/redis.ts';
 
 /**
  * A real Redis for the tests that need one: `TEST_REDIS_URL` (what `.ci/run` starts), else a
@@ -34,7 +35,7 @@ export async function ensureRedis(): Promise<string> {
   const port = await freePort();
   redisProcess = spawn(REDIS_BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
-  const probe = createRedisCache({ url, onError: () => {} });
+  const probe = connectRedis(url);
   // The server needs a moment to listen; ioredis reconnects until it does.
   const up = await probe.ready(5_000);
   await probe.close();
@@ -50,4 +51,12 @@ export async function stopRedis(): Promise<void> {
     redisProcess.kill('SIGTERM');
     await exited;
   }
+}
+
+/**
+ * The production wiring's connections to `url` (`src/server/redis.ts`), logging nowhere unless given a
+ * logger: the caller closes them.
+ */
+export function connectRedis(url: string, options: Partial<RedisConnectionsOptions> = {}): RedisConnections {
+  return createRedisConnections({ url, logger: pino({ level: 'silent' }), ...options });
 }

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/server.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/gateway.ts';
+import { configFromEnv, gatewayOptionsFrom } from '../../src/server/config.ts';
 import { createTopics, type Topics } from '../../src/loaders/topics.ts';
 import type { ResponseCache } from '../../src/upstream/cache.ts';
 import type { NodeClient } from '../../src/upstream/client-types.ts';
@@ -49,18 +50,31 @@ export async function startStack(
   } = {},
 ): Promise<TestStack> {
   const devnet = await startDevnet({ validators: 300, ...options.devnet });
+  // Configured as the server is, from its variables: the devnet's URLs, the server's own key, no cache
+  // (the test chooses its cache, and call counts stay exact without one).
+  const config = configFromEnv({
+    DATA_API_URL: options.dataApiUrl ?? devnet.url,
+    DATA_API_KEY: 'test-server-key',
+    NODE_URLS: Object.entries(devnet.nodeUrls).map(([name, url]) => `${name}=${url}`).join(','),
+    CACHE: 'off',
+  });
   // Tracked under the cache, so a cache hit is no upstream call; untracked (a plain pass-through) outside `measure`.
   const tracker = createRoundTracker();
-  const rawDataApi = tracker.dataApi(createDataApiClient({ baseUrl: options.dataApiUrl ?? devnet.url, apiKey: 'test-server-key' }));
+  const rawDataApi = tracker.dataApi(
+    createDataApiClient({ baseUrl: config.dataApiUrl ?? devnet.url, ...(config.dataApiKey ? { apiKey: config.dataApiKey } : {}), apiKeyHeader: config.dataApiKeyHeader }),
+  );
   const wrapNode = options.wrapNode ?? ((node: NodeClient) => node);
-  const rawNodes = Object.entries(devnet.nodeUrls).map(([name, url]) => tracker.node(wrapNode(createNodeClient({ name, url }))));
+  const rawNodes = config.nodes.map((node) => tracker.node(wrapNode(createNodeClient(node))));
   const cache = options.cache || undefined;
   // Without a cache, answers are still frozen as the cache hands them out (see frozen.ts).
   const dataApi = cache ? withDataApiCache(rawDataApi, cache) : frozenDataApi(rawDataApi);
   const nodes = cache ? rawNodes.map((node) => withNodeCache(node, cache)) : rawNodes.map(frozenNode);
   // The gateway's default (in-process pollers), made here so tests can see when a poller stops.
   const topics = createTopics();
-  const gateway = createGateway({ graphiql: false, ...options.gateway }, { dataApi, nodes, topics });
+  // The server's options, less its edge policy: the gateway makes one with the same defaults, naming
+  // clients by the test's own `apiKeyHeader` and `rateLimit` when it overrides them.
+  const { admission: _serverPolicy, ...production } = gatewayOptionsFrom(config);
+  const gateway = createGateway({ ...production, graphiql: false, ...options.gateway }, { dataApi, nodes, topics });
   // The gateway asks each node its network id when it is made: wait for those calls and forget them, so a
   // test that counts upstream requests counts its own, however slow the machine (counted, not timed).
   const startupCalls = rawNodes.length;

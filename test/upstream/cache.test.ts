@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
+import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { Redis } from 'ioredis';
 import { type ResponseCache } from '../../src/upstream/cache.ts';
 import { createMemoryCache, entryBytes, MEMORY_CACHE_DEFAULTS } from '../../src/upstream/cache-memory.ts';
-import { createRedisCache, type RedisCache } from '../../src/upstream/cache-redis.ts';
+import { createRedisCache } from '../../src/upstream/cache-redis.ts';
 import { freezeJson, stringBytes } from '../../src/lib/frozen-json.ts';
 import { upstreamScope, withDataApiCache, withNodeCache, type CachedClientOptions } from '../../src/upstream/cached-clients.ts';
 import type { UpstreamObserver } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { createNodeClient, type NodeClientHandle } from '../../src/upstream/node-client.ts';
-import { ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
+import { settlesAtOnce } from '../helpers/at-once.ts';
+import { connectRedis, ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
 
 // ---------------------------------------------------------------- Redis for the shared table
 
@@ -21,19 +23,19 @@ if (!redisAvailable) {
   console.warn('cache.test.ts: Redis half SKIPPED: set TEST_REDIS_URL or install redis-server to run it');
 }
 
-const openCaches: ResponseCache[] = [];
+const openCaches: { close(): Promise<void> }[] = [];
 
-/** A Redis cache on its own key prefix, so parallel runs on one server never meet. */
-async function redisCache(options: { keyPrefix?: string } = {}): Promise<RedisCache> {
-  const url = await ensureRedis();
-  const cache = createRedisCache({ url, keyPrefix: options.keyPrefix ?? `chaingraph-test:${randomUUID()}:`, onError: () => {} });
-  openCaches.push(cache);
-  expect(await cache.ready()).toBe(true);
+/** A Redis cache on its own key prefix and connection (a replica's), so parallel runs on one server never meet. */
+async function redisCache(options: { keyPrefix?: string } = {}): Promise<ResponseCache> {
+  const redis = connectRedis(await ensureRedis());
+  const cache = createRedisCache({ redis: redis.commands, keyPrefix: options.keyPrefix ?? `chaingraph-test:${randomUUID()}:`, onError: () => {} });
+  openCaches.push(cache, redis);
+  expect(await redis.ready()).toBe(true);
   return cache;
 }
 
 afterAll(async () => {
-  await Promise.all(openCaches.map((cache) => cache.close()));
+  for (const open of openCaches) await open.close();
   await stopRedis();
 });
 
@@ -226,20 +228,27 @@ describe.skipIf(!redisAvailable)('createRedisCache', () => {
     }
   });
 
-  it('reads as a miss and reports once when Redis is unreachable', async () => {
-    const errors: Error[] = [];
+  it('reads as a miss at once when Redis is unreachable, and the outage is logged once', async () => {
+    const warnings: unknown[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
     const port = await freePort(); // nothing listens there
-    const cache = createRedisCache({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 200, localMaxBytes: 0, onError: (error) => errors.push(error) });
+    const redis = connectRedis(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 200, logger });
+    const errors: Error[] = [];
+    const cache = createRedisCache({ redis: redis.commands, localMaxBytes: 0, onError: (error) => errors.push(error) });
     try {
-      expect(await cache.ready(300)).toBe(false);
+      expect(await redis.ready(300)).toBe(false);
       await cache.set('k', 'v', 10_000);
-      expect(await cache.get('k')).toBeUndefined();
+      const read = Promise.resolve(cache.get('k'));
+      expect(await settlesAtOnce(read)).toBe(true);
+      expect(await read).toBeUndefined();
       expect(await cache.get('k')).toBeUndefined();
       expect(cache.stats()).toMatchObject({ hits: 0, misses: 2, sets: 0 });
       await sleep(300); // several reconnect attempts fail meanwhile
-      expect(errors).toHaveLength(1);
+      expect(errors).toHaveLength(0); // no command was sent to fail
+      expect(warnings.filter((line) => (line as { connection?: string }).connection === 'commands')).toHaveLength(1);
     } finally {
       await cache.close();
+      await redis.close();
     }
   });
 });

@@ -9,7 +9,7 @@ import { UpstreamError } from '../../src/upstream/errors.ts';
 import { createHttpUpstream } from '../../src/upstream/http.ts';
 import { createUpstreamRate, type UpstreamRate, type UpstreamRateOptions } from '../../src/upstream/upstream-rate.ts';
 import { settlesAtOnce } from '../helpers/at-once.ts';
-import { ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
+import { connectRedis, ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
 
 const CHAINS = 'GET /v1/chains';
 
@@ -35,7 +35,7 @@ afterEach(async () => {
 });
 
 function ceiling(options: UpstreamRateOptions): UpstreamRate {
-  const rate = createUpstreamRate({ onError: () => {}, ...options });
+  const rate = createUpstreamRate(options);
   owned.push(rate);
   return rate;
 }
@@ -132,6 +132,13 @@ describe.skipIf(!redisAvailable)('UPSTREAM_MAX_RPS shared by two gateways throug
     url = await ensureRedis();
   });
 
+  /** A replica's command connection, as the server's wiring opens it. */
+  function redis(to = url): NonNullable<UpstreamRateOptions['redis']> {
+    const connections = connectRedis(to);
+    owned.push(connections);
+    return connections.commands;
+  }
+
   function gateway(rate: UpstreamRate): Gateway {
     const http = createHttpUpstream({ upstreamRate: rate, timeoutMs: 5_000, retries: 0 });
     owned.push(http);
@@ -156,8 +163,8 @@ describe.skipIf(!redisAvailable)('UPSTREAM_MAX_RPS shared by two gateways throug
 
   it('one budget for both: what one gateway spends the other cannot', async () => {
     const keyPrefix = `chaingraph-test:${randomUUID()}:`;
-    const a = ceiling({ maxRps: 6, maxWaitMs: 0, redisUrl: url, keyPrefix });
-    const b = ceiling({ maxRps: 6, maxWaitMs: 0, redisUrl: url, keyPrefix });
+    const a = ceiling({ maxRps: 6, maxWaitMs: 0, redis: redis(), keyPrefix });
+    const b = ceiling({ maxRps: 6, maxWaitMs: 0, redis: redis(), keyPrefix });
     await Promise.all([untilShared(a), untilShared(b)]);
     const [gwA, gwB] = [gateway(a), gateway(b)];
     await freshWindow();
@@ -169,8 +176,8 @@ describe.skipIf(!redisAvailable)('UPSTREAM_MAX_RPS shared by two gateways throug
 
   it('the fleet holds the ceiling under sustained load from both', async () => {
     const keyPrefix = `chaingraph-test:${randomUUID()}:`;
-    const a = ceiling({ maxRps: 5, maxWaitMs: 2_000, redisUrl: url, keyPrefix });
-    const b = ceiling({ maxRps: 5, maxWaitMs: 2_000, redisUrl: url, keyPrefix });
+    const a = ceiling({ maxRps: 5, maxWaitMs: 2_000, redis: redis(), keyPrefix });
+    const b = ceiling({ maxRps: 5, maxWaitMs: 2_000, redis: redis(), keyPrefix });
     await Promise.all([untilShared(a), untilShared(b)]);
     const [gwA, gwB] = [gateway(a), gateway(b)];
     devnet.resetStats();
@@ -192,7 +199,7 @@ describe.skipIf(!redisAvailable)('UPSTREAM_MAX_RPS shared by two gateways throug
 
   it('while Redis does not answer, each replica still applies the ceiling on its own and nothing fails because of it', async () => {
     const down = `redis://127.0.0.1:${await freePort()}`;
-    const rate = ceiling({ maxRps: 3, maxWaitMs: 0, redisUrl: down });
+    const rate = ceiling({ maxRps: 3, maxWaitMs: 0, redis: redis(down) });
     const api = client(rate);
     const { ok, throttled } = await settle(Array.from({ length: 5 }, () => api.listChains()));
     expect(rate.shared()).toBe(false);
