@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { base58 } from '@scure/base';
+import { measurePair } from './pairs.ts';
 
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
@@ -108,27 +109,6 @@ function withChecksum(payload: Uint8Array): Uint8Array {
   return full;
 }
 
-/** µs per call of `fn` for one round of `n` calls. */
-function time(fn: (i: number) => unknown, n: number): number {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) fn(i);
-  return Number(process.hrtime.bigint() - start) / 1000 / n;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-/** Median µs per call of each of `a` and `b`, their rounds interleaved so that load on the machine falls on both alike. */
-function measurePair(a: (i: number) => unknown, b: (i: number) => unknown, n: number, rounds = 15): [number, number] {
-  time(a, n);
-  time(b, n);
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    ta.push(time(a, n));
-    tb.push(time(b, n));
-  }
-  return [median(ta), median(tb)];
-}
 
 const N = 20_000;
 const inputs = (size: number) => Array.from({ length: 256 }, (_, i) => withChecksum(createHash('sha256').update(`id-${size}-${i}`).digest().subarray(0, size)));

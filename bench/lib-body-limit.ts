@@ -12,6 +12,7 @@ import { createYoga } from 'graphql-yoga';
 import { Agent, request } from 'undici';
 import { REQUEST_LIMITS_DEFAULTS, useRequestLimits } from '../src/gateway/plugins/use-request-limits.ts';
 import { getSchema } from '../src/schema/index.ts';
+import { measurePairAsync } from './pairs.ts';
 
 const schema = getSchema();
 const limit = REQUEST_LIMITS_DEFAULTS.maxBodyBytes;
@@ -33,22 +34,7 @@ async function post(url: string): Promise<void> {
   if (res.statusCode !== 200) throw new Error(String(res.statusCode));
 }
 
-async function time(url: string, n: number): Promise<number> {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await post(url);
-  return Number(process.hrtime.bigint() - start) / 1000 / n;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-await time(ours.url, 500);
-await time(yogas.url, 500);
-const to: number[] = [];
-const ty: number[] = [];
-for (let r = 0; r < 9; r++) {
-  to.push(await time(ours.url, 1000));
-  ty.push(await time(yogas.url, 1000));
-}
-const [o, y] = [median(to), median(ty)];
+const [o, y] = await measurePairAsync(() => post(ours.url), () => post(yogas.url), 1000);
 console.log(`4 KB POST with Content-Length   useRequestLimits ${o.toFixed(1)} µs/op   yoga maxRequestBodySize ${y.toFixed(1)} µs/op   x${(y / o).toFixed(2)}`);
 
 /** What each answers a body over the limit, declared and chunked. */

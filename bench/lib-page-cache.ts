@@ -6,6 +6,7 @@
  * Run with `npx tsx bench/lib-page-cache.ts`; prints the median of several rounds in µs/op.
  */
 import { LRUCache } from 'lru-cache';
+import { measurePair } from './pairs.ts';
 
 class OldPageCache {
   private readonly pages = new Map<string, Buffer>();
@@ -55,27 +56,6 @@ class OldPageCache {
 const newCache = () =>
   new LRUCache<string, Buffer>({ maxSize: 4_000_000, maxEntrySize: 512_000, sizeCalculation: (page, key) => page.length + key.length });
 
-/** µs per call of `fn` for one round of `n` calls. */
-function time(fn: (i: number) => unknown, n: number): number {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) fn(i);
-  return Number(process.hrtime.bigint() - start) / 1000 / n;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-/** Median µs per call of each of `a` and `b`, their rounds interleaved so that load on the machine falls on both alike. */
-function measurePair(a: (i: number) => unknown, b: (i: number) => unknown, n: number, rounds = 15): [number, number] {
-  time(a, n);
-  time(b, n);
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    ta.push(time(a, n));
-    tb.push(time(b, n));
-  }
-  return [median(ta), median(tb)];
-}
 
 const N = 100_000;
 const keys = Array.from({ length: 400 }, (_, i) => `/v1/networks/mainnet/validators?nodeIds=NodeID-${i.toString(36).padStart(30, 'x')}&pageSize=100`);

@@ -12,6 +12,7 @@ import { LRUCache } from 'lru-cache';
 import { PARSE_CACHE_DEFAULTS, detachTokens, useParseCache } from '../src/gateway/plugins/use-parse-cache.ts';
 import { stringBytes } from '../src/lib/text.ts';
 import { getSchema } from '../src/schema/index.ts';
+import { measurePairAsync as measurePair } from './pairs.ts';
 
 type Yoga = YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
 
@@ -39,26 +40,6 @@ async function post(yoga: Yoga, query: string): Promise<void> {
   if (res.status !== 200 || text.includes('errors')) throw new Error(text);
 }
 
-async function time(fn: (i: number) => Promise<void>, n: number): Promise<number> {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await fn(i);
-  return Number(process.hrtime.bigint() - start) / 1000 / n;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-/** Median µs per call of each, rounds interleaved so that load on the machine falls on both alike. */
-async function measurePair(a: (i: number) => Promise<void>, b: (i: number) => Promise<void>, n: number, rounds = 9): Promise<[number, number]> {
-  await time(a, n);
-  await time(b, n);
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    ta.push(await time(a, n));
-    tb.push(await time(b, n));
-  }
-  return [median(ta), median(tb)];
-}
 
 async function row(name: string, n: number, oldFn: (i: number) => Promise<void>, newFn: (i: number) => Promise<void>): Promise<void> {
   const [o, s] = await measurePair(oldFn, newFn, n);
