@@ -1,6 +1,8 @@
 import type { Dataset } from './dataset/index.ts';
 import type { DevnetHandler } from './http-types.ts';
 import { compileRoutes } from './router.ts';
+// The Data API's health checks and the caller's usage reports
+import { createUsageLedger, usageRoutes } from './routes/usage.ts';
 import { evmRoutes } from './routes/evm.ts';
 // EVM blocks, latest transactions, contracts and transfers
 import { evmBlockRoutes } from './routes/evm-blocks.ts';
@@ -9,10 +11,24 @@ import { primaryRoutes } from './routes/primary.ts';
 import { evmAddressRoutes } from './routes/evm-address.ts';
 // Primary-network transactions, balances and assets
 import { primaryTxRoutes } from './routes/primary-tx.ts';
+// Primary-network blocks and vertices by id, a node's proposed blocks
+import { primaryBlockRoutes } from './routes/primary-blocks.ts';
 // Primary-network lookups, network details and supply, ICM messages by id
 import { lookupRoutes } from './routes/lookups.ts';
+// L1 validators, an asset's transactions, UTXOs by GET, address chains and last activity
+import { primaryAddressRoutes } from './routes/primary-addresses.ts';
+// EVM across chains, an address's chains and deployments, transactions v2, collection tokens, reindexing
+import { evmMoreRoutes } from './routes/evm-more.ts';
 
 /** The devnet's Data API (`/v1/...`): the primary-network and EVM routes over one dataset. */
 export function createDataApiHandler(dataset: Dataset): DevnetHandler {
-  return compileRoutes([...primaryRoutes(dataset), ...primaryTxRoutes(dataset), ...evmRoutes(dataset), ...evmBlockRoutes(dataset.evm), ...lookupRoutes(dataset), ...evmAddressRoutes(dataset.evm)]);
+  // Every answered request is counted for its caller's key: the usage routes report from it.
+  const usage = createUsageLedger(dataset.now);
+  const routes = compileRoutes([...usageRoutes(usage), ...primaryRoutes(dataset), ...primaryTxRoutes(dataset), ...primaryAddressRoutes(dataset), ...primaryBlockRoutes(dataset), ...evmRoutes(dataset), ...evmBlockRoutes(dataset.evm), ...lookupRoutes(dataset), ...evmAddressRoutes(dataset.evm), ...evmMoreRoutes(dataset.evm)]);
+  return async (req) => {
+    const started = performance.now();
+    const answer = await routes(req);
+    usage.record(req, answer, performance.now() - started);
+    return answer;
+  };
 }

@@ -51,9 +51,12 @@ function match(segments: string[], parts: string[]): Record<string, string> | un
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i] as string;
     const part = parts[i] as string;
-    if (seg.startsWith('{') && seg.endsWith('}')) {
-      if (!part) return undefined;
-      params[seg.slice(1, -1)] = part;
+    // `{name}` is the whole segment; `{name}:verb` (a custom method such as `{tokenId}:reindex`) a value then the verb.
+    const param = /^\{(\w+)\}(.*)$/.exec(seg);
+    if (param) {
+      const [, name, verb] = param as unknown as [string, string, string];
+      if (part.length <= verb.length || !part.endsWith(verb)) return undefined;
+      params[name] = part.slice(0, part.length - verb.length);
     } else if (seg !== part) return undefined;
   }
   return params;

@@ -161,7 +161,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   };
 
   const route = (path: string): { handler: DevnetHandler; path: string } | undefined => {
-    if (path.startsWith('/v1/') || path === '/v1') return { handler: dataApi, path };
+    // The Data API's paths are versioned: listTransactionsV2 is under /v2.
+    if (/^\/v[12](\/|$)/.test(path)) return { handler: dataApi, path };
     for (const [prefix, handler] of Object.entries(nodes)) {
       if (prefix && path.startsWith(`${prefix}/ext`)) return { handler, path: path.slice(prefix.length) };
     }

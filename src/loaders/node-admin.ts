@@ -72,12 +72,41 @@ export async function loadVms(
   };
 }
 
-/** The admin methods without params or answer: the profilers. */
-export type ProfilerMethod = 'admin.startCPUProfiler' | 'admin.stopCPUProfiler' | 'admin.memoryProfile' | 'admin.lockProfile';
+/** The admin methods without params or answer: the profilers and the stack trace (each writes a file on the node). */
+export type ProfilerMethod = 'admin.startCPUProfiler' | 'admin.stopCPUProfiler' | 'admin.memoryProfile' | 'admin.lockProfile' | 'admin.stacktrace';
 
 /** Runs a profiler method on the node `name`. */
 export async function runProfiler(ctx: LoaderContext, name: string, method: ProfilerMethod): Promise<void> {
   await adminCall(ctx, name, method, {});
+}
+
+/** admin.getConfig: the node's configuration as it reports it (its structure is the node version's own). */
+export async function nodeConfig(ctx: LoaderContext, name: string): Promise<Record<string, unknown>> {
+  return nodeRpc(ctx, name, 'admin.getConfig', {});
+}
+
+/** What admin.dbGet found: the node's `errorCode` (0, 1, 2) as a status a caller can switch on. */
+export type DbGetStatus = 'FOUND' | 'NOT_FOUND' | 'CLOSED' | 'UNKNOWN';
+
+/** The node's `errorCode` of admin.dbGet (rpcdb's Error enum): 0 none, 1 the database is closed, 2 the key is absent. */
+const DB_GET_STATUSES: Readonly<Record<number, DbGetStatus>> = { 0: 'FOUND', 1: 'CLOSED', 2: 'NOT_FOUND' };
+
+export interface DbGetResult {
+  key: string;
+  status: DbGetStatus;
+  /** The value's bytes as 0x-hex when found; null otherwise. */
+  value: string | null;
+  errorCode: number;
+}
+
+/**
+ * admin.dbGet: one key of the node's database. Not-found and closed are answers
+ * (the node's success with an errorCode), not errors, so they are statuses here.
+ */
+export async function dbGet(ctx: LoaderContext, name: string, key: string): Promise<DbGetResult> {
+  const result = await nodeRpc(ctx, name, 'admin.dbGet', { key: key.toLowerCase() });
+  const status = DB_GET_STATUSES[result.errorCode] ?? 'UNKNOWN';
+  return { key, status, errorCode: result.errorCode, value: status === 'FOUND' ? (result.value || '0x') : null };
 }
 
 /** Each admin read or change is one call to its node. */

@@ -68,11 +68,24 @@ export const VERTEX_LISTING_COST: FieldCost = costs.listing(PAGES.vertices);
 /** What a UTXO listing asks for (E4's parameters besides the page). */
 export type UtxoQuery = Omit<ListUtxosParams, 'pageSize' | 'pageToken'>;
 
-/** E4 as pages (`PrimaryBlockchain.utxos`): the UTXOs of some addresses on this chain. */
+/** Longest comma-joined address list a UTXO listing sends in a GET's query; longer lists go by POST. */
+export const UTXO_GET_ADDRESS_CHARS = 1024;
+
+/**
+ * E4 as pages (`PrimaryBlockchain.utxos`): the UTXOs of some addresses on this chain.
+ * Both forms of the listing answer the same: the GET (getUtxosByAddresses) when the
+ * page fits its bound (100) and the addresses a short query, so the answer is a plain
+ * cacheable GET; the POST (getUtxosByAddressesV2) otherwise, for pages up to 1024 and
+ * address lists no URL could carry.
+ */
 export function utxoPages(ctx: LoaderContext, chain: PrimaryChain, query: UtxoQuery): FetchChainPage<UtxoOnChain> {
   const { dataApi } = upstreamOf(ctx);
+  const shortList = query.addresses.join(',').length <= UTXO_GET_ADDRESS_CHARS;
   return async (pageToken, pageSize) => {
-    const page = await dataApi.listUtxos(chain.network, chain.blockchainId, { ...query, ...pageParams(pageToken, pageSize) }, ctx.call);
+    const params = { ...query, ...pageParams(pageToken, pageSize) };
+    const page = shortList && pageSize <= PAGES.utxosByGet.maxSize
+      ? await dataApi.listUtxosByGet(chain.network, chain.blockchainId, params, ctx.call)
+      : await dataApi.listUtxos(chain.network, chain.blockchainId, params, ctx.call);
     return { items: page.utxos.map((u) => onChain(chain, u)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
   };
 }

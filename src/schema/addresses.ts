@@ -6,6 +6,7 @@ import {
   ERC1155_BALANCE_LISTING_COST, NATIVE_BALANCE_COST, NATIVE_TRANSACTION_LISTING_COST, type AddressTransaction,
 } from '../loaders/addresses.ts';
 import { chainById, chainRefetchCalls, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
+import { addressTransactionV2Pages } from '../loaders/evm-more.ts';
 import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
 import { ICM_MESSAGE_LISTING_COST } from '../loaders/icm.ts';
 import type { Erc1155TokenBalance, NativeTokenBalance } from '../shapes/index.ts';
@@ -135,24 +136,29 @@ AddressRef.implement({
         startBlock: t.arg({ type: 'UInt64', description: 'First block, inclusive (alone: up to the latest block).', bound: BLOCK_NUMBER }),
         endBlock: t.arg({ type: 'UInt64', description: 'Last block, exclusive (alone: from genesis).', bound: BLOCK_NUMBER }),
         sortOrder: t.arg({ type: SortOrderEnum, description: 'By timestamp; the upstream default is descending.' }),
+        filterSpamTokens: t.arg.boolean({
+          description:
+            "Given (true or false), the listing is the Data API's v2 one (listTransactionsV2): the same transactions, with each ERC-20 token's `tokenReputation`, and with true the transfers of spam tokens left out.",
+        }),
       },
       checkArgs: (args) => {
         checkAfter(args, PAGES.addressTransactions);
         checkBlockOrder(args);
       },
       upstreamCost: ADDRESS_TRANSACTION_LISTING_COST,
-      resolve: (a, args, ctx) =>
-        resolvePageConnection({
+      resolve: (a, args, ctx) => {
+        const filters = { startBlock: blockNumber(args.startBlock), endBlock: blockNumber(args.endBlock), sortOrder: args.sortOrder ?? undefined };
+        const spam = args.filterSpamTokens;
+        return resolvePageConnection<AddressTransactionShape>({
           ctx,
           page: PAGES.addressTransactions,
           args,
-          parent: a,
-          fetchPage: addressTransactionPages(ctx, a.chainId, a.address, {
-            startBlock: blockNumber(args.startBlock),
-            endBlock: blockNumber(args.endBlock),
-            sortOrder: args.sortOrder ?? undefined,
-          }),
-        }),
+          parent: spam == null ? a : { ...a, filterSpamTokens: spam },
+          fetchPage: spam == null
+            ? addressTransactionPages(ctx, a.chainId, a.address, filters)
+            : addressTransactionV2Pages(ctx, a.chainId, a.address, { ...filters, filterSpamTokens: spam }),
+        });
+      },
     }),
     nativeTransactions: t.field({
       type: NativeTransactionConnection,

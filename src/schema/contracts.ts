@@ -13,7 +13,7 @@ import { openEnumField, openEnumInterfaceField, upstreamEnum } from './enums.ts'
 import { EvmBlockRef } from './evm-blocks.ts';
 import { BOUNDS, exactUInt64 } from './input-checks.ts';
 import { NftTokenRef } from './nfts.ts';
-import { Erc1155TokenBalanceRef } from './addresses.ts';
+import { AddressRef, Erc1155TokenBalanceRef } from './addresses.ts';
 import { PAGES } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { unixSecondsToDate } from './scalars.ts';
@@ -77,6 +77,11 @@ const ContractDeploymentDetailsRef = builder.objectRef<WithChainOf<ContractDeplo
       type: 'EvmAddress',
       nullable: true,
       description: 'The contract that deployed this one, when it was deployed by a contract.',
+    }),
+    deployer: t.field({
+      type: AddressRef,
+      description: 'The deploying address as an `Address` of this chain (its transactions, the other contracts it deployed). No upstream call by itself.',
+      resolve: (d) => ({ chainId: d.chainId, address: d.deployerAddress.toLowerCase() }),
     }),
     transaction: t.field({
       type: TransactionRef,

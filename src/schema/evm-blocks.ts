@@ -38,7 +38,7 @@ export const TransactionStatusEnum = upstreamEnum('TransactionStatus', 'The rece
   FAILED: { value: 'failed', description: 'Reverted (receipt status 0).' },
 });
 
-const LatestTransactionFilter = builder.inputType('LatestTransactionFilter', {
+export const LatestTransactionFilter = builder.inputType('LatestTransactionFilter', {
   description: "Filters of a chain's latest transactions; names are the upstream query parameters.",
   fields: (t) => ({
     status: t.field({ type: TransactionStatusEnum.ref, description: 'Only transactions with this receipt status.', bound: TransactionStatusEnum.bound }),
@@ -46,7 +46,7 @@ const LatestTransactionFilter = builder.inputType('LatestTransactionFilter', {
 });
 
 /** A status filter as sent upstream (UNKNOWN, output only, is refused by the bound before this). */
-const statusOf = (status: string | null | undefined): TransactionStatus | undefined =>
+export const statusOf = (status: string | null | undefined): TransactionStatus | undefined =>
   status === 'success' || status === 'failed' ? status : undefined;
 
 // ---------------------------------------------------------------- EvmBlock

@@ -13,6 +13,11 @@ import './utxos.ts';
 // Primary-network transactions, balances and assets
 import './assets.ts';
 import './primary-tx.ts';
+// L1 validators; primary addresses' chains and last activity, an asset's transactions
+import './l1-validators.ts';
+import './primary-addresses.ts';
+// Primary-network blocks and vertices by id, a node's proposed blocks
+import './primary-blocks.ts';
 import './block-subscription.ts';
 import './chains.ts';
 import './addresses.ts';
@@ -24,6 +29,8 @@ import './contracts.ts';
 import './icm.ts';
 // EVM address tokens (balances and transfer listings)
 import './address-tokens.ts';
+// EVM across chains, an address's chains and deployments, collection tokens, reindexNft
+import './evm-more.ts';
 // Primary-network lookups and ICM
 import './network-details.ts';
 import './exports.ts';
@@ -31,6 +38,8 @@ import './signatures.ts';
 import './node.ts';
 import './node-health.ts';
 import './node-admin.ts';
+// The Data API's health checks and the calling key's usage reports
+import './usage.ts';
 import { COST_DIRECTIVE_NAMES } from './cost-directives.ts';
 import { declareEntitiesCost } from './federation.ts';
 

@@ -2,10 +2,11 @@ import { builder } from './builder.ts';
 import type { Context } from './context.ts';
 import { badInput } from '../errors/graphql.ts';
 import {
-  ADMIN_METHOD_COST, aliasApi, aliasChain, chainAliases, loadVms, loggerLevels, runProfiler, setLoggerLevel, type NamedLoggerLevel,
+  ADMIN_METHOD_COST, aliasApi, aliasChain, chainAliases, dbGet, loadVms, loggerLevels, nodeConfig, runProfiler, setLoggerLevel,
+  type DbGetResult, type NamedLoggerLevel,
 } from '../loaders/node-admin.ts';
 import { nodeName } from '../loaders/nodes.ts';
-import { quoteValue, type Bound } from './bounds.ts';
+import { grammar, quoteValue, type Bound } from './bounds.ts';
 import { NODE_BOUNDS } from './input-checks.ts';
 import { AvalancheNodeRef, checkNodeArg, NodeVmRef, type AvalancheNodeShape } from './node.ts';
 
@@ -37,6 +38,38 @@ const LOG_LEVEL_BOUND: Bound = {
     }
   },
 };
+
+/**
+ * A database key: 0x and an even number of hex digits (the node decodes whole bytes and
+ * refuses an odd count), at most 1 KiB, far above the node's own keys (ids of 32 bytes
+ * and short prefixes).
+ */
+const MAX_DB_KEY_BYTES = 1024;
+const DB_KEY_BOUND: Bound = grammar(
+  `0x and an even number of hex digits, at most ${MAX_DB_KEY_BYTES} bytes.`,
+  '0x and whole bytes of hex',
+  (value) => /^0x(?:[0-9a-fA-F]{2})*$/.test(value) && value.length <= 2 + 2 * MAX_DB_KEY_BYTES,
+);
+
+const DbGetStatusRef = builder.enumType('DatabaseLookupStatus', {
+  description: "What admin.dbGet found (the node's `errorCode`).",
+  values: {
+    FOUND: { description: 'The key is present; `value` holds its bytes (errorCode 0).' },
+    NOT_FOUND: { description: 'The key is absent (errorCode 2). The node answers this as a success.' },
+    CLOSED: { description: 'The node\'s database is closed, e.g. while it shuts down (errorCode 1).' },
+    UNKNOWN: { description: 'An errorCode this gateway does not know; see `errorCode`.' },
+  } as const,
+});
+
+const DatabaseValueRef = builder.objectRef<DbGetResult>('DatabaseValue').implement({
+  description: "One key of a node's database (admin.dbGet).",
+  fields: (t) => ({
+    key: t.field({ type: 'Hex', nullable: false, description: 'The key asked for, as given.', resolve: (r) => r.key }),
+    status: t.field({ type: DbGetStatusRef, nullable: false, description: 'Found, not found, or the database closed.', resolve: (r) => r.status }),
+    value: t.field({ type: 'Hex', nullable: true, description: "The value's bytes as 0x-hex when `status` is FOUND (`0x` for an empty value); null otherwise.", resolve: (r) => r.value }),
+    errorCode: t.exposeInt('errorCode', { nullable: true, description: 'The node\'s raw errorCode: 0 none, 1 closed, 2 not found.' }),
+  }),
+});
 
 const LoggerLevelRef = builder.objectRef<NamedLoggerLevel>('LoggerLevel').implement({
   description: 'Levels of one of the node\'s loggers (`main`, `vm-factory`, one per chain such as `P`, `X`, `C`).',
@@ -70,6 +103,23 @@ builder.objectFields(AvalancheNodeRef, (t) => ({
     ...ADMIN_ONLY,
     upstreamCost: ADMIN_METHOD_COST,
     resolve: (n, args, ctx) => loggerLevels(ctx, n.name, args.loggerName),
+  }),
+  config: t.field({
+    type: 'JSONObject',
+    nullable: true,
+    description: `The node's whole configuration as it reports it (admin.getConfig): flags, network, HTTP, staking, database and chain settings. Its keys depend on the node's version, so it is served as an object.${ADMIN_READ_NOTE}`,
+    ...ADMIN_ONLY,
+    upstreamCost: ADMIN_METHOD_COST,
+    resolve: (n, _args, ctx) => nodeConfig(ctx, n.name),
+  }),
+  databaseValue: t.field({
+    type: DatabaseValueRef,
+    nullable: true,
+    description: `One key of the node's database (admin.dbGet): its value, or NOT_FOUND / CLOSED as a status rather than an error.${ADMIN_READ_NOTE}`,
+    args: { key: t.arg({ type: 'Hex', required: true, description: 'The key\'s bytes as 0x-hex.', bound: DB_KEY_BOUND }) },
+    ...ADMIN_ONLY,
+    upstreamCost: ADMIN_METHOD_COST,
+    resolve: (n, args, ctx) => dbGet(ctx, n.name, args.key),
   }),
 }));
 
@@ -221,6 +271,12 @@ const PROFILERS = [
     method: 'admin.lockProfile',
     description: "Writes mutex statistics, `lock.profile`, in the node's profile directory (admin.lockProfile).",
     payload: 'The profile is written.',
+  },
+  {
+    field: 'adminStacktrace',
+    method: 'admin.stacktrace',
+    description: "Writes the stack of every goroutine, `stacktrace.txt`, in the node's working directory (admin.stacktrace).",
+    payload: 'The stack trace is written.',
   },
 ] as const;
 

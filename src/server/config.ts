@@ -45,6 +45,8 @@ export interface GatewayConfig {
    * left is aborted and the process exits 1. Default 10000 (under the 30 s Kubernetes and Docker give).
    */
   shutdownGraceMs: number;
+  /** `READY_PROBE`: what `/ready` asks the Data API, its chain list or its live check. */
+  readyProbe: 'chains' | 'live-check';
   /** Prometheus `/metrics` (README, "Metrics"). */
   metrics: MetricsConfig;
   /** Persisted operations: automatic persisted queries and trusted documents (README, "Persisted operations"). */
@@ -142,6 +144,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     logLevel: s.LOG_LEVEL,
     telemetry: telemetryFromEnv(env),
     shutdownGraceMs: s.SHUTDOWN_GRACE_MS,
+    readyProbe: s.READY_PROBE ?? 'chains',
     metrics: { ...(s.METRICS_TOKEN ? { token: s.METRICS_TOKEN } : {}), maxOperationNames: s.METRICS_MAX_OPERATION_NAMES },
     persisted: {
       apq: s.APQ && !s.ONLY_PERSISTED,

@@ -118,8 +118,10 @@ export async function startServer(
   });
   const nodeClients = nodes.map((n) => createNodeClient({ ...n, http }));
   const breakerStates = () => http.breakers();
-  // Readiness asks the Data API itself (its cheapest call), never the cache.
-  const readinessProbe = () => dataApi.listChains({}, { timeoutMs: 3000 });
+  // Readiness asks the Data API itself (its cheapest call, or its live check), never the cache.
+  const readinessProbe = config.readyProbe === 'live-check'
+    ? () => dataApi.liveCheck({ timeoutMs: 3000 })
+    : () => dataApi.listChains({}, { timeoutMs: 3000 });
   // One cache for every client: shared by replicas through Redis, else this process's LRU.
   const cache: ResponseCache | undefined =
     config.cache === 'off'

@@ -309,6 +309,7 @@ export const SETTINGS = {
     ),
     readBy: 'the `npm start` script',
   },
+  READY_PROBE: oneOf(['chains', 'live-check'], 'what `/ready` asks the Data API: `chains` (its chain list, the cheapest data call) or `live-check` (its own liveness operation)', '`chains`'),
   SHUTDOWN_GRACE_MS: int('on SIGTERM/SIGINT, how long in-flight requests may take to finish before they are aborted (exit 1)', SHUTDOWN_GRACE_MS_DEFAULT, { min: 0, unit: 'ms' }),
   BREAKER_FAILURES: int("consecutive failed attempts (timeouts, network errors, 5xx) that open an upstream's or a node's circuit", BREAKER_DEFAULTS.failures),
   BREAKER_HALF_OPEN_MS: int('how long an open circuit stays open before one probe', BREAKER_DEFAULTS.halfOpenAfterMs, { min: 0, unit: 'ms' }),

@@ -132,3 +132,9 @@ export interface ListBlocksParams extends PageParams {
   startTimestamp?: number;
   endTimestamp?: number;
 }
+
+/** getVertexByHeight: the vertices at one DAG height (the X-chain before Cortina). */
+export interface ListVerticesByHeightParams extends PageParams {
+  vertexHeight: number;
+  sortOrder?: SortOrder;
+}

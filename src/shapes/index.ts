@@ -13,6 +13,7 @@ export * from './evm.ts';
 // EVM blocks, contracts and transfers
 export * from './evm-blocks.ts';
 export * from './evm-address.ts'; // EVM address tokens
+export * from './evm-more.ts'; // EVM address chains, deployments, transactions v2, collection tokens
 export * from './icm.ts';
 export * from './exports.ts';
 export * from './node-rpc.ts';
@@ -22,3 +23,7 @@ export { approximately, decimalString, READ, STRICT, type Kit, type Leaf, type W
 export * from './pages.ts';
 // Primary-network lookups and ICM (network details, supply, blockchains)
 export * from './network.ts';
+// L1 validators and primary-network address activity (chain ids, last activity)
+export * from './primary-addresses.ts';
+// The Data API's health and live checks, and the caller's usage metrics and logs
+export * from './usage.ts';

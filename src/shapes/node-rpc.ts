@@ -144,6 +144,11 @@ export const describeNodeResults = perKit((k: Kit) => {
     'admin.setLoggerLevel': v.object({ loggerLevels: v.optional(loggerLevels) }),
     'admin.startCPUProfiler': empty,
     'admin.stopCPUProfiler': empty,
+    /** The node's whole configuration; its structure is the node version's own (no fixed schema), so it is kept as an object. */
+    'admin.getConfig': v.record(v.string(), k.unknown),
+    'admin.stacktrace': empty,
+    /** `value` 0x-hex (empty when absent); `errorCode` 0 found, 1 database closed, 2 not found: a not-found key is a success. */
+    'admin.dbGet': v.object({ value: k.mayBeAbsent(k.string), errorCode: k.int32 }),
     'info.acps': v.object({ acps: v.record(k.key(/^\d+$/, 'an ACP number'), AcpPreference) }),
     'info.isBootstrapped': v.object({ isBootstrapped: k.boolean }),
     'info.getBlockchainID': v.object({ blockchainID: k.string }),
@@ -203,6 +208,9 @@ export interface NodeRpcMethods {
   'admin.setLoggerLevel': { params: { loggerName?: string; logLevel?: string; displayLevel?: string }; result: Result<'admin.setLoggerLevel'> };
   'admin.startCPUProfiler': { params: NoParams; result: Result<'admin.startCPUProfiler'> };
   'admin.stopCPUProfiler': { params: NoParams; result: Result<'admin.stopCPUProfiler'> };
+  'admin.getConfig': { params: NoParams; result: Result<'admin.getConfig'> };
+  'admin.stacktrace': { params: NoParams; result: Result<'admin.stacktrace'> };
+  'admin.dbGet': { params: { key: string }; result: Result<'admin.dbGet'> };
   'info.acps': { params: NoParams; result: Result<'info.acps'> };
   'info.isBootstrapped': { params: { chain: string }; result: Result<'info.isBootstrapped'> };
   'info.getBlockchainID': { params: { alias: string }; result: Result<'info.getBlockchainID'> };
@@ -252,6 +260,8 @@ export function nodeApiOf(method: NodeRpcMethod): 'admin' | 'info' | 'health' {
 export const READ_ONLY_NODE_METHODS: ReadonlySet<NodeRpcMethod> = new Set<NodeRpcMethod>([
   'admin.getChainAliases',
   'admin.getLoggerLevel',
+  'admin.getConfig',
+  'admin.dbGet',
   'info.acps',
   'info.isBootstrapped',
   'info.getBlockchainID',

@@ -22,6 +22,9 @@ export const PAGES = {
   blocks: spec('blocks', 10, 100), // E15
   icmMessages: spec('icmMessages', 10, 100), // E16
   vertices: spec('vertices', 10, 100), // E18
+  // Primary-network blocks proposed by a node and vertices at a height (public spec: 1-100)
+  nodeBlocks: spec('nodeBlocks', 10, 100), // listPrimaryNetworkBlocksByNodeId
+  verticesByHeight: spec('verticesByHeight', 10, 100), // getVertexByHeight
   // EVM blocks, latest transactions and contract transfers
   evmBlocks: spec('evmBlocks', 10, 100), // getLatestBlocks
   evmBlockTransactions: spec('evmBlockTransactions', 10, 100), // getTransactionsForBlock
@@ -35,10 +38,22 @@ export const PAGES = {
   erc721Transfers: spec('erc721Transfers', 10, 100), // listErc721Transactions
   erc1155Transfers: spec('erc1155Transfers', 10, 100), // listErc1155Transactions
   internalTransactions: spec('internalTransactions', 10, 100), // listInternalTransactions
+  // EVM across chains, deployments, transactions v2 and collection tokens (public spec: 1-100)
+  allChainsBlocks: spec('allChainsBlocks', 10, 100), // listLatestBlocksAllChains
+  allChainsTransactions: spec('allChainsTransactions', 10, 100), // listLatestTransactionsAllChains
+  contractDeployments: spec('contractDeployments', 10, 100), // listContractDeployments
+  addressTransactionsV2: spec('addressTransactionsV2', 10, 100), // listTransactionsV2
+  collectionTokens: spec('collectionTokens', 10, 100), // listTokens
   // Primary-network lookups and ICM
   blockchains: spec('blockchains', 100, 10000), // listBlockchains
   allIcmMessages: spec('allIcmMessages', 10, 100), // listIcmMessages
   // Primary-network transactions (public spec: 1-100)
   primaryTransactions: spec('primaryTransactions', 10, 100), // listLatestPrimaryNetworkTransactions
   stakingTransactions: spec('stakingTransactions', 10, 100), // listActivePrimaryNetworkStakingTransactions
+  // L1 validators, an asset's transactions, UTXOs by GET (public spec: 1-100)
+  l1Validators: spec('l1Validators', 10, 100), // listL1Validators
+  assetTransactions: spec('assetTransactions', 10, 100), // listAssetTransactions
+  utxosByGet: spec('utxosByGet', 10, 100), // getUtxosByAddresses (the GET form of E4)
+  // The caller's request logs (public spec: 1-100, default 10)
+  apiLogs: spec('apiLogs', 10, 100), // getApiLogs
 } as const satisfies Record<string, PageSpec>;

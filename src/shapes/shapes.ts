@@ -11,6 +11,8 @@ import { describeEvm } from './evm.ts';
 import { describeEvmBlocks } from './evm-blocks.ts';
 // EVM address tokens (balances and transfer listings)
 import { describeEvmAddress } from './evm-address.ts';
+// EVM address chains, deployments, transactions v2 and collection tokens
+import { describeEvmMore } from './evm-more.ts';
 import { describeExports } from './exports.ts';
 import { describeIcm } from './icm.ts';
 import { describeNetwork } from './network.ts';
@@ -18,8 +20,12 @@ import { READ, STRICT, type Kit } from './kit.ts';
 // Primary-network transactions, balances and assets
 import { describePrimaryTx } from './primary-tx.ts';
 import { describeNode, describeNodeResults } from './node-rpc.ts';
+// L1 validators and primary-network address activity
+import { describePrimaryAddresses } from './primary-addresses.ts';
 import { describeStaking } from './staking.ts';
 import { describeSubnets } from './subnets.ts';
+// The Data API's health checks and usage reports
+import { describeUsage } from './usage.ts';
 
 function describeAll(k: Kit) {
   return {
@@ -32,10 +38,13 @@ function describeAll(k: Kit) {
     // EVM blocks, contracts and transfers
     ...describeEvmBlocks(k),
     ...describeEvmAddress(k),
+    ...describeEvmMore(k),
     ...describeIcm(k),
     ...describeExports(k),
     ...describeNode(k),
     ...describeNetwork(k),
+    ...describePrimaryAddresses(k),
+    ...describeUsage(k),
   };
 }
 

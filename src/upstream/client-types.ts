@@ -31,6 +31,21 @@ import type {
   AssetDetails, GetPrimaryBalancesParams, ListPChainTransactionsResponse, ListPrimaryTransactionsParams, PrimaryBalancesByChain,
   PrimaryChainAlias, PrimaryTransactionByChain, PrimaryTransactionPageByChain,
 } from '../shapes/index.ts';
+import type {
+  ChainAddressChainIdMapListResponse, LastActivityTimestamp, ListAssetTransactionsParams, ListL1ValidatorsParams, ListL1ValidatorsResponse, PrimaryAddressesParams,
+} from '../shapes/index.ts';
+// Primary-network blocks and vertices by id
+import type { Block, ListVerticesByHeightParams, Vertex } from '../shapes/index.ts';
+// EVM across chains, an address's chains and deployments, transactions v2, an NFT collection's tokens
+import type {
+  ListAddressChainsResponse, ListAddressTransactionsV2Params, ListAddressTransactionsV2Response, ListAllChainsBlocksParams,
+  ListAllChainsTransactionsParams, ListCollectionTokensResponse, ListContractDeploymentsResponse,
+} from '../shapes/index.ts';
+// The Data API's health checks and the caller's usage reports
+import type {
+  ApiLogsParams, ApiLogsResponse, DataApiHealth, PrimaryNetworkRpcUsageMetricsResponse, PrimaryRpcUsageParams, SubnetRpcUsageMetricsResponse,
+  SubnetRpcUsageParams, UsageMetricsParams, UsageMetricsResponse,
+} from '../shapes/index.ts';
 import type { UpstreamErrorKind, UpstreamName } from './errors.ts';
 
 /** One attempt of one upstream call, as reported to an {@link UpstreamObserver}. */
@@ -130,6 +145,15 @@ export interface DataApi {
   listChains(params?: ListChainsParams, opts?: CallOptions): Promise<ListChainsResponse>;
   /** E18 `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices` */
   listVertices(network: Network, blockchainId: string, params?: PageParams, opts?: CallOptions): Promise<ListVerticesResponse>;
+  // Primary-network blocks and vertices by id, a node's proposed blocks
+  /** getBlockById `GET /v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}` (a height or a hash) */
+  getPrimaryBlock(network: Network, blockchainId: string, blockId: string, opts?: CallOptions): Promise<Block>;
+  /** listPrimaryNetworkBlocksByNodeId `GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks` */
+  listBlocksByNode(network: Network, blockchainId: string, nodeId: string, params?: ListBlocksParams, opts?: CallOptions): Promise<ListBlocksResponse>;
+  /** getVertexByHash `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices/{vertexHash}` (X-chain) */
+  getVertex(network: Network, blockchainId: string, vertexHash: string, opts?: CallOptions): Promise<Vertex>;
+  /** getVertexByHeight `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight` (X-chain) */
+  listVerticesByHeight(network: Network, blockchainId: string, params: ListVerticesByHeightParams, opts?: CallOptions): Promise<ListVerticesResponse>;
   /** E19 `GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}` */
   getNftToken(chainId: string, address: string, tokenId: string, opts?: CallOptions): Promise<NftToken>;
   /** `GET /v1/operations/{operationId}` */
@@ -151,6 +175,21 @@ export interface DataApi {
   listTransfers(chainId: string, address: string, params?: ListContractTransfersParams, opts?: CallOptions): Promise<ListContractTransfersResponse>;
   /** getChainInfo `GET /v1/chains/{chainId}` */
   getChainInfo(chainId: string, opts?: CallOptions): Promise<Chain>;
+  // EVM across chains, an address's chains and deployments, transactions v2, an NFT collection's tokens
+  /** listLatestBlocksAllChains `GET /v1/blocks`: the latest blocks of every chain of a network, newest first. */
+  listLatestBlocksAllChains(params?: ListAllChainsBlocksParams, opts?: CallOptions): Promise<ListEvmBlocksResponse>;
+  /** listLatestTransactionsAllChains `GET /v1/transactions`: the latest transactions of every chain of a network. */
+  listLatestTransactionsAllChains(params?: ListAllChainsTransactionsParams, opts?: CallOptions): Promise<ListNativeTransactionsResponse>;
+  /** listAddressChains `GET /v1/address/{address}/chains`: the chains the address has activity on. */
+  listAddressChains(address: string, opts?: CallOptions): Promise<ListAddressChainsResponse>;
+  /** listContractDeployments `GET /v1/chains/{chainId}/contracts/{address}/deployments`: the contracts the address deployed. */
+  listContractDeployments(chainId: string, address: string, params?: PageParams, opts?: CallOptions): Promise<ListContractDeploymentsResponse>;
+  /** listTransactionsV2 `GET /v2/chains/{chainId}/addresses/{address}/transactions` */
+  listAddressTransactionsV2(chainId: string, address: string, params?: ListAddressTransactionsV2Params, opts?: CallOptions): Promise<ListAddressTransactionsV2Response>;
+  /** listTokens `GET /v1/chains/{chainId}/nfts/collections/{address}/tokens` */
+  listCollectionTokens(chainId: string, address: string, params?: PageParams, opts?: CallOptions): Promise<ListCollectionTokensResponse>;
+  /** reindexNft `POST /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex` (201, no body) */
+  reindexNft(chainId: string, address: string, tokenId: string, opts?: CallOptions): Promise<unknown>;
   // EVM address tokens (public spec)
   /** listErc20Balances `GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20` */
   listErc20Balances(chainId: string, address: string, params?: ListErc20BalancesParams, opts?: CallOptions): Promise<ListErc20BalancesResponse>;
@@ -194,6 +233,32 @@ export interface DataApi {
   getPrimaryBalances<C extends PrimaryChainAlias>(network: Network, chain: C, params: GetPrimaryBalancesParams, opts?: CallOptions): Promise<PrimaryBalancesByChain[C]>;
   /** getAssetDetails `GET /v1/networks/{network}/blockchains/x-chain/assets/{assetId}` */
   getAssetDetails(network: Network, assetId: string, opts?: CallOptions): Promise<AssetDetails>;
+  // L1 validators, an asset's transactions, UTXOs by GET and address activity (public spec)
+  /** listL1Validators `GET /v1/networks/{network}/l1Validators` */
+  listL1Validators(network: Network, params?: ListL1ValidatorsParams, opts?: CallOptions): Promise<ListL1ValidatorsResponse>;
+  /** listAssetTransactions `GET /v1/networks/{network}/blockchains/x-chain/assets/{assetId}/transactions` */
+  listAssetTransactions(network: Network, assetId: string, params?: ListAssetTransactionsParams, opts?: CallOptions): Promise<PrimaryTransactionPageByChain['x-chain']>;
+  /** getUtxosByAddresses `GET /v1/networks/{network}/blockchains/{blockchainId}/utxos`: E4 with the addresses in the query (pageSize 1-100). */
+  listUtxosByGet(network: Network, blockchainId: string, params: ListUtxosParams, opts?: CallOptions): Promise<ListUtxosResponse>;
+  /** getChainIdsForAddresses `GET /v1/networks/{network}/addresses:listChainIds` */
+  getChainIdsForAddresses(network: Network, params: PrimaryAddressesParams, opts?: CallOptions): Promise<ChainAddressChainIdMapListResponse>;
+  /** getLastActivityTimestampByAddresses `GET .../blockchains/{blockchainId}/lastActivityTimestampByAddresses` */
+  getLastActivity(network: Network, blockchainId: string, params: PrimaryAddressesParams, opts?: CallOptions): Promise<LastActivityTimestamp>;
+  /** getLastActivityTimestampByAddressesV2 `POST .../blockchains/{blockchainId}/lastActivityTimestampByAddresses`: the addresses in the body. */
+  getLastActivityByPost(network: Network, blockchainId: string, params: PrimaryAddressesParams, opts?: CallOptions): Promise<LastActivityTimestamp>;
+  // The Data API's health checks and the calling key's usage reports (public spec)
+  /** data-health-check `GET /v1/health-check`: the Data API and its dependencies. */
+  dataHealthCheck(opts?: CallOptions): Promise<DataApiHealth>;
+  /** live-check `GET /v1/live-check`: the Data API process answers. */
+  liveCheck(opts?: CallOptions): Promise<DataApiHealth>;
+  /** getApiUsageMetrics `GET /v1/apiUsageMetrics`: the calling key's Data API usage over time. */
+  getApiUsageMetrics(params?: UsageMetricsParams, opts?: CallOptions): Promise<UsageMetricsResponse>;
+  /** getApiLogs `GET /v1/apiLogs`: the calling key's requests, newest first. */
+  getApiLogs(params?: ApiLogsParams, opts?: CallOptions): Promise<ApiLogsResponse>;
+  /** getSubnetRpcUsageMetrics `GET /v1/subnetRpcUsageMetrics`: the calling key's Subnet RPC usage. */
+  getSubnetRpcUsageMetrics(params?: SubnetRpcUsageParams, opts?: CallOptions): Promise<SubnetRpcUsageMetricsResponse>;
+  /** getPrimaryNetworkRpcUsageMetrics `GET /v1/primaryNetworkRpcUsageMetrics`: the calling key's primary-network RPC usage. */
+  getPrimaryNetworkRpcUsageMetrics(params: PrimaryRpcUsageParams, opts?: CallOptions): Promise<PrimaryNetworkRpcUsageMetricsResponse>;
 }
 
 export interface HealthGetResult {

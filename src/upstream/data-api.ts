@@ -198,10 +198,13 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       json: args.json,
       // Only GETs are retried: the POSTs start work (E1, E5) or are not known to be safe to repeat.
       idempotent: endpoint.method === 'GET',
+      ...(endpoint.emptyAnswer ? { emptyAnswer: true } : {}),
       signal: opts?.signal,
       timeoutMs: opts?.timeoutMs ?? options.timeoutMs,
       observer: opts?.observer,
     });
+    // An operation that answers without content (reindexNft's 201) has nothing to read.
+    if (endpoint.emptyAnswer && result.body === undefined) return undefined as T;
     return readShape(shape, result.body, (violation) => protocolError(operation, result.status, violation, key), {
       containers: args.container === undefined ? [] : [args.container],
       exact: result.exactBody,

@@ -62,6 +62,8 @@ export interface EndpointRow<P extends unknown[] = unknown[]> {
   readonly cache: CacheClass | null;
   /** The page-size bounds of a paged listing (its cost per page), from `src/shapes/pages.ts`. */
   readonly page?: PageSpec;
+  /** The operation may answer 2xx without a body (reindexNft's 201): that is its whole answer. */
+  readonly emptyAnswer?: true;
 }
 
 const network = { path: 'network' } as const;
@@ -122,6 +124,24 @@ export const ENDPOINTS = {
     operationId: 'listLatestXChainVertices', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/vertices', args: [network, blockchainId, 'query'],
     shape: 'ListVerticesResponse', container: 'vertices', cache: 'blocks', page: PAGES.vertices,
   },
+  // Primary-network blocks and vertices by id, a node's proposed blocks. An accepted block is final
+  // (Snowman does not reorganise) and vertices are the X-chain's past: both cached as long as the chain list.
+  getPrimaryBlock: {
+    operationId: 'getBlockById', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}', args: [network, blockchainId, { path: 'blockId' }],
+    shape: 'Block', cache: 'chains',
+  },
+  listBlocksByNode: {
+    operationId: 'listPrimaryNetworkBlocksByNodeId', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks',
+    args: [network, blockchainId, { path: 'nodeId' }, 'query'], shape: 'ListBlocksResponse', container: 'blocks', cache: 'blocks', page: PAGES.nodeBlocks,
+  },
+  getVertex: {
+    operationId: 'getVertexByHash', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/vertices/{vertexHash}', args: [network, blockchainId, { path: 'vertexHash' }],
+    shape: 'Vertex', cache: 'chains',
+  },
+  listVerticesByHeight: {
+    operationId: 'getVertexByHeight', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight', args: [network, blockchainId, 'query'],
+    shape: 'ListVerticesResponse', container: 'vertices', cache: 'chains', page: PAGES.verticesByHeight,
+  },
   getNftToken: { operationId: 'getTokenDetails', method: 'GET', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}', args: [chainId, address, { path: 'tokenId' }], shape: 'NftToken', cache: 'activity' },
   // Export status is polled: never cached.
   getOperation: { operationId: 'getOperationResult', method: 'GET', template: '/v1/operations/{operationId}', args: [{ path: 'operationId' }], shape: 'ExportOperation', cache: null },
@@ -143,6 +163,33 @@ export const ENDPOINTS = {
     shape: 'ListContractTransfersResponse', container: 'transfers', cache: 'activity', page: PAGES.contractTransfers,
   },
   getChainInfo: { operationId: 'getChainInfo', method: 'GET', template: '/v1/chains/{chainId}', args: [chainId], shape: 'Chain', cache: 'chains' },
+  // EVM across chains, an address's chains and deployments, transactions v2, an NFT collection's tokens and their reindexing
+  listLatestBlocksAllChains: {
+    operationId: 'listLatestBlocksAllChains', method: 'GET', template: '/v1/blocks', args: ['query'],
+    shape: 'ListEvmBlocksResponse', container: 'blocks', cache: 'blocks', page: PAGES.allChainsBlocks,
+  },
+  listLatestTransactionsAllChains: {
+    operationId: 'listLatestTransactionsAllChains', method: 'GET', template: '/v1/transactions', args: ['query'],
+    shape: 'ListNativeTransactionsResponse', container: 'transactions', cache: 'blocks', page: PAGES.allChainsTransactions,
+  },
+  listAddressChains: { operationId: 'listAddressChains', method: 'GET', template: '/v1/address/{address}/chains', args: [address], shape: 'ListAddressChainsResponse', cache: 'activity' },
+  listContractDeployments: {
+    operationId: 'listContractDeployments', method: 'GET', template: '/v1/chains/{chainId}/contracts/{address}/deployments', args: [chainId, address, 'query'],
+    shape: 'ListContractDeploymentsResponse', container: 'contracts', cache: 'activity', page: PAGES.contractDeployments,
+  },
+  listAddressTransactionsV2: {
+    operationId: 'listTransactionsV2', method: 'GET', template: '/v2/chains/{chainId}/addresses/{address}/transactions', args: [chainId, address, 'query'],
+    shape: 'ListAddressTransactionsV2Response', container: 'transactions', cache: 'activity', page: PAGES.addressTransactionsV2,
+  },
+  listCollectionTokens: {
+    operationId: 'listTokens', method: 'GET', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens', args: [chainId, address, 'query'],
+    shape: 'ListCollectionTokensResponse', container: 'tokens', cache: 'activity', page: PAGES.collectionTokens,
+  },
+  // A mutation: never cached.
+  reindexNft: {
+    operationId: 'reindexNft', method: 'POST', template: '/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex', args: [chainId, address, { path: 'tokenId' }],
+    shape: 'ReindexNftResponse', cache: null, emptyAnswer: true,
+  },
   // EVM address tokens
   listErc20Balances: {
     operationId: 'listErc20Balances', method: 'GET', template: '/v1/chains/{chainId}/addresses/{address}/balances:listErc20', args: [chainId, address, 'query'],
@@ -210,6 +257,47 @@ export const ENDPOINTS = {
   getAssetDetails: {
     operationId: 'getAssetDetails', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}', args: [network, { path: 'assetId' }], fixed: { blockchainId: 'x-chain' },
     shape: 'AssetDetails', cache: 'chains',
+  },
+  // L1 validators, an asset's transactions, UTXOs by GET and address activity
+  listL1Validators: {
+    operationId: 'listL1Validators', method: 'GET', template: '/v1/networks/{network}/l1Validators', args: [network, 'query'],
+    shape: 'ListL1ValidatorsResponse', container: 'validators', cache: 'staking', page: PAGES.l1Validators,
+  },
+  listAssetTransactions: {
+    operationId: 'listAssetTransactions', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}/transactions', args: [network, { path: 'assetId' }, 'query'],
+    fixed: { blockchainId: 'x-chain' }, repeated: ['txTypes'], shape: 'ListXChainTransactionsResponse', container: 'transactions', cache: 'activity', page: PAGES.assetTransactions,
+  },
+  listUtxosByGet: {
+    operationId: 'getUtxosByAddresses', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/utxos', args: [network, blockchainId, 'query'],
+    shape: 'ListUtxosResponse', container: 'utxos', cache: 'activity', page: PAGES.utxosByGet,
+  },
+  getChainIdsForAddresses: {
+    operationId: 'getChainIdsForAddresses', method: 'GET', template: '/v1/networks/{network}/addresses:listChainIds', args: [network, 'query'],
+    shape: 'ChainAddressChainIdMapListResponse', container: 'addresses', cache: 'activity',
+  },
+  getLastActivity: {
+    operationId: 'getLastActivityTimestampByAddresses', method: 'GET', template: '/v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses', args: [network, blockchainId, 'query'],
+    shape: 'LastActivityTimestamp', cache: 'activity',
+  },
+  getLastActivityByPost: {
+    operationId: 'getLastActivityTimestampByAddressesV2', method: 'POST', template: '/v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses', args: [network, blockchainId, 'query+addresses'],
+    shape: 'LastActivityTimestamp', cache: 'activity',
+  },
+  // The Data API's health checks (health: 2 s) and the calling key's usage reports (never cached: they count the calls themselves)
+  dataHealthCheck: { operationId: 'data-health-check', method: 'GET', template: '/v1/health-check', args: [], shape: 'DataApiHealth', cache: 'health' },
+  liveCheck: { operationId: 'live-check', method: 'GET', template: '/v1/live-check', args: [], shape: 'DataApiHealth', cache: 'health' },
+  getApiUsageMetrics: {
+    operationId: 'getApiUsageMetrics', method: 'GET', template: '/v1/apiUsageMetrics', args: ['query'], shape: 'UsageMetricsResponse', container: 'metrics', cache: null,
+  },
+  getApiLogs: {
+    operationId: 'getApiLogs', method: 'GET', template: '/v1/apiLogs', args: ['query'], shape: 'ApiLogsResponse', container: 'logs', cache: null, page: PAGES.apiLogs,
+  },
+  getSubnetRpcUsageMetrics: {
+    operationId: 'getSubnetRpcUsageMetrics', method: 'GET', template: '/v1/subnetRpcUsageMetrics', args: ['query'], shape: 'SubnetRpcUsageMetricsResponse', container: 'metrics', cache: null,
+  },
+  getPrimaryNetworkRpcUsageMetrics: {
+    operationId: 'getPrimaryNetworkRpcUsageMetrics', method: 'GET', template: '/v1/primaryNetworkRpcUsageMetrics', args: ['query'],
+    shape: 'PrimaryNetworkRpcUsageMetricsResponse', container: 'metrics', cache: null,
   },
 } as const satisfies { readonly [K in keyof DataApi]: EndpointRow<Positional<DataApi[K]>> };
 

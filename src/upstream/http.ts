@@ -98,6 +98,8 @@ export interface HttpCall {
    * answer 503 with a report). Such answers are returned, never retried.
    */
   isAnswer?: (status: number, body: unknown) => boolean;
+  /** A 2xx with an empty body is the whole answer (an operation that answers 201 without content): its body is undefined. */
+  emptyAnswer?: boolean;
 }
 
 export interface HttpResult {
@@ -322,6 +324,7 @@ function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders,
     }
   }
   const ok = status >= 200 && status < 300;
+  if (ok && call.emptyAnswer && text.trim() === '') return { status, headers, body: undefined, exactBody: () => undefined };
   if (ok || (parseError === undefined && call.isAnswer?.(status, parsed))) {
     if (parseError !== undefined || text.trim() === '') {
       const what = parseError !== undefined ? 'a body that is not JSON' : 'an empty body';

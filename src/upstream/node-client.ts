@@ -42,6 +42,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Result fields without which a method's answer is useless: a violation there fails the call. */
 const RESULT_CONTAINERS: Partial<Record<NodeRpcMethod, readonly string[]>> = {
   'info.peers': ['peers'],
+  'admin.dbGet': ['errorCode'],
   'health.health': ['checks', 'healthy'],
   'health.readiness': ['checks', 'healthy'],
   'health.liveness': ['checks', 'healthy'],

@@ -58,6 +58,9 @@ describe('Node seed shapes', () => {
     ['admin.getChainAliases', { chain: '11111111111111111111111111111111LpoYY' }],
     ['admin.getLoggerLevel', {}],
     ['admin.getLoggerLevel', { loggerName: 'P' }],
+    ['admin.getConfig', {}],
+    ['admin.dbGet', { key: `0x${'00'.repeat(32)}` }],
+    ['admin.dbGet', { key: '0x00ff' }],
     ['health.health', {}],
     ['health.readiness', {}],
     ['health.liveness', {}],
@@ -103,6 +106,7 @@ describe('Node seed shapes', () => {
       ['admin.memoryProfile', {}],
       ['admin.startCPUProfiler', {}],
       ['admin.stopCPUProfiler', {}],
+      ['admin.stacktrace', {}],
       ['admin.loadVMs', {}],
       ['admin.loadVMs', {}],
     ];

@@ -100,4 +100,24 @@ describe('health and readiness for load balancers', () => {
       await running.close();
     }
   });
+
+  it('with READY_PROBE=live-check, asks the Data API\'s live check instead of its chain list', async () => {
+    const running = await startServer({ ...configFromEnv({ READY_PROBE: 'live-check', READY_PROBE_INTERVAL_MS: '300' }), port: 0 }, pino({ level: 'silent' }));
+    try {
+      const base = running.url.replace(/\/graphql$/, '');
+      expect((await fetch(`${base}/ready`)).status).toBe(200);
+      const routes = (running.devnet?.requestLog() ?? []).map((entry) => entry.route);
+      expect(routes).toContain('GET /v1/live-check');
+      // Only the live check failing takes the replica out of the pool: the chain list is not what it asks.
+      running.devnet?.setChaos({ faultRate: 1, routeFilter: 'GET /v1/live-check' });
+      let notReady = await fetch(`${base}/ready`);
+      while (notReady.status === 200) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        notReady = await fetch(`${base}/ready`);
+      }
+      expect(notReady.status).toBe(503);
+    } finally {
+      await running.close();
+    }
+  });
 });

@@ -188,6 +188,23 @@ describe('global ids and cursors under random input', () => {
     'PrimaryBlockchain.transactions': () => 'network(name: MAINNET) { blockchain(id: "p-chain") { transactions(first: 1, after: $after) { edges { cursor } } } }',
     'PrimaryBlockchain.stakingTransactions': () => 'network(name: MAINNET) { blockchain(id: "p-chain") { stakingTransactions(first: 1, after: $after) { edges { cursor } } } }',
     'Contract.transfers': (f) => `chain(chainId: "43114") { contract(address: "${f['contractAddress']}") { transfers(first: 1, after: $after) { edges { cursor } } } }`,
+    // L1 validators and an asset's transactions
+    'Network.l1Validators': () => 'network(name: MAINNET) { l1Validators(first: 1, after: $after, includeInactive: true) { edges { cursor } } }',
+    'Subnet.l1Validators': (f) => `network(name: MAINNET) { subnet(subnetId: "${f['l1SubnetId']}") { l1Validators(first: 1, after: $after) { edges { cursor } } } }`,
+    'Asset.transactions': (f) => `network(name: MAINNET) { blockchain(id: "x-chain") { asset(assetId: "${f['xAssetId']}") { transactions(first: 1, after: $after) { edges { cursor } } } } }`,
+    // The calling key's request logs
+    'ApiUsage.logs': () => 'apiUsage { logs(first: 1, after: $after) { edges { cursor } } }',
+    // Blocks by proposer, vertices by height, the latest across chains, deployments and collections
+    'Block.proposerBlocks': () => 'network(name: MAINNET) { blockchain(id: "p-chain") { blocks(first: 1) { edges { node { proposerBlocks(first: 1, after: $after) { edges { cursor } } } } } } }',
+    'Validator.proposedBlocks': () => 'network(name: MAINNET) { validators(first: 1) { edges { node { proposedBlocks(chain: "p-chain", first: 1, after: $after) { edges { cursor } } } } } }',
+    'AvalancheNode.proposedBlocks': () => 'avalancheNode { proposedBlocks(chain: "p-chain", first: 1, after: $after) { edges { cursor } } }',
+    'PrimaryBlockchain.verticesAtHeight': () => 'network(name: MAINNET) { blockchain(id: "x-chain") { verticesAtHeight(height: 1, first: 1, after: $after) { edges { cursor } } } }',
+    'Query.latestBlocks': () => 'latestBlocks(first: 1, after: $after) { edges { cursor } }',
+    'Query.latestTransactions': () => 'latestTransactions(first: 1, after: $after) { edges { cursor } }',
+    'Address.deployedContracts': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { deployedContracts(first: 1, after: $after) { edges { cursor } } } }`,
+    'Contract.deployedContracts': (f) => `chain(chainId: "43114") { contract(address: "${f['contractAddress']}") { deployedContracts(first: 1, after: $after) { edges { cursor } } } }`,
+    'Erc721Contract.tokens': (f) => `chain(chainId: "43114") { contract(address: "${f['nftContract']}") { ... on Erc721Contract { tokens(first: 1, after: $after) { edges { cursor } } } } }`,
+    'Erc1155Contract.tokens': (f) => `chain(chainId: "43114") { contract(address: "${f['erc1155Contract']}") { ... on Erc1155Contract { tokens(first: 1, after: $after) { edges { cursor } } } } }`,
   };
 
   it('covers the after of every connection in the schema', () => {
@@ -242,7 +259,9 @@ describe('global ids and cursors under random input', () => {
 
   it('pages on with a real cursor through every connection template (the templates are sound)', async () => {
     for (const [name, build] of Object.entries(CONNECTIONS)) {
-      const result = await stack.query<Record<string, unknown>>(`query($after: String) { ${build(fixtures)} }`, { after: null });
+      // The calling key's usage is read only with a key of the caller's own.
+      const headers = name.startsWith('ApiUsage.') ? { 'x-service-api-key': 'cursor-test-key' } : undefined;
+      const result = await stack.query<Record<string, unknown>>(`query($after: String) { ${build(fixtures)} }`, { after: null }, headers);
       expect(result.errors, name).toBeUndefined();
     }
   });

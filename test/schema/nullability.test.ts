@@ -219,9 +219,14 @@ describe('the schema\'s non-null fields', () => {
     'NodeVm.vmId', 'NodeFx.fxId', 'NodeVmVersion.name', 'LoggerLevel.name', 'FailedVm.vmId',
     'AdminAliasPayload.endpoint', 'AdminAliasPayload.alias', 'AdminAliasPayload.path', 'AdminAliasChainPayload.chain', 'AdminAliasChainPayload.alias',
     'CreateTransactionExportPayload.operation', 'AggregateSignaturesPayload.network',
+    // The caller's usage root (no value of its own), what chaingraph derives from a health report or a dbGet answer.
+    'Query.apiUsage', 'DataApiHealth.healthy', 'DataApiHealth.indicators', 'DataApiHealthIndicator.name', 'DataApiHealthIndicator.healthy',
+    'DatabaseValue.key', 'DatabaseValue.status',
+    // The addresses a caller named (no upstream call makes the list).
+    'Network.primaryAddresses',
   ]);
   const READ_ON_NETWORK = new Set([
-    'Block', 'Utxo', 'Vertex', 'Asset',
+    'Block', 'Utxo', 'Vertex', 'Asset', 'L1Validator', 'PrimaryAddress', 'PrimaryLastActivity',
     ...['Primary', 'PChain', 'XChain', 'CChainAtomic'].map((chain) => `${chain}Transaction`),
     ...['Primary', 'PChain', 'XChain', 'CChain'].map((chain) => `${chain}Balances`), 'Blockchain', 'Subnet', 'HistoricalReward', 'PendingReward',
     ...['', 'Active', 'Pending', 'Completed', 'Removed'].map((status) => `${status}Validator`),

@@ -398,6 +398,21 @@ const CASES: readonly { method: keyof DataApi; calls: Call[] }[] = [
     (api) => api.listVertices('mainnet', 'x-chain', { pageSize: 1 }),
     (api) => api.listVertices('fuji', '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm', { pageSize: 100, pageToken: 't' }),
   ] },
+  // Primary-network blocks and vertices by id, a node's proposed blocks
+  { method: 'getPrimaryBlock', calls: [
+    (api) => api.getPrimaryBlock('mainnet', 'p-chain', '0'),
+    (api) => api.getPrimaryBlock('fuji', 'x-chain', CB58_TX),
+    (api) => api.getPrimaryBlock('mainnet', 'c-chain', TX),
+  ] },
+  { method: 'listBlocksByNode', calls: [
+    (api) => api.listBlocksByNode('mainnet', 'p-chain', NODE_IDS[0] ?? '', { pageSize: 1, startTimestamp: 0, endTimestamp: 0 }),
+    (api) => api.listBlocksByNode('fuji', 'c-chain', NODE_IDS[1] ?? '', { pageSize: 100, pageToken: 't', startTimestamp: MAX_SAFE, endTimestamp: MAX_SAFE }),
+  ] },
+  { method: 'getVertex', calls: [(api) => api.getVertex('mainnet', 'x-chain', CB58_TX)] },
+  { method: 'listVerticesByHeight', calls: [
+    (api) => api.listVerticesByHeight('mainnet', 'x-chain', { vertexHeight: 0, pageSize: 1, sortOrder: 'asc' }),
+    (api) => api.listVerticesByHeight('fuji', 'x-chain', { vertexHeight: MAX_SAFE, pageSize: 100, pageToken: 't', sortOrder: 'desc' }),
+  ] },
   { method: 'getNftToken', calls: [(api) => api.getNftToken('43114', CONTRACTS[1] ?? '', '115792089237316195423570985008687907853269984665640564039457584007913129639935')] },
   { method: 'getOperation', calls: [(api) => api.getOperation('39eab185-2016-4822-94a9-ef95990c69ce')] },
   { method: 'getTransaction', calls: [(api) => api.getTransaction('43114', TX)] },
@@ -420,6 +435,28 @@ const CASES: readonly { method: keyof DataApi; calls: Call[] }[] = [
     (api) => api.listTransfers('43114', CONTRACTS[0] ?? '', { pageSize: 100, pageToken: 't', startBlock: MAX_SAFE, endBlock: MAX_SAFE }),
   ] },
   { method: 'getChainInfo', calls: [(api) => api.getChainInfo('43114')] },
+  { method: 'listLatestBlocksAllChains', calls: [
+    (api) => api.listLatestBlocksAllChains({ pageSize: 1, network: 'mainnet' }),
+    (api) => api.listLatestBlocksAllChains({ pageSize: 100, pageToken: 't', network: 'testnet' }),
+  ] },
+  { method: 'listLatestTransactionsAllChains', calls: [
+    (api) => api.listLatestTransactionsAllChains({ pageSize: 1, network: 'fuji', status: 'failed' }),
+    (api) => api.listLatestTransactionsAllChains({ pageSize: 100, pageToken: 't', status: 'success' }),
+  ] },
+  { method: 'listAddressChains', calls: [(api) => api.listAddressChains(EVM)] },
+  { method: 'listContractDeployments', calls: [
+    (api) => api.listContractDeployments('43114', EVM, { pageSize: 1 }),
+    (api) => api.listContractDeployments('43114', EVM, { pageSize: 100, pageToken: 't' }),
+  ] },
+  { method: 'listAddressTransactionsV2', calls: [
+    (api) => api.listAddressTransactionsV2('43114', EVM, { pageSize: 1, startBlock: 0, endBlock: 0, sortOrder: 'asc', filterSpamTokens: false }),
+    (api) => api.listAddressTransactionsV2('43114', EVM, { pageSize: 100, pageToken: 't', startBlock: MAX_SAFE, endBlock: MAX_SAFE, sortOrder: 'desc', filterSpamTokens: true }),
+  ] },
+  { method: 'listCollectionTokens', calls: [
+    (api) => api.listCollectionTokens('43114', CONTRACTS[1] ?? '', { pageSize: 1 }),
+    (api) => api.listCollectionTokens('43114', CONTRACTS[1] ?? '', { pageSize: 100, pageToken: 't' }),
+  ] },
+  { method: 'reindexNft', calls: [(api) => api.reindexNft('43114', CONTRACTS[1] ?? '', '145')] },
   { method: 'listErc20Balances', calls: [
     (api) => api.listErc20Balances('43114', EVM, { pageSize: 1, blockNumber: '0', filterSpamTokens: false, contractAddresses: CONTRACTS, currency: 'usd' }),
     (api) => api.listErc20Balances('43114', EVM, { pageSize: 500, pageToken: 't', filterSpamTokens: true, contractAddresses: [...CONTRACTS, EVM], currency: 'nzd' }),
@@ -476,6 +513,52 @@ const CASES: readonly { method: keyof DataApi; calls: Call[] }[] = [
     (api) => api.getPrimaryBalances('mainnet', 'c-chain', { addresses: ['C-avax1a'] }),
   ] },
   { method: 'getAssetDetails', calls: [(api) => api.getAssetDetails('mainnet', 'FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z')] },
+  // L1 validators, an asset's transactions, UTXOs by GET and address activity
+  { method: 'listL1Validators', calls: [
+    (api) => api.listL1Validators('mainnet'),
+    (api) => api.listL1Validators('fuji', { pageSize: 100, pageToken: 't', l1ValidationId: CB58_TX, includeInactiveL1Validators: true, nodeId: 'NodeID-111111111111111111116DBWJs', subnetId: SUBNET }),
+    (api) => api.listL1Validators('mainnet', { pageSize: 1, includeInactiveL1Validators: false }),
+  ] },
+  { method: 'listAssetTransactions', calls: [
+    (api) => api.listAssetTransactions('mainnet', 'FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z'),
+    (api) => api.listAssetTransactions('fuji', CB58_TX, { txTypes: ['CreateAssetTx', 'BaseTx'], startTimestamp: 0, endTimestamp: MAX_SAFE, pageSize: 100, pageToken: 't' }),
+    (api) => api.listAssetTransactions('mainnet', CB58_TX, { txTypes: ['OperationTx'], pageSize: 1 }),
+  ] },
+  { method: 'listUtxosByGet', calls: [
+    (api) => api.listUtxosByGet('mainnet', 'p-chain', { addresses: P_ADDRESSES, pageSize: 1, minUtxoAmount: 0, includeSpent: false, sortBy: 'timestamp', sortOrder: 'asc' }),
+    (api) => api.listUtxosByGet('fuji', 'x-chain', { addresses: ['X-fuji1a', 'X-fuji1b'], pageSize: 100, assetId: CB58_TX, minUtxoAmount: MAX_SAFE, includeSpent: true, sortBy: 'amount', sortOrder: 'desc', pageToken: 't' }),
+  ] },
+  { method: 'getChainIdsForAddresses', calls: [
+    (api) => api.getChainIdsForAddresses('mainnet', { addresses: P_ADDRESSES }),
+    (api) => api.getChainIdsForAddresses('fuji', { addresses: ['X-fuji1a'] }),
+  ] },
+  { method: 'getLastActivity', calls: [
+    (api) => api.getLastActivity('mainnet', 'p-chain', { addresses: P_ADDRESSES }),
+    (api) => api.getLastActivity('fuji', 'x-chain', { addresses: ['X-fuji1a'] }),
+  ] },
+  { method: 'getLastActivityByPost', calls: [
+    (api) => api.getLastActivityByPost('mainnet', 'c-chain', { addresses: ['C-avax1a', 'C-avax1b'] }),
+    (api) => api.getLastActivityByPost('fuji', 'p-chain', { addresses: P_ADDRESSES }),
+  ] },
+  // The Data API's health checks and the calling key's usage reports
+  { method: 'dataHealthCheck', calls: [(api) => api.dataHealthCheck()] },
+  { method: 'liveCheck', calls: [(api) => api.liveCheck()] },
+  { method: 'getApiUsageMetrics', calls: [
+    (api) => api.getApiUsageMetrics(),
+    (api) => api.getApiUsageMetrics({ startTimestamp: 0, endTimestamp: MAX_SAFE, timeInterval: 'minute', groupBy: 'requestPath', chainId: '43114', responseCode: '200', requestType: 'data', requestPath: '/v1/chains' }),
+  ] },
+  { method: 'getApiLogs', calls: [
+    (api) => api.getApiLogs({ pageSize: 1 }),
+    (api) => api.getApiLogs({ pageSize: 100, pageToken: 't', startTimestamp: 0, endTimestamp: MAX_SAFE, chainId: '43114', responseCode: '404', requestType: 'rpc', requestPath: '/v1/chains' }),
+  ] },
+  { method: 'getSubnetRpcUsageMetrics', calls: [
+    (api) => api.getSubnetRpcUsageMetrics(),
+    (api) => api.getSubnetRpcUsageMetrics({ startTimestamp: 0, endTimestamp: MAX_SAFE, timeInterval: 'monthly', groupBy: 'rlBypassToken', chainId: '43114', responseCode: '200', rpcMethod: 'eth_call' }),
+  ] },
+  { method: 'getPrimaryNetworkRpcUsageMetrics', calls: [
+    (api) => api.getPrimaryNetworkRpcUsageMetrics({ network: 'mainnet' }),
+    (api) => api.getPrimaryNetworkRpcUsageMetrics({ network: 'testnet', startTimestamp: 0, endTimestamp: MAX_SAFE, timeInterval: 'hourly', groupBy: 'continent', responseCode: '200', requestPath: '/ext/bc/C/rpc', country: 'XX', continent: 'EU', userAgent: 'curl', rpcMethod: 'eth_call' }),
+  ] },
 ];
 
 describe('every Data API client method sends what the spec declares', () => {

@@ -5,6 +5,7 @@
 // counters are admin's alone.
 import { HEALTH_PERIOD_MS } from './facts.ts';
 import { cmp, goPathJoin, goQuote } from './go.ts';
+import { decodeBase58 } from '../../lib/base58.ts';
 import { decodeHex, idFromName, idFromString } from './ids.ts';
 import { method, RpcError, str, type LogLevel, type RpcService } from './rpc.ts';
 import type { NodeState } from './state.ts';
@@ -22,6 +23,11 @@ export const MAX_ALIASES = 1_000;
 /** Plugin VMs `admin.loadVMs` finds on its first and second call. */
 const PLUGIN_VMS = ['xsvm', 'timestampvm', 'spacesvm'];
 const BROKEN_PLUGIN = 'brokenvm';
+
+/** The raw bytes of a cb58 id (its payload without the checksum) as lowercase hex. */
+function idBytes(id: string): string {
+  return decodeBase58(id)?.subarray(0, -4).toString('hex') ?? '';
+}
 
 export interface Admin {
   service: RpcService;
@@ -140,8 +146,13 @@ export function createAdmin(node: NodeState): Admin {
       };
     }),
     DbGet: method({ key: 'string' }, (args) => {
-      decodeHex(str(args.key));
-      // The simulated database is empty: not-found is a success with errorCode 2.
+      const key = decodeHex(str(args.key)).toString('hex');
+      // The simulated database holds the chains the node runs: each chain's id bytes
+      // map to its VM id bytes, so a found key is one a caller can learn from info and
+      // admin answers. Any other key is absent: not-found is a success with errorCode 2.
+      for (const chain of chains()) {
+        if (idBytes(chain.blockchainId) === key) return { value: `0x${idBytes(chain.vmId)}`, errorCode: 0 };
+      }
       return { value: '', errorCode: 2 };
     }),
   };

@@ -14,7 +14,7 @@
  * operations.ts (exports); this file caches and serves them.
  */
 import {
-  approximately, type AddressInfo, type Chain, type CurrencyCode, type Erc1155TokenBalance, type ExportOperation, type FullTransaction,
+  approximately, type AddressInfo, type Chain, type ContractMetadata, type CurrencyCode, type Erc1155TokenBalance, type ExportOperation, type FullTransaction,
   type IcmMessage, type NativeTokenBalance, type NativeTransaction, type NftToken, type TransactionDetails,
 } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
@@ -70,6 +70,12 @@ export interface EvmData {
   readonly addressTokens: AddressTokensData;
   /** Blocks, their transactions and transfers, and contract metadata. */
   readonly blocks: EvmBlocksData;
+  /** listAddressChains: this network's chains where the address's history is non-empty, in `chains()` order. */
+  activeChains(address: string): Chain[];
+  /** listContractDeployments: the metadata of the contracts `deployer` deployed, in deployment order; undefined for an unknown chain. */
+  deployedBy(chainId: string, deployer: string): ContractMetadata[] | undefined;
+  /** listTokens: how many tokens an NFT collection has (ids 1..n, each the `nftToken` of that id); undefined when it is not a collection of the chain. */
+  collectionSize(chainId: string, address: string): number | undefined;
 }
 
 export function createEvmData(input: CreateEvmDataInput): EvmData {
@@ -245,5 +251,18 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
     addressTokens,
     // EVM blocks and contract metadata
     blocks,
+
+    activeChains: (address) => ctxs.filter((c) => history(c, norm(address)).records.length > 0).map((c) => c.chain),
+
+    deployedBy(chainId, deployer) {
+      const ctx = find(chainId);
+      if (!ctx) return undefined;
+      return (ctx.deploymentsBy.get(norm(deployer)) ?? []).flatMap((def) => blocks.contract(ctx.evmChainId, def.address) ?? []);
+    },
+
+    collectionSize(chainId, address) {
+      const def = find(chainId)?.contracts.get(norm(address));
+      return def && (def.kind === 'erc721' || def.kind === 'erc1155') ? def.supply : undefined;
+    },
   };
 }

@@ -28,7 +28,7 @@ import type {
   Vertex,
 } from '../../../shapes/index.ts';
 import type { DevnetBlockchain, DevnetNetwork } from '../../node-view.ts';
-import { block, heightAt, listBlocks, listVertices, vertex, type BlockProducers } from './chain-activity.ts';
+import { block, blockHeightOf, heightAt, listBlocks, listBlocksByNode, listVertices, vertex, vertexIndexOf, type BlockProducers } from './chain-activity.ts';
 import { VERTEX_COUNT, type PrimaryChain } from './constants.ts';
 import type { NetworkContext } from './context.ts';
 import { pickFixtures } from './fixtures.ts';
@@ -49,6 +49,10 @@ import type {
   ValidatorQuery,
 } from './types.ts';
 import { listUtxos } from './utxos.ts';
+// L1 validators and address activity
+import type { L1Validator, LastActivityTimestamp } from '../../../shapes/index.ts';
+import { chainIdsOf, lastActivityOf } from './address-activity.ts';
+import { l1Entries, listL1Validators, type L1ValidatorQuery } from './l1-validators.ts';
 // Primary-network transactions, balances and assets
 import { PrimaryTransactions } from './transactions.ts';
 
@@ -203,6 +207,26 @@ export class PrimaryData {
     return listUtxos(this.records, chain, q, offset, limit);
   }
 
+  // ---------------------------------------------------------------- L1 validators and address activity
+
+  /** The L1 validations, newest first, built on first use (see l1-validators.ts). */
+  private l1: ReturnType<typeof l1Entries> | undefined;
+
+  listL1Validators(q: L1ValidatorQuery, offset: number, limit: number): Page<L1Validator> {
+    this.l1 ??= l1Entries(this.records, this.subnetById);
+    return listL1Validators(this.records, this.l1, q, offset, limit);
+  }
+
+  /** The network's blockchain ids of the primary chains an address body is active on. */
+  chainIdsOf(body: string): string[] {
+    return chainIdsOf(this.records, body);
+  }
+
+  /** The latest UTXO creation or consumption of some address bodies on a chain, up to now. */
+  lastActivity(chain: PrimaryChain, bodies: string[]): LastActivityTimestamp | undefined {
+    return lastActivityOf(this.records, chain, bodies, this.nowSec());
+  }
+
   // ---------------------------------------------------------------- blocks and vertices
 
   /** Height of the last block at or before `timestamp` (0 before the chain started). */
@@ -225,6 +249,30 @@ export class PrimaryData {
   listBlocks(chain: PrimaryChain, q: BlockQuery, cursor: number | undefined, limit: number): { items: Block[]; next?: number } {
     const page = listBlocks(this.ctx, this.producers, chain, q, this.latestHeight(chain), cursor, limit);
     return { ...page, items: page.items.map((b) => this.transactions.decorate(chain, b)) };
+  }
+
+  /** The block with this id (a decimal height or its hash) as the listing serves it, or undefined (unknown, or not produced yet). */
+  blockById(chain: PrimaryChain, blockId: string): Block | undefined {
+    const height = /^\d{1,15}$/.test(blockId) ? Number(blockId) : blockHeightOf(this.ctx, chain, blockId);
+    return height === undefined || height > this.latestHeight(chain) ? undefined : this.block(chain, height);
+  }
+
+  /** The blocks `nodeId` proposed, newest first: those of `listBlocks` whose proposer it is. `cursor` as in `listBlocks`. */
+  listBlocksByNode(chain: PrimaryChain, nodeId: string, q: BlockQuery, cursor: number | undefined, limit: number): { items: Block[]; next?: number } {
+    const { heights, next } = listBlocksByNode(this.ctx, this.producers, chain, nodeId, q, this.latestHeight(chain), cursor, limit);
+    const items = heights.map((h) => this.block(chain, h));
+    return next === undefined ? { items } : { items, next };
+  }
+
+  /** The served vertex with this hash, or undefined. */
+  vertexByHash(hash: string): Vertex | undefined {
+    const index = vertexIndexOf(this.ctx, hash);
+    return index === undefined ? undefined : vertex(this.ctx, index);
+  }
+
+  /** The vertices at one DAG height (one per height here, as the listing serves them). */
+  verticesAtHeight(height: number): Vertex[] {
+    return Number.isSafeInteger(height) && height >= 0 && height < VERTEX_COUNT ? [vertex(this.ctx, height)] : [];
   }
 
   get vertexCount(): number {

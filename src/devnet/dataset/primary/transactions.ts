@@ -22,11 +22,11 @@ import {
   approximately, type AggregatedAssetAmount, type AssetAmount, type AssetDetails, type Block, type CChainAtomicTransaction, type PChainTransaction,
   type SharedAssetAmount, type SortOrder, type Utxo, type XChainTransaction,
 } from '../../../shapes/index.ts';
-import { heightAt } from './chain-activity.ts';
+import { heightAt, vertex, vertexHash, vertexTxOf } from './chain-activity.ts';
 import { NANO, VERTEX_COUNT, type PrimaryChain } from './constants.ts';
 import { avaxAmount } from './context.ts';
 import type { PrimaryRecords } from './generate.ts';
-import { hexOf, id32, sha } from './ids.ts';
+import { hexOf, sha } from './ids.ts';
 import { delegationRewardTx, delegationStatus, delegationTxHash, validatorRewardTx, type ValidatorRecord } from './staking.ts';
 import type { Page } from './types.ts';
 import { listUtxos } from './utxos.ts';
@@ -62,6 +62,8 @@ export const MAX_SCANNED_BLOCKS = 2_000;
 export class PrimaryTransactions {
   private index: { byHash: Map<string, Ref>; byHeight: Map<string, string[]>; cImports: Entry[] } | undefined;
   private activeStaking: Entry[] | undefined;
+  /** Per non-AVAX asset, the X-chain transactions that move it, oldest first (see `listByAsset`). */
+  private assetEntries: Map<string, Entry[]> | undefined;
 
   constructor(
     private readonly data: PrimaryRecords,
@@ -108,6 +110,8 @@ export class PrimaryTransactions {
   transaction(chain: PrimaryChain, hash: string): PrimaryTx | undefined {
     const ref = this.built().byHash.get(hash);
     if (ref) return this.chainOf(ref) === chain ? this.build(ref, hash) : undefined;
+    const inVertex = chain === 'x' ? vertexTxOf(this.data.ctx, hash) : undefined;
+    if (inVertex) return this.vertexTx(inVertex.index, inVertex.k, hash);
     const plain = this.decodeBlockTxId(chain, hash);
     if (!plain || plain.height > heightAt(this.data.ctx, chain, this.nowSec())) return undefined;
     return this.plainTx(chain as 'p' | 'x', plain.height, plain.k, hash);
@@ -183,6 +187,39 @@ export class PrimaryTransactions {
     const a = ctx.xAssets[k];
     if (!a) return undefined;
     return { ...a, type: 'secp256k1', createdAtTimestamp: ctx.profile.genesis + (k + 1) * 3600, cap: k % 2 === 0 ? 'variable' : 'fixed' };
+  }
+
+  /**
+   * listAssetTransactions: the X-chain transactions that move `assetId` (in their UTXOs or
+   * amounts). AVAX moves in every block, so its listing reads the blocks as the latest
+   * listing does (the cursor is a block position); another asset moves only in the
+   * transactions of its holders' UTXOs (the cursor is an offset).
+   */
+  listByAsset(assetId: string, q: TxQuery, cursor: number, limit: number): Page<PrimaryTx> & { next?: number } {
+    if (assetId === this.data.ctx.avaxAssetId) return this.scanBlocks('x', q, cursor, limit, (tx) => movesAsset(tx, assetId));
+    this.assetEntries ??= new Map();
+    let entries = this.assetEntries.get(assetId);
+    if (!entries) {
+      const { byHash } = this.built();
+      const hashes = new Set<string>();
+      for (const body of this.data.addresses.list) {
+        for (const chain of ['x', 'c'] as const) {
+          for (const u of listUtxos(this.data, chain, { addresses: [body], assetId, includeSpent: true, sortBy: 'timestamp', sortOrder: 'asc' }, 0, Number.MAX_SAFE_INTEGER).items) {
+            if (u.asset.assetId !== assetId) continue;
+            hashes.add(u.txHash);
+            if (u.consumingTxHash !== undefined) hashes.add(u.consumingTxHash);
+          }
+        }
+      }
+      entries = [];
+      for (const hash of hashes) {
+        const ref = byHash.get(hash);
+        if (ref && this.chainOf(ref) === 'x') entries.push({ hash, ts: this.timeOf(ref) });
+      }
+      entries.sort((a, b) => a.ts - b.ts || (a.hash < b.hash ? -1 : 1));
+      this.assetEntries.set(assetId, entries);
+    }
+    return this.pageEntries(entries, q, cursor, limit);
   }
 
   /** Every asset id the dataset serves. */
@@ -349,6 +386,18 @@ export class PrimaryTransactions {
     };
   }
 
+  /** A transaction of an X-chain vertex (before Cortina): a transfer outside the address book, in that vertex. */
+  private vertexTx(index: number, k: number, hash: string): PrimaryTx {
+    const { ctx } = this.data;
+    const v = vertex(ctx, index);
+    const r = sha(`${ctx.tag}:vtx-kind:${index}:${k}`);
+    const amount = avaxAmount(ctx, (1 + (r.readUInt32BE(0) % 50_000)) * (NANO / 1000));
+    return {
+      txHash: hash, chainFormat: 'non-linear', timestamp: v.vertexTimestamp, txType: 'BaseTx', memo: '0x', consumedUtxos: [], emittedUtxos: [],
+      amountUnlocked: [amount], amountCreated: [amount], vertices: [{ hash: v.vertexHash, height: v.vertexHeight, timestamp: v.vertexTimestamp }],
+    };
+  }
+
   /** A plain transaction of a block: a transfer between addresses outside the address book, its fee burned. */
   private plainTx(chain: 'p' | 'x', height: number, k: number, hash: string): PrimaryTx {
     const { ctx } = this.data;
@@ -372,7 +421,7 @@ export class PrimaryTransactions {
   private verticesAt(ts: number): { hash: string; height: number; timestamp: number }[] {
     const index = VERTEX_COUNT - 1 - Math.ceil((this.data.ctx.profile.cortina - ts) / 3);
     if (index < 0) return [];
-    return [{ hash: id32(`${this.data.ctx.tag}:vertex:${index}`), height: index, timestamp: this.data.ctx.profile.cortina - (VERTEX_COUNT - 1 - index) * 3 }];
+    return [{ hash: vertexHash(this.data.ctx, index), height: index, timestamp: this.data.ctx.profile.cortina - (VERTEX_COUNT - 1 - index) * 3 }];
   }
 
   // ---------------------------------------------------------------- listings
@@ -447,7 +496,7 @@ export class PrimaryTransactions {
    * (`height * 65536 + position + 1`; 0: none). A page scans at most
    * {@link MAX_SCANNED_BLOCKS} blocks, and its token resumes where it stopped.
    */
-  private scanBlocks(chain: 'p' | 'x', q: TxQuery, cursor: number, limit: number): Page<PrimaryTx> & { next?: number } {
+  private scanBlocks(chain: 'p' | 'x', q: TxQuery, cursor: number, limit: number, keep: (tx: PrimaryTx) => boolean = () => true): Page<PrimaryTx> & { next?: number } {
     const ctx = this.data.ctx;
     const latest = heightAt(ctx, chain, this.nowSec());
     const top = q.endTimestamp === undefined ? latest : Math.min(latest, heightAt(ctx, chain, q.endTimestamp));
@@ -470,6 +519,7 @@ export class PrimaryTransactions {
         const ts = approximately('blockTimestamp' in tx ? tx.blockTimestamp : tx.timestamp);
         if ((q.startTimestamp !== undefined && ts < q.startTimestamp) || (q.endTimestamp !== undefined && ts > q.endTimestamp)) continue;
         if (types && !types.has(tx.txType)) continue;
+        if (!keep(tx)) continue;
         if (items.length === limit) return { items, hasMore: true, next: h * 65536 + k + 1 };
         items.push(tx);
       }
@@ -478,6 +528,13 @@ export class PrimaryTransactions {
   }
 }
 
+
+/** Whether an X-chain transaction moves the asset: in a UTXO it consumes or emits, or in its amounts. */
+function movesAsset(tx: PrimaryTx, assetId: string): boolean {
+  const amounts = 'amountCreated' in tx ? [tx.amountCreated, tx.amountUnlocked] : [];
+  const lists: (readonly AssetAmount[] | undefined)[] = [tx.consumedUtxos?.map((u) => u.asset), tx.emittedUtxos?.map((u) => u.asset), ...amounts];
+  return lists.some((list) => list?.some((a) => a.assetId === assetId) ?? false);
+}
 
 function blsOf(tag: string, nodeId: string): { publicKey: string; proofOfPossession: string } {
   return { publicKey: `0x${hexOf(`${tag}:bls-pk:${nodeId}`, 48)}`, proofOfPossession: `0x${hexOf(`${tag}:bls-pop:${nodeId}`, 96)}` };
