@@ -523,3 +523,14 @@ export function delegationRefetchCalls(keys: readonly { network: string; nodeId:
   for (const nodes of nodesByNetwork.values()) calls += Math.ceil(nodes.size / STAKING_PAGE) + nodes.size * MAX_REFETCH_PAGES;
   return calls;
 }
+
+/**
+ * What a link through {@link delegationByKey} costs (a reward to its delegation): one
+ * combined listing per 100 parents, and, for a delegation that listing leaves behind,
+ * its node's own list to {@link MAX_REFETCH_PAGES} pages. Counted in full per parent
+ * (every parent could name another node with a long list), so the lookup never meets
+ * the run-time budget; parents naming the same delegation share one key.
+ */
+export const delegationLinkCost: FieldCost = {
+  calls: ({ parents }) => (parents <= 0 ? 0 : Math.ceil(parents / STAKING_PAGE) + parents * MAX_REFETCH_PAGES),
+};

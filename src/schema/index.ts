@@ -40,6 +40,8 @@ import './node-health.ts';
 import './node-admin.ts';
 // The Data API's health checks and the calling key's usage reports
 import './usage.ts';
+// Links across domains: UTXOs, rewards and stakes to their transactions, a reward to its delegation, a P-chain transaction to its subnet, an ICM reference to its message, a primary Blockchain to its blocks
+import './links-more.ts';
 import { COST_DIRECTIVE_NAMES } from './cost-directives.ts';
 import { declareEntitiesCost } from './federation.ts';
 

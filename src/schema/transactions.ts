@@ -203,7 +203,7 @@ const InternalTransactionRef = builder.objectRef<InternalTransaction>('InternalT
   }),
 });
 
-const TeleporterMessageInfoRef = builder.objectRef<TeleporterMessageInfo>('TeleporterMessageInfo').implement({
+export const TeleporterMessageInfoRef = builder.objectRef<TeleporterMessageInfo>('TeleporterMessageInfo').implement({
   description: 'The ICM (Teleporter) message a transaction sent or delivered.',
   fields: (t) => ({
     teleporterMessageId: t.exposeString('teleporterMessageId', { description: 'The message id.' }),

@@ -199,6 +199,7 @@ describe('global ids and cursors under random input', () => {
     'Validator.proposedBlocks': () => 'network(name: MAINNET) { validators(first: 1) { edges { node { proposedBlocks(chain: "p-chain", first: 1, after: $after) { edges { cursor } } } } } }',
     'AvalancheNode.proposedBlocks': () => 'avalancheNode { proposedBlocks(chain: "p-chain", first: 1, after: $after) { edges { cursor } } }',
     'PrimaryBlockchain.verticesAtHeight': () => 'network(name: MAINNET) { blockchain(id: "x-chain") { verticesAtHeight(height: 1, first: 1, after: $after) { edges { cursor } } } }',
+    'Blockchain.blocks': () => 'network(name: MAINNET) { subnet(subnetId: "11111111111111111111111111111111LpoYY") { blockchains { blocks(first: 1, after: $after) { edges { cursor } } } } }',
     'Query.latestBlocks': () => 'latestBlocks(first: 1, after: $after) { edges { cursor } }',
     'Query.latestTransactions': () => 'latestTransactions(first: 1, after: $after) { edges { cursor } }',
     'Address.deployedContracts': (f) => `chain(chainId: "43114") { address(address: "${f['address']}") { deployedContracts(first: 1, after: $after) { edges { cursor } } } }`,
