@@ -1,6 +1,8 @@
-import { builder } from './builder.ts';
+import type { ArgBuilder } from '@pothos/core';
+import { builder, type BuilderTypes } from './builder.ts';
+import type { Context } from './context.ts';
 import { badInput } from '../errors/graphql.ts';
-import { BLOCK_LISTING_COST, blockByHash, blockPages, blockRefetchCalls, type BlockOnChain } from '../loaders/primary-chain.ts';
+import { BLOCK_LISTING_COST, blockByHash, blockPages, blockRefetchCalls, type BlockOnChain, type PrimaryChain } from '../loaders/primary-chain.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import type { ProposerDetails } from '../shapes/index.ts';
 import { pageArgs } from './connection.ts';
@@ -85,31 +87,47 @@ export const BlockConnection = builder.connectionObject(
   { name: 'BlockEdge', description: 'A block and its cursor.' },
 );
 
+/** The block listing's time range, checked before any call. */
+interface BlockRangeArgs {
+  readonly startTimestamp?: bigint | number | string | null;
+  readonly endTimestamp?: bigint | number | string | null;
+}
+
+/** The arguments of a block listing: its page and its time range. */
+export const blockListArgs = (arg: ArgBuilder<BuilderTypes>) => ({
+  ...pageArgs(arg, PAGES.blocks),
+  startTimestamp: arg({ type: 'UInt64', description: 'Only blocks at or after this time.', bound: BOUNDS.unixSeconds }),
+  endTimestamp: arg({ type: 'UInt64', description: 'Only blocks at or before this time.', bound: BOUNDS.unixSeconds }),
+});
+
+export function checkBlockRange({ startTimestamp, endTimestamp }: BlockRangeArgs): void {
+  if (startTimestamp != null && endTimestamp != null && Number(startTimestamp) > Number(endTimestamp)) throw badInput('startTimestamp', 'must not be after endTimestamp');
+}
+
+/** One page of a chain's block listing, newest first (listLatestPrimaryNetworkBlocks). */
+export function resolveBlockListing(ctx: Context, chain: PrimaryChain, args: BlockRangeArgs & Parameters<typeof resolveChainConnection>[0]['args']) {
+  return resolveChainConnection({
+    ctx,
+    page: PAGES.blocks,
+    args,
+    parent: chain,
+    fetchPage: blockPages(ctx, chain, {
+      // Within 2^53 - 1 (the bound), so the numbers are exact.
+      ...(args.startTimestamp != null ? { startTimestamp: Number(args.startTimestamp) } : {}),
+      ...(args.endTimestamp != null ? { endTimestamp: Number(args.endTimestamp) } : {}),
+    }),
+  });
+}
+
 builder.objectFields(PrimaryBlockchainRef, (t) => ({
   blocks: t.field({
     type: BlockConnection,
     nullable: false,
     description: 'Latest blocks, newest first.',
-    args: {
-      ...pageArgs(t.arg, PAGES.blocks),
-      startTimestamp: t.arg({ type: 'UInt64', description: 'Only blocks at or after this time.', bound: BOUNDS.unixSeconds }),
-      endTimestamp: t.arg({ type: 'UInt64', description: 'Only blocks at or before this time.', bound: BOUNDS.unixSeconds }),
-    },
-    checkArgs: ({ startTimestamp, endTimestamp }) => {
-      if (startTimestamp != null && endTimestamp != null && Number(startTimestamp) > Number(endTimestamp)) throw badInput('startTimestamp', 'must not be after endTimestamp');
-    },
+    args: blockListArgs(t.arg),
+    checkArgs: checkBlockRange,
     upstreamCost: BLOCK_LISTING_COST,
-    resolve: (b, args, ctx) =>
-      resolveChainConnection({
-        ctx,
-        page: PAGES.blocks,
-        args,
-        parent: { network: b.network, blockchainId: b.blockchainId },
-        fetchPage: blockPages(ctx, b, {
-          // Within 2^53 - 1 (the bound), so the numbers are exact.
-          ...(args.startTimestamp != null ? { startTimestamp: Number(args.startTimestamp) } : {}),
-          ...(args.endTimestamp != null ? { endTimestamp: Number(args.endTimestamp) } : {}),
-        }),
-      }),
+    resolve: (b, args, ctx) => resolveBlockListing(ctx, { network: b.network, blockchainId: b.blockchainId }, args),
   }),
 }));
+

@@ -1,21 +1,16 @@
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
-import { badInput } from '../errors/graphql.ts';
 import { icmMessageById, ICM_MESSAGE_LOOKUP_COST } from '../loaders/icm.ts';
-import { BLOCK_LISTING_COST, blockPages, type PrimaryChain } from '../loaders/primary-chain.ts';
+import { BLOCK_LISTING_COST, type PrimaryChain } from '../loaders/primary-chain.ts';
 import { chainAliasOf, primaryTransaction, PRIMARY_TX_LOOKUP_COST, type PChainTransactionOnChain } from '../loaders/primary-tx.ts';
 import { delegationById } from '../loaders/staking.ts';
 import { subnetById, SUBNET_LIST_COST, SUBNET_LIST_NOTE } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
 import { delegationLinkCost } from '../loaders/validators.ts';
 import { PRIMARY_CHAIN_IDS } from '../shapes/index.ts';
-import { BlockConnection } from './blocks.ts';
-import { pageArgs } from './connection.ts';
+import { BlockConnection, blockListArgs, checkBlockRange, resolveBlockListing } from './blocks.ts';
 import { DelegatorInterface } from './delegators.ts';
 import { IcmMessageRef } from './icm.ts';
-import { BOUNDS } from './input-checks.ts';
-import { PAGES } from './pagination.ts';
-import { resolveChainConnection } from './primary-chain.ts';
 import { PChainTransactionRef, PrimaryTransactionInterface } from './primary-tx.ts';
 import { HistoricalRewardRef, PendingRewardRef, type HistoricalRewardShape, type PendingRewardShape } from './rewards.ts';
 import { BlockchainRef, SubnetRef } from './subnet-refs.ts';
@@ -168,29 +163,13 @@ builder.objectFields(BlockchainRef, (t) => ({
     nullable: true,
     description:
       'Latest blocks, newest first, when this is a primary-network chain (P, X or C): the listing of `PrimaryBlockchain.blocks`, one call per page. Null for any other blockchain (an L1 or subnet chain: see `evmChain` for EVM ones).',
-    args: {
-      ...pageArgs(t.arg, PAGES.blocks),
-      startTimestamp: t.arg({ type: 'UInt64', description: 'Only blocks at or after this time.', bound: BOUNDS.unixSeconds }),
-      endTimestamp: t.arg({ type: 'UInt64', description: 'Only blocks at or before this time.', bound: BOUNDS.unixSeconds }),
-    },
-    checkArgs: ({ startTimestamp, endTimestamp }) => {
-      if (startTimestamp != null && endTimestamp != null && Number(startTimestamp) > Number(endTimestamp)) throw badInput('startTimestamp', 'must not be after endTimestamp');
-    },
+    args: blockListArgs(t.arg),
+    checkArgs: checkBlockRange,
     upstreamCost: BLOCK_LISTING_COST,
     resolve: (b, args, ctx) => {
       const chain: PrimaryChain = { network: b.network, blockchainId: b.blockchainId };
       if (!chainAliasOf(chain)) return null;
-      return resolveChainConnection({
-        ctx,
-        page: PAGES.blocks,
-        args,
-        parent: chain,
-        fetchPage: blockPages(ctx, chain, {
-          // Within 2^53 - 1 (the bound), so the numbers are exact.
-          ...(args.startTimestamp != null ? { startTimestamp: Number(args.startTimestamp) } : {}),
-          ...(args.endTimestamp != null ? { endTimestamp: Number(args.endTimestamp) } : {}),
-        }),
-      });
+      return resolveBlockListing(ctx, chain, args);
     },
   }),
 }));
