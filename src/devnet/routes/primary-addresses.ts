@@ -1,12 +1,12 @@
 import { isNodeId } from '../../lib/ids.ts';
-import { PRIMARY_NETWORK_TX_TYPES, UTXO_SORT_BY } from '../../shapes/index.ts';
+import { PRIMARY_NETWORK_TX_TYPES } from '../../shapes/index.ts';
 import type { Dataset } from '../dataset/index.ts';
 import type { PrimaryData } from '../dataset/primary/index.ts';
 import type { DevnetNetwork } from '../node-view.ts';
 import type { DevnetRequest } from '../http-types.ts';
 import type { Route, RouteAnswer } from '../router.ts';
 import { bad, fail, get, ok, post } from './http-error.ts';
-import { chainInfo, decodeToken, encodeToken, parseAddresses, parseChain, parseNetwork, Query } from './primary.ts';
+import { chainInfo, decodeToken, encodeToken, parseAddresses, parseChain, parseNetwork, Query, utxoListing } from './primary.ts';
 
 /**
  * The public spec's L1 validators (listL1Validators), an asset's transactions
@@ -108,20 +108,7 @@ export function primaryAddressRoutes(dataset: Dataset): Route[] {
       const pageSize = q.pageSize(10, 100);
       const raw = q.csv('addresses');
       if (!raw) bad('addresses is required: a comma-separated list of addresses');
-      const addresses = parseAddresses(data(network), raw, 'addresses', ['P', 'X', 'C']);
-      const assetId = q.raw('assetId');
-      if (assetId !== undefined && chain !== 'x') bad('assetId is only supported for the X-chain');
-      if (assetId === '') bad('assetId must not be empty');
-      const minUtxoAmount = q.num('minUtxoAmount', 0, Number.MAX_SAFE_INTEGER);
-      const includeSpent = q.bool('includeSpent') ?? false;
-      const sortBy = q.oneOf('sortBy', UTXO_SORT_BY) ?? 'timestamp';
-      const sortOrder = q.sortOrder();
-      // The POST listing's scope: a token of one form reads on in the other.
-      const filter = { addresses, assetId, minUtxoAmount, includeSpent, sortBy, sortOrder };
-      const scope = ['utxos', network, chain, filter];
-      const offset = decodeToken(q.raw('pageToken'), scope);
-      const result = data(network).listUtxos(chain, filter, offset, pageSize);
-      return page('utxos', result.items, result.hasMore ? offset + result.items.length : undefined, scope, { chainInfo: chainInfo(chain, network) });
+      return utxoListing(data(network), network, chain, parseAddresses(data(network), raw, 'addresses', ['P', 'X', 'C']), q, pageSize);
     }),
     get('/v1/networks/{network}/addresses:listChainIds', (params, req) => {
       const network = parseNetwork(params.network);

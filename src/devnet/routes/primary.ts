@@ -194,6 +194,24 @@ function listAnswer<T>(key: string, page: Page<T>, scope: unknown, offset: numbe
   return { status: 200, body };
 }
 
+/**
+ * A page of UTXOs, for the POST listing and its GET form alike (their tokens share one scope, so a
+ * token of one form reads on in the other): the filters from the query, the addresses as parsed.
+ */
+export function utxoListing(data: PrimaryData, network: DevnetNetwork, chain: PrimaryChain, addresses: string[], q: Query, pageSize: number): RouteAnswer {
+  const assetId = q.raw('assetId');
+  if (assetId !== undefined && chain !== 'x') bad('assetId is only supported for the X-chain');
+  if (assetId === '') bad('assetId must not be empty');
+  const minUtxoAmount = q.num('minUtxoAmount', 0, Number.MAX_SAFE_INTEGER);
+  const includeSpent = q.bool('includeSpent') ?? false;
+  const sortBy = q.oneOf('sortBy', UTXO_SORT_BY) ?? 'timestamp';
+  const sortOrder = q.sortOrder();
+  const filter = { addresses, assetId, minUtxoAmount, includeSpent, sortBy, sortOrder };
+  const scope = ['utxos', network, chain, filter];
+  const offset = decodeToken(q.raw('pageToken'), scope);
+  return listAnswer('utxos', data.listUtxos(chain, filter, offset, pageSize), scope, offset, { chainInfo: chainInfo(chain, network) });
+}
+
 export function chainInfo(chain: PrimaryChain, network: DevnetNetwork): ChainInfo {
   return { chainName: CHAIN_NAMES[chain], network };
 }
@@ -241,19 +259,7 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         }
         const entries = [...new Set(rawAddresses.split(',').map((s) => s.trim()).filter(Boolean))];
         if (entries.length === 0) bad('addresses is required: a non-empty string of comma-separated addresses');
-        const addresses = parseAddresses(data(network), entries, 'addresses', ['P', 'X', 'C']);
-        const assetId = q.raw('assetId');
-        if (assetId !== undefined && chain !== 'x') bad('assetId is only supported for the X-chain');
-        if (assetId === '') bad('assetId must not be empty');
-        const minUtxoAmount = q.num('minUtxoAmount', 0, Number.MAX_SAFE_INTEGER);
-        const includeSpent = q.bool('includeSpent') ?? false;
-        const sortBy = q.oneOf('sortBy', UTXO_SORT_BY) ?? 'timestamp';
-        const sortOrder = q.sortOrder();
-        const filter = { addresses, assetId, minUtxoAmount, includeSpent, sortBy, sortOrder };
-        const scope = ['utxos', network, chain, filter];
-        const offset = decodeToken(q.raw('pageToken'), scope);
-        const page = data(network).listUtxos(chain, filter, offset, pageSize);
-        return listAnswer('utxos', page, scope, offset, { chainInfo: chainInfo(chain, network) });
+        return utxoListing(data(network), network, chain, parseAddresses(data(network), entries, 'addresses', ['P', 'X', 'C']), q, pageSize);
       }),
     },
     {
