@@ -6,79 +6,81 @@ import { telemetryFromEnv, type TelemetryConfig } from './telemetry.ts';
 
 export { ConfigError, secretsFromEnv };
 
-/** Everything the gateway reads from the environment (see README, "Configuration"). */
+/**
+ * Everything the gateway reads from the environment, as the process uses it. Each field names the
+ * variable it comes from; what the variable means, its default and its bounds are its row in
+ * `src/server/settings.ts` (and the README's configuration table generated from it).
+ */
 export interface GatewayConfig {
+  /** `PORT`. */
   port: number;
+  /** `HOST`. */
   host: string;
-  /** Data API base URL; undefined means "run the built-in devnet". */
+  /** `DATA_API_URL`; undefined runs the built-in devnet. */
   dataApiUrl?: string;
+  /** `DATA_API_KEY`. */
   dataApiKey?: string;
+  /** `DATA_API_KEY_HEADER`. */
   dataApiKeyHeader: string;
+  /** `NODE_URLS`. */
   nodes: { name: string; url: string }[];
+  /** `ADMIN_TOKEN`. */
   adminToken?: string;
-  /** `CURSOR_SECRET`: cursor signing secrets, the first signs and all verify. Unset: a random one per process. */
+  /** `CURSOR_SECRET`: the first signs, all verify. */
   cursorSecrets?: string[];
+  /** `REDIS_URL`. */
   redisUrl?: string;
-  /** `off` serves every read from the upstream (no response cache, no sharing of identical calls). */
+  /** `CACHE`, `redis` by default when `REDIS_URL` is set. */
   cache: 'memory' | 'redis' | 'off';
-  /** `CACHE_MAX_BYTES`: byte budget of the in-memory response cache (counted V8 bytes). Default 16 MiB. */
+  /** `CACHE_MAX_BYTES`. */
   cacheMaxBytes: number;
-  /**
-   * `RESPONSE_CACHE_MAX_BYTES`: byte budget of the whole-response cache (identical queries answered
-   * whole within the earliest expiry of what they read), 0 when off (`RESPONSE_CACHE=off`, or
-   * `CACHE=off`, since it holds only responses built from cached answers). Default 8 MiB.
-   */
+  /** `RESPONSE_CACHE_MAX_BYTES`, 0 when `RESPONSE_CACHE=off` or `CACHE=off` (it holds only responses built from cached answers). */
   responseCacheMaxBytes: number;
-  /** `COMPILED_EXECUTION` (`on`/`off`): query operations run as compiled code (graphql-jit) rather than interpreted. Default on. */
+  /** `COMPILED_EXECUTION`. */
   compiledExecution: boolean;
-  /** Upper bound of estimated upstream calls a query may cost (QUERY_TOO_COSTLY above). */
+  /** `MAX_QUERY_COST`. */
   maxQueryCost: number;
-  /** The HTTP edge's limits: body, response, concurrency (README, "Limits and security"). */
+  /** The HTTP edge's limits: body, response, concurrency. */
   limits: EdgeLimits;
-  /** Circuit breakers, the per-client rate limit and the upstream rate ceiling (README, "Upstream protection"). */
+  /** Circuit breakers, the per-client rate limit and the upstream rate ceiling. */
   protection: ProtectionConfig;
+  /** `LOG_LEVEL`. */
   logLevel: string;
-  /** Tracing (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`...): off unless an OTLP endpoint is set. Absent: off. */
+  /** The `OTEL_*` variables; absent: tracing off. */
   telemetry?: TelemetryConfig;
-  /**
-   * `SHUTDOWN_GRACE_MS`: on SIGTERM/SIGINT, how long requests in flight get to finish before what is
-   * left is aborted and the process exits 1. Default 10000 (under the 30 s Kubernetes and Docker give).
-   */
+  /** `SHUTDOWN_GRACE_MS`. */
   shutdownGraceMs: number;
-  /** `READY_PROBE`: what `/ready` asks the Data API, its chain list or its live check. */
+  /** `READY_PROBE`. */
   readyProbe: 'chains' | 'live-check';
-  /** Prometheus `/metrics` (README, "Metrics"). */
+  /** Prometheus `/metrics`. */
   metrics: MetricsConfig;
-  /** Persisted operations: automatic persisted queries and trusted documents (README, "Persisted operations"). */
+  /** Persisted operations: automatic persisted queries and trusted documents. */
   persisted: PersistedConfig;
-  /**
-   * `CORS_ORIGINS` (`*` or comma-separated origins; default `*`: any origin, without credentials) and
-   * `CORS_CREDENTIALS` (`true`/`false`, default false; `true` needs a list of origins).
-   */
+  /** `CORS_ORIGINS` and `CORS_CREDENTIALS`. */
   cors: { origins: '*' | string[]; credentials: boolean };
-  /** `ALLOW_FORM_POSTS` (`true`/`false`): also execute form-encoded and multipart POSTs, queries only. Default false. */
+  /** `ALLOW_FORM_POSTS`. */
   allowFormPosts: boolean;
   /** Every secret among the settings ({@link secretsFromEnv}): hidden from every log line and error message. */
   secrets: string[];
 }
 
 export interface PersistedConfig {
-  /** `APQ` (`on`/`off`): automatic persisted queries, in a store per replica. Default on; off with `ONLY_PERSISTED`. */
+  /** `APQ`, off with `ONLY_PERSISTED`. */
   apq: boolean;
-  /** `APQ_MAX_BYTES`: byte budget of the automatic persisted queries kept. Default 4 MiB. */
+  /** `APQ_MAX_BYTES`. */
   apqMaxBytes: number;
-  /** `PERSISTED_OPERATIONS`: a manifest file of trusted documents, read at start (a bad file stops the start). Default none. */
+  /** `PERSISTED_OPERATIONS`. */
   manifestPath?: string;
-  /** The manifest's documents by id, read from `manifestPath`. */
+  /** The manifest's documents by id, read from `manifestPath` at start. */
   documents?: ReadonlyMap<string, string>;
-  /** `ONLY_PERSISTED` (`true`/`false`): refuse every operation not in the manifest (PERSISTED_QUERY_ONLY). Needs `PERSISTED_OPERATIONS`. Default false. */
+  /** `ONLY_PERSISTED`. */
   onlyPersisted: boolean;
 }
 
 export interface MetricsConfig {
-  /** `METRICS_TOKEN`: when set, `/metrics` needs `authorization: Bearer <token>`. Default unset (open). */
+  /** `METRICS_TOKEN`. */
   token?: string;
-  /** `METRICS_MAX_OPERATION_NAMES`: distinct operation names labelled; later ones count as `other`. Default 100. */
+  /** `METRICS_MAX_OPERATION_NAMES`. */
   maxOperationNames: number;
 }
 
@@ -234,53 +236,54 @@ export function gatewayOptionsFrom(config: GatewayConfig, wiring: GatewayWiring 
   };
 }
 
+/** The HTTP edge's limits (each field names its variable: see `src/server/settings.ts`). */
 export interface EdgeLimits {
-  /** `MAX_BODY_BYTES`: largest request body, counted while it streams (413 PAYLOAD_TOO_LARGE). Default 1 MiB. */
+  /** `MAX_BODY_BYTES`. */
   maxBodyBytes: number;
-  /** `MAX_RESPONSE_BYTES`: largest serialized response (RESPONSE_TOO_LARGE). Default 8 MiB. */
+  /** `MAX_RESPONSE_BYTES`. */
   maxResponseBytes: number;
-  /** `MAX_VALIDATION_COMPLEXITY`: most estimated field comparisons validating a document may take (400 QUERY_TOO_COMPLEX, before validation). Default 2000. */
+  /** `MAX_VALIDATION_COMPLEXITY`. */
   maxValidationComplexity: number;
-  /** `MAX_CONCURRENT_OPERATIONS`: GraphQL requests in progress at once. Default 32. */
+  /** `MAX_CONCURRENT_OPERATIONS`. */
   maxConcurrentOperations: number;
-  /** `MAX_QUEUED_OPERATIONS`: requests waiting for a slot; beyond, 503 SERVER_BUSY. Default 64. */
+  /** `MAX_QUEUED_OPERATIONS`. */
   maxQueuedOperations: number;
-  /** `MAX_QUEUE_WAIT_MS`: longest wait for a slot. Default 2000. */
+  /** `MAX_QUEUE_WAIT_MS`. */
   maxQueueWaitMs: number;
-  /** `MAX_SUBSCRIPTIONS`: live subscriptions. Default 100. */
+  /** `MAX_SUBSCRIPTIONS`. */
   maxSubscriptions: number;
-  /** `WS_MAX_OPERATIONS_PER_SOCKET`: operations in progress on one graphql-ws socket. Default 25. */
+  /** `WS_MAX_OPERATIONS_PER_SOCKET`. */
   wsMaxOperationsPerSocket: number;
-  /** `WS_CONNECTION_INIT_TIMEOUT_MS`: how long a graphql-ws socket may wait before `connection_init`. Default 3000. */
+  /** `WS_CONNECTION_INIT_TIMEOUT_MS`. */
   wsConnectionInitTimeoutMs: number;
-  /** `MAX_TOPICS`: distinct subscription topics (one shared poller each) at once per replica. Default 1000. */
+  /** `MAX_TOPICS`. */
   maxTopics: number;
-  /** `TOPIC_LEASE_TTL_MS`: with REDIS_URL, how long a replica's lease on a topic's poller lasts unrenewed (takeover time). Default 10000. */
+  /** `TOPIC_LEASE_TTL_MS`. */
   topicLeaseTtlMs: number;
-  /** `MAX_OPERATIONS_PER_CLIENT`: operations one client may have executing at once. Default half of MAX_CONCURRENT_OPERATIONS. */
+  /** `MAX_OPERATIONS_PER_CLIENT`. */
   maxOperationsPerClient?: number;
-  /** `MAX_SUBSCRIPTIONS_PER_CLIENT`: live subscriptions of one client. Default half of MAX_SUBSCRIPTIONS. */
+  /** `MAX_SUBSCRIPTIONS_PER_CLIENT`. */
   maxSubscriptionsPerClient?: number;
-  /** `MAX_BODY_BYTES_IN_FLIGHT`: request bodies being read at once, in bytes. Default 32 MiB. */
+  /** `MAX_BODY_BYTES_IN_FLIGHT`. */
   maxBodyBytesInFlight: number;
-  /** `BODY_TIMEOUT_MS`: longest a request may take to arrive whole, body included (408). Default 10000. */
+  /** `BODY_TIMEOUT_MS`. */
   bodyTimeoutMs: number;
-  /** `MAX_CONNECTIONS`: open connections, WebSockets included. Default 4096. */
+  /** `MAX_CONNECTIONS`. */
   maxConnections: number;
-  /** `MAX_CONNECTIONS_PER_CLIENT`: open connections from one address. Default 1024. */
+  /** `MAX_CONNECTIONS_PER_CLIENT`. */
   maxConnectionsPerClient: number;
-  /** `WS_MAX_SOCKETS`: open graphql-ws sockets. Default 2048. */
+  /** `WS_MAX_SOCKETS`. */
   wsMaxSockets: number;
-  /** `WRITE_TIMEOUT_MS`: longest a connection may hold unsent bytes with none leaving before it is cut. Default 10000. */
+  /** `WRITE_TIMEOUT_MS`. */
   writeTimeoutMs: number;
-  /** `READY_PROBE_INTERVAL_MS`: how long `/ready` reuses its last look at the Data API. Default 5000. */
+  /** `READY_PROBE_INTERVAL_MS`. */
   readyProbeIntervalMs: number;
 }
 
 export interface ProtectionConfig {
-  /** `BREAKER_FAILURES`: consecutive failed attempts that open an upstream's circuit. Default 5. */
+  /** `BREAKER_FAILURES`. */
   breakerFailures: number;
-  /** `BREAKER_HALF_OPEN_MS`: how long a circuit stays open before one probe. Default 10000. */
+  /** `BREAKER_HALF_OPEN_MS`. */
   breakerHalfOpenMs: number;
   /**
    * `RATE_LIMIT_RPS`: requests per second per client (API key, else address). Unset or 0: off.
@@ -288,15 +291,15 @@ export interface ProtectionConfig {
    * and a default limit would throttle the whole fleet as one client.
    */
   rateLimitRps?: number;
-  /** `RATE_LIMIT_BURST`: requests a client may send at once. Default 2 × RATE_LIMIT_RPS. */
+  /** `RATE_LIMIT_BURST`. */
   rateLimitBurst?: number;
-  /** `RATE_LIMIT_MAX_CLIENTS`: clients tracked at once (least recently seen forgotten first). Default 10000. */
+  /** `RATE_LIMIT_MAX_CLIENTS`. */
   rateLimitMaxClients: number;
-  /** `TRUST_PROXY`: proxies in front whose `x-forwarded-for` entry names the client. Default 0 (the socket's address). */
+  /** `TRUST_PROXY`. */
   trustProxy: number;
-  /** `UPSTREAM_MAX_RPS`: ceiling on attempts per second to each upstream, fleet-wide with REDIS_URL. Unset or 0: none. */
+  /** `UPSTREAM_MAX_RPS`. */
   upstreamMaxRps?: number;
-  /** `UPSTREAM_RATE_MAX_WAIT_MS`: longest wait for a turn under the ceiling. Default 1000. */
+  /** `UPSTREAM_RATE_MAX_WAIT_MS`. */
   upstreamRateMaxWaitMs: number;
 }
 
