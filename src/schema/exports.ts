@@ -1,9 +1,10 @@
 import { builder } from './builder.ts';
 import { badInput } from '../errors/graphql.ts';
 import { OPERATION_LOOKUP_COST, operationById, startTransactionExport, TRANSACTION_EXPORT_COST } from '../loaders/exports.ts';
-import type { CreateExportBody, ExportOperation } from '../shapes/index.ts';
+import type { NetworkId } from '../loaders/types.ts';
+import { PRIMARY_BLOCKCHAIN_IDS, PRIMARY_CHAIN_IDS, PRIMARY_CHAIN_NAMES, type CreateExportBody, type ExportOperation } from '../shapes/index.ts';
 import { openEnumField, upstreamEnum } from './enums.ts';
-import { BOUNDS, checkChainId, checkEvmAddresses, checkList, INPUT_LIMITS, isOperationId } from './input-checks.ts';
+import { ADDRESS_HRP, BOUNDS, checkChainId, checkEvmAddresses, checkList, checkPrimaryAddresses, INPUT_LIMITS, isOperationId } from './input-checks.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { unixSecondsToDate } from './scalars.ts';
 
@@ -74,32 +75,49 @@ builder.queryFields((t) => ({
 
 // ---------------------------------------------------------------- createTransactionExport
 
-/** The seed's export types: EVM only (the public spec's primary-network types are not the seed's, and the service refuses them). */
+/** The spec's export types: EVMOperationType and PrimaryNetworkOperationType. */
 const TransactionExportTypeEnum = builder.enumType('TransactionExportType', {
-  description: 'What to export: the Data API exports EVM transactions only.',
+  description: 'What to export: EVM transactions, or primary-network (P-, X- and C-chain atomic) transactions. Each type takes its own options.',
   values: {
-    TRANSACTION_EXPORT_EVM: { value: 'TRANSACTION_EXPORT_EVM', description: 'EVM transactions of `options.addresses` on the EVM chains in `options.includeChains`.' },
+    TRANSACTION_EXPORT_EVM: {
+      value: 'TRANSACTION_EXPORT_EVM',
+      description: 'EVM transactions of `options.addresses` (0x, required) on the EVM chains in `options.includeChains`.',
+    },
+    TRANSACTION_EXPORT_PRIMARY_NETWORK: {
+      value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK',
+      description: 'Primary-network transactions of `options.addresses` (avax1.../fuji1...) and `options.cChainEvmAddresses` on the chains in `options.includeChains` (p-chain, x-chain, c-chain or their ids).',
+    },
+    TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING: {
+      value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING',
+      description: 'The staking transactions among them (validations, delegations, rewards); same options as TRANSACTION_EXPORT_PRIMARY_NETWORK.',
+    },
+    TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE: {
+      value: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE',
+      description: 'A simplified export of primary-network transactions; same options as TRANSACTION_EXPORT_PRIMARY_NETWORK.',
+    },
   } as const,
 });
 
 const TransactionExportOptionsInput = builder.inputType('TransactionExportOptionsInput', {
-  description: 'What an export covers.',
+  description: 'What an export covers. Which options a type takes: TRANSACTION_EXPORT_EVM `addresses` (required) and `includeChains`; the primary-network types `includeChains`, `addresses` and `cChainEvmAddresses` (at least one address in all).',
   fields: (t) => ({
     addresses: t.stringList({
-      required: true,
-      description: `The 0x addresses whose transactions to export (1 to ${INPUT_LIMITS.addresses}).`,
+      description: `The addresses whose transactions to export (at most ${INPUT_LIMITS.addresses}): 0x addresses for TRANSACTION_EXPORT_EVM (required), P-/X-/C- or unprefixed avax1.../fuji1... addresses of one network for the primary-network types.`,
     }),
     includeChains: t.stringList({
       required: true,
-      description: `EVM chain ids (decimal) or blockchain ids (cb58), 1 to ${INPUT_LIMITS.includeChains}.`,
+      description: `The chains to export. TRANSACTION_EXPORT_EVM: EVM chain ids (decimal) or blockchain ids (cb58), 1 to ${INPUT_LIMITS.includeChains}. Primary-network types: p-chain, x-chain, c-chain or the id of one of them.`,
+    }),
+    cChainEvmAddresses: t.stringList({
+      description: `Primary-network types only: C-chain 0x addresses whose atomic (import/export) transactions to export too, at most ${INPUT_LIMITS.addresses}.`,
     }),
   }),
 });
 
 const CreateTransactionExportInput = builder.inputType('CreateTransactionExportInput', {
-  description: 'Body of `POST /v1/operations/transactions:export`.',
+  description: 'Body of `POST /v1/operations/transactions:export`: the export type and the options it takes.',
   fields: (t) => ({
-    type: t.field({ type: TransactionExportTypeEnum, required: true, description: 'What to export.' }),
+    type: t.field({ type: TransactionExportTypeEnum, required: true, description: 'What to export; it decides which `options` are allowed.' }),
     firstDate: t.string({ description: 'First day (inclusive).', bound: BOUNDS.date }),
     lastDate: t.string({ description: 'Last day (inclusive); not before `firstDate`.', bound: BOUNDS.date }),
     startDate: t.string({ description: 'Old name of `firstDate`.', deprecationReason: 'Use firstDate.', bound: BOUNDS.date }),
@@ -118,9 +136,22 @@ const CreateTransactionExportPayload = builder.objectRef<{ operation: ExportOper
   }),
 });
 
+/** PrimaryNetworkOptions.includeChains' enum: the primary chains' ids of both networks and their aliases, as written. */
+const PRIMARY_EXPORT_CHAINS: ReadonlySet<string> = new Set<string>([...PRIMARY_BLOCKCHAIN_IDS, ...PRIMARY_CHAIN_NAMES]);
+
+function checkPrimaryExportChain(argument: string, value: unknown, index: number): void {
+  if (typeof value === 'string' && PRIMARY_EXPORT_CHAINS.has(value)) return;
+  throw badInput(argument, `${JSON.stringify(value)} (entry ${index}) is not a primary-network chain: p-chain, x-chain, c-chain or one of their ids`);
+}
+
+/** The network a primary chain id belongs to; undefined for an alias or the P-chain (whose id both networks share). */
+function networkOfPrimaryChain(id: string): NetworkId | undefined {
+  return (['mainnet', 'fuji'] as const).find((n) => id !== PRIMARY_CHAIN_IDS[n].p && (Object.values(PRIMARY_CHAIN_IDS[n]) as string[]).includes(id));
+}
+
 /**
- * The seed's body rules between fields, before any upstream call; each date's own
- * grammar is its bound. The type is the enum's one value (GraphQL refuses any other).
+ * The body rules before any upstream call: each date's own grammar is its bound; the
+ * options are those the type takes (the spec's two request bodies), any other is refused by name.
  */
 function checkExportInput(input: ExportInput): void {
   if (input.firstDate != null && input.startDate != null && input.firstDate !== input.startDate) {
@@ -133,16 +164,31 @@ function checkExportInput(input: ExportInput): void {
   const last = input.lastDate ?? input.endDate;
   if (first && last && first > last) throw badInput('input.firstDate', 'must not be after lastDate');
 
-  const { addresses, includeChains } = input.options;
-  checkList('input.options.includeChains', includeChains, INPUT_LIMITS.includeChains, checkChainId, true);
-  checkEvmAddresses('input.options.addresses', addresses, true);
+  const { addresses, includeChains, cChainEvmAddresses } = input.options;
+  if (input.type === 'TRANSACTION_EXPORT_EVM') {
+    if (cChainEvmAddresses != null) throw badInput('input.options.cChainEvmAddresses', 'is an option of the primary-network export types only; TRANSACTION_EXPORT_EVM takes 0x addresses in options.addresses');
+    checkList('input.options.includeChains', includeChains, INPUT_LIMITS.includeChains, checkChainId, true);
+    checkEvmAddresses('input.options.addresses', addresses, true);
+    return;
+  }
+  checkList('input.options.includeChains', includeChains, PRIMARY_EXPORT_CHAINS.size, checkPrimaryExportChain, true);
+  checkPrimaryAddresses('input.options.addresses', addresses, ['P', 'X', 'C']);
+  checkEvmAddresses('input.options.cChainEvmAddresses', cChainEvmAddresses);
+  if (!addresses?.length && !cChainEvmAddresses?.length) {
+    throw badInput('input.options.addresses', 'give at least one address here or in options.cChainEvmAddresses: a primary-network export is of some addresses');
+  }
+  // One network per export: the addresses' network must be that of every network-specific chain id.
+  const hrp = addresses?.[0]?.slice(addresses[0].indexOf('-') + 1).split('1')[0];
+  const network = (['mainnet', 'fuji'] as const).find((n) => ADDRESS_HRP[n] === hrp);
+  const other = network ? includeChains.find((id) => (networkOfPrimaryChain(id) ?? network) !== network) : undefined;
+  if (other !== undefined) throw badInput('input.options.includeChains', `${other} is a chain of the other network than options.addresses (${network})`);
 }
 
 function toBody(input: ExportInput): CreateExportBody {
-  const options: CreateExportBody['options'] = {
-    addresses: input.options.addresses,
-    includeChains: input.options.includeChains,
-  };
+  const { addresses, includeChains, cChainEvmAddresses } = input.options;
+  const options: CreateExportBody['options'] = { includeChains };
+  if (addresses != null) options.addresses = addresses;
+  if (cChainEvmAddresses != null) options.cChainEvmAddresses = cChainEvmAddresses;
   const body: CreateExportBody = { type: input.type, options };
   for (const name of ['firstDate', 'lastDate', 'startDate', 'endDate'] as const) {
     const value = input[name];

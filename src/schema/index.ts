@@ -42,6 +42,8 @@ import './node-admin.ts';
 import './usage.ts';
 // Links across domains: UTXOs, rewards and stakes to their transactions, a reward to its delegation, a P-chain transaction to its subnet, an ICM reference to its message, a primary Blockchain to its blocks
 import './links-more.ts';
+// A node's whole validation history: Network.validationHistory, Validator.history, AvalancheNode.validations
+import './validation-history.ts';
 import { COST_DIRECTIVE_NAMES } from './cost-directives.ts';
 import { declareEntitiesCost } from './federation.ts';
 

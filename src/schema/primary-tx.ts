@@ -225,10 +225,18 @@ builder.objectFields(PrimaryBlockchainRef, (t) => ({
       ...pageArgs(t.arg, PAGES.primaryTransactions),
       filter: t.arg({ type: PrimaryTransactionFilter, description: 'Filters.' }),
       sortOrder: t.arg({ type: SortOrderEnum, description: 'Sort direction (default DESC).' }),
+      l1ValidationId: t.arg.string({
+        description: 'P-chain only: just the transactions of this L1 validation (its `validationId`, cb58), e.g. the one that registered it and those that changed its balance or weight.',
+        bound: BOUNDS.cb58Id,
+      }),
     },
     upstreamCost: TRANSACTION_LISTING_COST,
-    resolve: (b, args, ctx) =>
-      resolveChainConnection({ ctx, page: PAGES.primaryTransactions, args, parent: { network: b.network, blockchainId: b.blockchainId }, fetchPage: transactionPages(ctx, b, filterOf(b, args)) }),
+    resolve: (b, args, ctx) => {
+      // Only the P-chain holds L1 validations: elsewhere the filter could match nothing, so it is refused before any call.
+      if (args.l1ValidationId != null && !isPChain(b)) throw badInput('l1ValidationId', 'filters P-chain transactions only (p-chain)');
+      const filter = { ...filterOf(b, args), ...(args.l1ValidationId != null ? { l1ValidationId: args.l1ValidationId } : {}) };
+      return resolveChainConnection({ ctx, page: PAGES.primaryTransactions, args, parent: { network: b.network, blockchainId: b.blockchainId }, fetchPage: transactionPages(ctx, b, filter) });
+    },
   }),
   stakingTransactions: t.field({
     type: PrimaryTransactionConnection,

@@ -22,12 +22,16 @@ type Operations = ReturnType<typeof describeExports>;
 
 export type ExportOperation = v.InferOutput<Operations['ExportOperation']>;
 
-/** E5's body. */
+/**
+ * E5's body: CreateEvmTransactionExportRequest (`options.addresses` required, 0x) or
+ * CreatePrimaryNetworkTransactionExportRequest (`options.includeChains` required, P/X/C
+ * addresses and `cChainEvmAddresses` optional), told apart by `type`.
+ */
 export interface CreateExportBody {
   type: string;
   firstDate?: string;
   lastDate?: string;
   startDate?: string;
   endDate?: string;
-  options: { addresses: string[]; includeChains: string[] };
+  options: { addresses?: string[]; includeChains: string[]; cChainEvmAddresses?: string[] };
 }

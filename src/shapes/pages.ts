@@ -47,6 +47,7 @@ export const PAGES = {
   // Primary-network lookups and ICM
   blockchains: spec('blockchains', 100, 10000), // listBlockchains
   allIcmMessages: spec('allIcmMessages', 10, 100), // listIcmMessages
+  validationHistory: spec('validationHistory', 10, 100), // getSingleValidatorDetails (a node's validations)
   // Primary-network transactions (public spec: 1-100)
   primaryTransactions: spec('primaryTransactions', 10, 100), // listLatestPrimaryNetworkTransactions
   stakingTransactions: spec('stakingTransactions', 10, 100), // listActivePrimaryNetworkStakingTransactions

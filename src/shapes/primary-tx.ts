@@ -242,6 +242,8 @@ export interface ListPrimaryTransactionsParams extends PageParams {
   startTimestamp?: number;
   endTimestamp?: number;
   sortOrder?: SortOrder;
+  /** listLatestPrimaryNetworkTransactions on the P-chain only: the transactions of this L1 validation (cb58 id). */
+  l1ValidationId?: string;
 }
 
 /** getBalancesByAddresses' query parameters. */

@@ -222,7 +222,7 @@ export const ENDPOINTS = {
   // Primary-network lookups and ICM
   getValidatorDetails: {
     operationId: 'getSingleValidatorDetails', method: 'GET', template: '/v1/networks/{network}/validators/{nodeId}', args: [network, { path: 'nodeId' }, 'query'],
-    shape: 'ListValidatorsResponse', container: 'validators', cache: 'staking',
+    shape: 'ListValidatorsResponse', container: 'validators', cache: 'staking', page: PAGES.validationHistory,
   },
   getSubnet: { operationId: 'getSubnetById', method: 'GET', template: '/v1/networks/{network}/subnets/{subnetId}', args: [network, { path: 'subnetId' }], shape: 'Subnet', cache: 'subnets' },
   listBlockchains: {

@@ -181,7 +181,8 @@ describe('export operations (E5)', () => {
     expect(l).toMatchObject({ operationStatus: 'COMPLETED_WITH_WARNING', metadata: { code: 'WarnTruncatedExport', nextDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) } });
   });
 
-  it('refuse every export type but the seed\'s TRANSACTION_EXPORT_EVM with 400', async () => {
+  // Each type takes its own options: a primary-network type with EVM chains is refused (test/schema/exports-primary.test.ts runs them).
+  it('refuse unknown export types, and primary-network types with EVM options, with 400', async () => {
     for (const type of ['TRANSACTION_EXPORT_PRIMARY_NETWORK', 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING', 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE', 'transaction_export_evm', undefined]) {
       await expectError('POST', '/v1/operations/transactions:export', 400, { ...evmBody(), type });
     }

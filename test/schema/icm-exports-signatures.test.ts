@@ -246,7 +246,7 @@ describe('bad input', () => {
     ['export no addresses', EXPORT, exportInput({ options: { addresses: [], includeChains: ['43114'] } })],
     ['export bad address', EXPORT, exportInput({ options: { addresses: ['0x12'], includeChains: ['43114'] } })],
     ['export no chains', EXPORT, exportInput({ options: { addresses: ['0x' + 'a'.repeat(40)], includeChains: [] } })],
-    // The seed's one export type: the public spec's primary-network types (and their cChainEvmAddresses) are refused.
+    // Each type takes its own options: EVM chains and 0x addresses are not a primary-network export's, cChainEvmAddresses not an EVM one's.
     ['export primary-network type', EXPORT, exportInput({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK' })],
     ['export primary-network staking type', EXPORT, exportInput({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING' })],
     ['export primary-network simple type', EXPORT, exportInput({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE' })],

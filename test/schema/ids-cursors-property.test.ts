@@ -206,6 +206,10 @@ describe('global ids and cursors under random input', () => {
     'Contract.deployedContracts': (f) => `chain(chainId: "43114") { contract(address: "${f['contractAddress']}") { deployedContracts(first: 1, after: $after) { edges { cursor } } } }`,
     'Erc721Contract.tokens': (f) => `chain(chainId: "43114") { contract(address: "${f['nftContract']}") { ... on Erc721Contract { tokens(first: 1, after: $after) { edges { cursor } } } } }`,
     'Erc1155Contract.tokens': (f) => `chain(chainId: "43114") { contract(address: "${f['erc1155Contract']}") { ... on Erc1155Contract { tokens(first: 1, after: $after) { edges { cursor } } } } }`,
+    // A node's whole validation history
+    'Network.validationHistory': (f) => `network(name: MAINNET) { validationHistory(nodeId: "${f['nodeId']}", first: 1, after: $after) { edges { cursor } } }`,
+    'Validator.history': () => 'network(name: MAINNET) { validators(first: 1) { edges { node { history(first: 1, after: $after) { edges { cursor } } } } } }',
+    'AvalancheNode.validations': () => 'avalancheNode { validations(first: 1, after: $after) { edges { cursor } } }',
   };
 
   it('covers the after of every connection in the schema', () => {

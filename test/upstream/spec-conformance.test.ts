@@ -336,6 +336,7 @@ const CASES: readonly { method: keyof DataApi; calls: Call[] }[] = [
   { method: 'createTransactionExport', calls: [
     (api) => api.createTransactionExport({ type: 'TRANSACTION_EXPORT_EVM', firstDate: '2023-05-01', lastDate: '2023-05-02', options: { addresses: [EVM, CONTRACTS[0] ?? ''], includeChains: ['43114', '43113'] } }),
     (api) => api.createTransactionExport({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK', startDate: '2023-05-01', endDate: '2023-05-02', options: { addresses: REWARD_ADDRESSES, includeChains: ['p-chain', 'x-chain'] } }),
+    (api) => api.createTransactionExport({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING', options: { includeChains: ['c-chain', '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5'], cChainEvmAddresses: [EVM] } }),
   ] },
   { method: 'getDeploymentTransaction', calls: [
     (api) => api.getDeploymentTransaction('43114', EVM),
@@ -502,6 +503,7 @@ const CASES: readonly { method: keyof DataApi; calls: Call[] }[] = [
     (api) => api.listPrimaryTransactions('mainnet', 'p-chain', { addresses: P_ADDRESSES, txTypes: TX_TYPES, pageSize: 1, startTimestamp: 0, endTimestamp: 0, sortOrder: 'asc' }),
     (api) => api.listPrimaryTransactions('fuji', 'x-chain', { addresses: ['X-fuji1a'], txTypes: ['CreateAssetTx', 'OperationTx', 'BaseTx', 'UNKNOWN'], pageSize: 100, pageToken: 't', startTimestamp: MAX_SAFE, endTimestamp: MAX_SAFE, sortOrder: 'desc' }),
     (api) => api.listPrimaryTransactions('mainnet', 'c-chain', { addresses: [EVM, 'C-avax1a'], txTypes: ['ImportTx', 'ExportTx'] }),
+    (api) => api.listPrimaryTransactions('fuji', 'p-chain', { l1ValidationId: 'FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z', pageSize: 10 }),
   ] },
   { method: 'listStakingTransactions', calls: [
     (api) => api.listStakingTransactions('mainnet', { addresses: P_ADDRESSES, txTypes: TX_TYPES, pageSize: 1, startTimestamp: 0, endTimestamp: 0, sortOrder: 'asc' }),

@@ -72,7 +72,11 @@ export function primaryTxRoutes(dataset: Dataset): Route[] {
       const chain = parseChain(network, params.blockchainId, ['p', 'x', 'c']);
       const q = new Query(req.query);
       const pageSize = q.pageSize(10, 100);
-      const filter = parseTxQuery(data(network), q, req, chain === 'c');
+      const parsed = parseTxQuery(data(network), q, req, chain === 'c');
+      // The transactions of one L1 validation, which lives on the P-chain; an unknown id matches none.
+      const l1ValidationId = q.raw('l1ValidationId');
+      if (l1ValidationId !== undefined && chain !== 'p') bad('l1ValidationId filters P-chain transactions only');
+      const filter: TxQuery = l1ValidationId !== undefined ? { ...parsed, txHashes: data(network).l1ValidationTxHashes(l1ValidationId) } : parsed;
       const scope = ['primaryTransactions', network, chain, filter];
       const cursor = decodeToken(q.raw('pageToken'), scope);
       const result = data(network).transactions.list(chain, filter, cursor, pageSize);

@@ -1,4 +1,5 @@
-// Export operations of the EVM data (E5 and `GET /v1/operations/{id}`): an
+// Export operations of a network (E5 and `GET /v1/operations/{id}`), EVM and
+// primary-network ones alike (the route checks each type's options): an
 // operation runs for EXPORT_RUN_MS, then completes, completes with a truncation
 // warning, or fails; at most MAX_OPERATIONS are kept, oldest dropped first.
 import type { ExportOperation } from '../../../shapes/index.ts';

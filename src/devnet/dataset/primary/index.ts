@@ -217,6 +217,17 @@ export class PrimaryData {
     return listL1Validators(this.records, this.l1, q, offset, limit);
   }
 
+  /**
+   * The transactions of an L1 validation (none for an unknown id). The devnet's L1
+   * validations come from its subnet validator records and change neither balance
+   * nor weight, so each has one: the transaction that added it.
+   */
+  l1ValidationTxHashes(validationId: string): string[] {
+    this.l1 ??= l1Entries(this.records, this.subnetById);
+    const entry = this.l1.find((e) => e.validationId === validationId);
+    return entry ? [entry.record.txHash] : [];
+  }
+
   /** The network's blockchain ids of the primary chains an address body is active on. */
   chainIdsOf(body: string): string[] {
     return chainIdsOf(this.records, body);

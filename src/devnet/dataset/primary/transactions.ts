@@ -41,6 +41,8 @@ export interface TxQuery {
   startTimestamp?: number;
   endTimestamp?: number;
   sortOrder: SortOrder;
+  /** P-chain: only these transactions (an L1 validation's, resolved by the route). */
+  txHashes?: string[];
 }
 
 type Ref =
@@ -119,6 +121,11 @@ export class PrimaryTransactions {
 
   /** listLatestPrimaryNetworkTransactions. `cursor` is an offset (with addresses, and on the C-chain) or a block position (see `scanBlocks`). */
   list(chain: PrimaryChain, q: TxQuery, cursor: number, limit: number): Page<PrimaryTx> & { next?: number } {
+    if (q.txHashes) {
+      const only = new Set(q.txHashes);
+      const entries = q.addresses ? this.addressEntries(chain, q.addresses).filter((e) => only.has(e.hash)) : this.entriesOf(chain, q.txHashes);
+      return this.pageEntries(entries, q, cursor, limit);
+    }
     if (q.addresses || chain === 'c') {
       const entries = q.addresses ? this.addressEntries(chain, q.addresses) : this.built().cImports;
       return this.pageEntries(entries, q, cursor, limit);
@@ -448,6 +455,17 @@ export class PrimaryTransactions {
     }
     const out: Entry[] = [];
     for (const hash of hashes) {
+      const ref = byHash.get(hash);
+      if (ref && this.chainOf(ref) === chain) out.push({ hash, ts: this.timeOf(ref) });
+    }
+    return out.sort((a, b) => a.ts - b.ts || (a.hash < b.hash ? -1 : 1));
+  }
+
+  /** Some transactions of a chain by hash (unknown ones left out), oldest first. */
+  private entriesOf(chain: PrimaryChain, hashes: readonly string[]): Entry[] {
+    const { byHash } = this.built();
+    const out: Entry[] = [];
+    for (const hash of new Set(hashes)) {
       const ref = byHash.get(hash);
       if (ref && this.chainOf(ref) === chain) out.push({ hash, ts: this.timeOf(ref) });
     }
