@@ -42,9 +42,8 @@ export const describeUsage = perKit((k: Kit) => {
   /** `groupValue` is a string or a number in the spec (a path, a chain id, a status code). */
   const groupValue = v.optional(v.union([k.string, k.number]));
 
-  /** UsageMetricsValueDTO. */
-  const UsageMetricsValue = v.object({
-    groupedBy: k.openEnum([...USAGE_GROUP_BY, 'None']),
+  /** What every usage bucket counts, whatever it is grouped by. */
+  const metricValues = {
     groupValue,
     totalRequests: k.number,
     requestsPerSecond: k.number,
@@ -53,19 +52,15 @@ export const describeUsage = perKit((k: Kit) => {
     invalidRequests: k.number,
     apiCreditsUsed: k.number,
     apiCreditsWasted: k.number,
-  });
+  };
+
+  /** UsageMetricsValueDTO. */
+  const UsageMetricsValue = v.object({ groupedBy: k.openEnum([...USAGE_GROUP_BY, 'None']), ...metricValues });
 
   /** RpcUsageMetricsValueAggregated. */
   const RpcUsageMetricsValue = v.object({
     groupedBy: k.openEnum([...SUBNET_RPC_GROUP_BY, ...PRIMARY_RPC_GROUP_BY.filter((g) => g !== 'rpcMethod' && g !== 'responseCode'), 'None']),
-    groupValue,
-    totalRequests: k.number,
-    requestsPerSecond: k.number,
-    successRatePercent: k.number,
-    medianResponseTimeMsecs: k.number,
-    invalidRequests: k.number,
-    apiCreditsUsed: k.number,
-    apiCreditsWasted: k.number,
+    ...metricValues,
   });
 
   const UsageMetric = v.object({ timestamp: k.wideInteger, values: v.array(UsageMetricsValue) });

@@ -6,7 +6,7 @@ import { SPEC_FACTS } from '../../src/devnet/oddities.ts';
 import { startDevnet, type Devnet, type RequestLogEntry } from '../../src/devnet/server.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startPrism, violationsOf, type Prism } from '../helpers/prism.ts';
-import { fixtureArguments, printWalkReport, runWalk, skipOutsideDataApi, walkSchema, type WalkFixtures } from '../helpers/schema-walk.ts';
+import { fixtureArguments, printWalkReport, runWalk, skipOutsideDataApi, walkFixturesOf, walkSchema, type WalkFixtures } from '../helpers/schema-walk.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 /**
@@ -70,25 +70,11 @@ describe('whole schema against a devnet in oddities mode', () => {
     const dataset = stack.devnet.dataset;
     const m: NetworkFixtures = dataset.fixtures().mainnet;
     const evm = dataset.evm.mainnet;
-    fixtures = {
-      network: 'MAINNET',
-      evmChainId: m.evmChainId,
-      address: m.address,
-      erc20Contract: m.contractAddress,
-      erc721Contract: m.nftContract,
-      erc1155Contract: m.erc1155Contract,
-      nftTokenId: m.nftTokenId,
-      txHash: m.txHash,
-      pChainTxHash: m.pChainTxHash,
+    fixtures = walkFixturesOf(m, {
       blockId: String(evm.latestBlock(m.evmChainId) ?? 1),
-      nodeId: m.nodeId,
-      subnetId: m.subnetId,
       l1SubnetId: m.l1SubnetId,
-      operationId: m.operationId,
       messageId: (evm.icmMessages(m.icmAddress).find((message) => message.receipts.length > 0) ?? evm.icmMessages(m.icmAddress)[0])?.messageId ?? '',
-      assetId: m.avaxAssetId,
-      primaryAddress: m.rewardAddress,
-    };
+    });
   }, 120_000);
   afterAll(async () => {
     await Promise.all([stack?.close(), plain?.close(), prism?.close()]);

@@ -3,7 +3,7 @@ import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { startPrism, type Prism } from '../helpers/prism.ts';
-import { fixtureArguments, printWalkReport, runWalk, skipOutsideDataApi, walkSchema, type WalkFixtures } from '../helpers/schema-walk.ts';
+import { fixtureArguments, printWalkReport, runWalk, skipOutsideDataApi, walkFixturesOf, walkSchema, type WalkFixtures } from '../helpers/schema-walk.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 /**
@@ -37,24 +37,7 @@ describe('whole schema against a mock server generated from the real Data API sp
     });
     // Prism accepts any string where the spec says string: the devnet's fixtures serve as arguments.
     const m: NetworkFixtures = stack.devnet.dataset.fixtures().mainnet;
-    fixtures = {
-      network: 'MAINNET',
-      evmChainId: m.evmChainId,
-      address: m.address,
-      erc20Contract: m.contractAddress,
-      erc721Contract: m.nftContract,
-      erc1155Contract: m.erc1155Contract,
-      nftTokenId: m.nftTokenId,
-      txHash: m.txHash,
-      pChainTxHash: m.pChainTxHash,
-      blockId: '1',
-      nodeId: m.nodeId,
-      subnetId: m.subnetId,
-      operationId: m.operationId,
-      messageId: m.icmSourceTxHash ?? m.txHash,
-      assetId: m.avaxAssetId,
-      primaryAddress: m.rewardAddress,
-    };
+    fixtures = walkFixturesOf(m, { blockId: '1', messageId: m.icmSourceTxHash ?? m.txHash });
   }, 120_000);
 
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import {
   getNamedType,
   isAbstractType,
@@ -473,6 +474,27 @@ export interface WalkFixtures {
   assetId: string;
   /** A primary-network address (bech32 without chain prefix). */
   primaryAddress: string;
+}
+
+/** Walk fixtures from the devnet's mainnet fixtures; `chosen` gives what a walk picks itself (a block, a message). */
+export function walkFixturesOf(m: NetworkFixtures, chosen: Pick<WalkFixtures, 'blockId' | 'messageId'> & Partial<WalkFixtures>): WalkFixtures {
+  return {
+    network: 'MAINNET',
+    evmChainId: m.evmChainId,
+    address: m.address,
+    erc20Contract: m.contractAddress,
+    erc721Contract: m.nftContract,
+    erc1155Contract: m.erc1155Contract,
+    nftTokenId: m.nftTokenId,
+    txHash: m.txHash,
+    pChainTxHash: m.pChainTxHash,
+    nodeId: m.nodeId,
+    subnetId: m.subnetId,
+    operationId: m.operationId,
+    assetId: m.avaxAssetId,
+    primaryAddress: m.rewardAddress,
+    ...chosen,
+  };
 }
 
 /** Which primary chain a path through `Network.blockchain` needs for what it selects below it. */
