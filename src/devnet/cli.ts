@@ -6,7 +6,8 @@ import { startDevnet } from './server.ts';
  * Environment: `DEVNET_PORT` (9650), `DEVNET_HOST` or `HOST` (127.0.0.1),
  * `DEVNET_SEED` (1), `DEVNET_VALIDATORS` (1200 per network), `DEVNET_LATENCY_MS` (0),
  * `DEVNET_FAULT_RATE` (0, share of requests answered 503), `DEVNET_ODDITIES` (`1` for answers
- * that take the unusual values the real spec allows, see `oddities.ts`; default off).
+ * that take the unusual values the real spec allows, see `oddities.ts`; default off),
+ * `DEVNET_WEBHOOK_INTERVAL_MS` (1000, how often webhook deliveries are scanned for; 0 for none).
  */
 
 function numberFromEnv(name: string, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -28,9 +29,10 @@ const validators = numberFromEnv('DEVNET_VALIDATORS', 1200, (n) => isInt(n) && n
 const latencyMs = numberFromEnv('DEVNET_LATENCY_MS', 0, (n) => n >= 0, 'a number of milliseconds >= 0');
 const faultRate = numberFromEnv('DEVNET_FAULT_RATE', 0, (n) => n >= 0 && n <= 1, 'a share between 0 and 1');
 const oddities = numberFromEnv('DEVNET_ODDITIES', 0, (n) => n === 0 || n === 1, '0 or 1') === 1;
+const webhookIntervalMs = numberFromEnv('DEVNET_WEBHOOK_INTERVAL_MS', 1000, (n) => isInt(n) && n >= 0, 'an integer number of milliseconds >= 0');
 
 const started = performance.now();
-const devnet = await startDevnet({ port, host, seed, validators, latencyMs, faultRate, oddities });
+const devnet = await startDevnet({ port, host, seed, validators, latencyMs, faultRate, oddities, webhookIntervalMs });
 const ms = Math.round(performance.now() - started);
 
 console.log(`devnet listening on ${devnet.url} (seed ${seed}, ${validators} validators per network, started in ${ms} ms)`);
@@ -39,6 +41,7 @@ console.log(`  node (mainnet)  ${devnet.nodeUrls.mainnet}/ext/info  /ext/health 
 console.log(`  node (fuji)     ${devnet.nodeUrls.fuji}/ext/info`);
 console.log(`  fixtures        ${devnet.url}/__devnet/fixtures`);
 console.log(`  stats           ${devnet.url}/__devnet/stats`);
+console.log(`  webhooks        ${devnet.url}/__devnet/webhooks   (deliveries every ${webhookIntervalMs} ms)`);
 if (latencyMs > 0 || faultRate > 0) console.log(`  chaos           latency ${latencyMs} ms, fault rate ${faultRate}`);
 if (oddities) console.log('  oddities        on: Data API answers take the unusual values the real spec allows');
 

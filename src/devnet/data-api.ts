@@ -19,12 +19,15 @@ import { lookupRoutes } from './routes/lookups.ts';
 import { primaryAddressRoutes } from './routes/primary-addresses.ts';
 // EVM across chains, an address's chains and deployments, transactions v2, collection tokens, reindexing
 import { evmMoreRoutes } from './routes/evm-more.ts';
+// Webhooks and shared secrets per caller key
+import { webhookRoutes } from './routes/webhooks.ts';
+import { createWebhookStore, type WebhookStore } from './webhooks/store.ts';
 
 /** The devnet's Data API (`/v1/...`): the primary-network and EVM routes over one dataset. */
-export function createDataApiHandler(dataset: Dataset): DevnetHandler {
+export function createDataApiHandler(dataset: Dataset, webhooks: WebhookStore = createWebhookStore(dataset)): DevnetHandler {
   // Every answered request is counted for its caller's key: the usage routes report from it.
   const usage = createUsageLedger(dataset.now);
-  const routes = compileRoutes([...usageRoutes(usage), ...primaryRoutes(dataset), ...primaryTxRoutes(dataset), ...primaryAddressRoutes(dataset), ...primaryBlockRoutes(dataset), ...evmRoutes(dataset), ...evmBlockRoutes(dataset.evm), ...lookupRoutes(dataset), ...evmAddressRoutes(dataset.evm), ...evmMoreRoutes(dataset.evm)]);
+  const routes = compileRoutes([...usageRoutes(usage), ...primaryRoutes(dataset), ...primaryTxRoutes(dataset), ...primaryAddressRoutes(dataset), ...primaryBlockRoutes(dataset), ...evmRoutes(dataset), ...evmBlockRoutes(dataset.evm), ...lookupRoutes(dataset), ...evmAddressRoutes(dataset.evm), ...evmMoreRoutes(dataset.evm), ...webhookRoutes(webhooks)]);
   return async (req) => {
     const started = performance.now();
     const answer = await routes(req);

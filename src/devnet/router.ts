@@ -5,7 +5,7 @@ import { errorResponse } from './http-types.ts';
 export type RouteAnswer = Omit<DevnetResponse, 'route'>;
 
 export interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path template with `{param}` segments, e.g. `/v1/networks/{network}/validators`. */
   pattern: string;
   handle(params: Record<string, string>, req: DevnetRequest): RouteAnswer | Promise<RouteAnswer>;

@@ -6,6 +6,8 @@ import { errorResponse, JSON_CONTENT_TYPE, type DevnetHandler, type DevnetRespon
 import { createNodeSimulator } from './node/index.ts';
 import { createOddities, type OdditiesOptions } from './oddities.ts';
 import { shortPage } from './short-pages.ts';
+import { createWebhookDeliveries, type WebhookDeliveries } from './webhooks/deliveries.ts';
+import { createWebhookStore } from './webhooks/store.ts';
 
 /** Options of the devnet; each has an environment variable in `cli.ts`. */
 export interface DevnetOptions {
@@ -32,6 +34,11 @@ export interface DevnetOptions {
    * the unusual values it allows (see `oddities.ts`); its seed defaults to `seed`. Default off.
    */
   oddities?: boolean | OdditiesOptions;
+  /**
+   * How often webhook deliveries are scanned for, ms (`DEVNET_WEBHOOK_INTERVAL_MS`): each scan reads the
+   * blocks produced since the last one. 0 runs no loop (tests call `devnet.webhooks.tick()`). Default 1000.
+   */
+  webhookIntervalMs?: number;
 }
 
 /**
@@ -96,6 +103,8 @@ export interface Devnet {
   setChaos(settings: Partial<ChaosSettings>): void;
   /** Back to the chaos the devnet started with (its `latencyMs` and `faultRate` options, nothing else). */
   resetChaos(): void;
+  /** Webhook deliveries: `tick()` scans and delivers once (resolving when first attempts settled); counters as `GET /__devnet/webhooks`. */
+  readonly webhooks: Pick<WebhookDeliveries, 'tick' | 'counters'>;
   close(): Promise<void>;
 }
 
@@ -115,7 +124,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     validatorsPerNetwork: options.validators ?? DEFAULT_VALIDATORS,
     now,
   });
-  const dataApi = createDataApiHandler(dataset);
+  const webhookStore = createWebhookStore(dataset);
+  const dataApi = createDataApiHandler(dataset, webhookStore);
+  const webhooks = createWebhookDeliveries({ store: webhookStore, dataset, intervalMs: options.webhookIntervalMs ?? 1000 });
   const oddities = options.oddities ? createOddities({ seed: options.seed ?? 1, ...(options.oddities === true ? {} : options.oddities) }) : undefined;
   const nodes: Record<string, DevnetHandler> = {
     '': createNodeSimulator({ name: 'mainnet', network: 'mainnet', view: dataset.nodeView, seed: options.seed ?? 1, now }).handle,
@@ -152,6 +163,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       return { status: 200, body: stats, route: '' };
     }
     if (path === '/__devnet/fixtures' && method === 'GET') return { status: 200, body: dataset.fixtures(), route: '' };
+    if (path === '/__devnet/webhooks' && method === 'GET') return { status: 200, body: webhooks.counters(), route: '' };
     if (path === '/__devnet/chaos' && method === 'POST') {
       const patch = body.trim() ? (JSON.parse(body) as Partial<ChaosSettings>) : undefined;
       chaos = patch ? { ...chaos, ...patch } : { ...startup };
@@ -264,8 +276,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     resetChaos: () => {
       chaos = { ...startup };
     },
+    webhooks: { tick: () => webhooks.tick(), counters: () => webhooks.counters() },
     close: () =>
       new Promise<void>((resolve) => {
+        webhooks.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -34,8 +34,10 @@ import { useStrictParams } from './plugins/use-strict-params.ts';
 import { useUnservableValues } from './plugins/use-unservable-values.ts';
 import { useTracing, type TracingOptions } from './plugins/use-tracing.ts';
 import { useTopics } from './plugins/use-topics.ts';
+import { useWebhookDeliveries } from './plugins/use-webhook-deliveries.ts';
 import { useGraphQLSSESingleConnection, type GraphQLSSEOptions } from './plugins/use-graphql-sse.ts';
 import { createTopics, type Topics } from '../loaders/topics.ts';
+import { createLiveActivity, type ActivityStore, type LiveActivity } from '../loaders/live-activity.ts';
 import { getSchema } from '../schema/index.ts';
 import { checkRepresentations } from '../schema/federation.ts';
 import { createCursorCodec, randomCursorSecret } from '../schema/pagination.ts';
@@ -143,6 +145,12 @@ export interface GatewayOptions {
   readyProbeIntervalMs?: number;
   /** `Cache-Control` of GET responses (`useCacheControl`): the longest `max-age` sent, or `false` to send none. Default 300 s. */
   cacheControl?: false | Pick<CacheControlOptions, 'maxAgeSeconds'>;
+  /**
+   * Live activity from the Data API's webhooks (`WEBHOOK_PUBLIC_URL`): where the Data API delivers (a
+   * path of this gateway, which then takes deliveries), and the key its webhooks belong to when it is
+   * not the client's own. Absent: the activity subscriptions answer LIVE_ACTIVITY_NOT_CONFIGURED.
+   */
+  liveActivity?: { publicUrl: string | (() => string); path?: string; apiKey?: string };
 }
 
 export interface GatewayDeps {
@@ -162,6 +170,8 @@ export interface GatewayDeps {
    * topics made here and closed with the gateway.
    */
   topics?: Topics;
+  /** Live activity's shared state (Redis with REDIS_URL, so replicas agree on webhooks and seen deliveries). Default: in-process. */
+  activityStore?: ActivityStore;
 }
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
@@ -171,6 +181,8 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
   readonly persisted: PersistedDocuments;
   /** Its per-client rate limit (`RATE_LIMIT_RPS`), for the same transports; absent when off. */
   readonly rateLimit?: ClientRateLimit;
+  /** Its live activity (webhook deliveries and the activity subscriptions), when configured. */
+  readonly liveActivity?: LiveActivity;
 };
 
 /**
@@ -190,6 +202,15 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   // One budget of the event loop for execution and serialization: operations take turns, so a probe or a small query never waits behind seconds of it.
   const loopBudget = createLoopBudget();
   const topics = deps.topics ?? createTopics();
+  const liveActivity = options.liveActivity
+    ? createLiveActivity({
+        ...options.liveActivity,
+        dataApi: deps.dataApi,
+        topics,
+        ...(deps.activityStore ? { store: deps.activityStore } : {}),
+        onError: (err, what) => deps.logger?.warn({ err }, `live activity: ${what} failed`),
+      })
+    : undefined;
   const persisted = createPersistedDocuments(options.persistedDocuments);
   const rateLimitOptions = options.rateLimit ? { apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit } : undefined;
   const rateLimit = rateLimitOptions ? createClientRateLimit(rateLimitOptions) : undefined;
@@ -242,6 +263,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     plugins: [
       // Before anything that may refuse a request, so every response carries its id.
       useRequestId(requestIds),
+      // The Data API's webhook deliveries: answered here, never queued behind GraphQL requests nor counted against a caller.
+      ...(liveActivity ? [useWebhookDeliveries(liveActivity)] : []),
       // Ahead of useReadinessCheck, whose /ready it answers 503 once shutdown has begun.
       ...(options.shutdownSignal ? [useGracefulShutdown({ signal: options.shutdownSignal })] : []),
       // Answers /metrics itself (never queued, never counted) and measures what follows from the request's start.
@@ -342,7 +365,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       }),
     ],
   });
-  return Object.assign(yoga, { persisted, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}) });
+  return Object.assign(yoga, { persisted, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}), ...(liveActivity ? { liveActivity } : {}) });
 }
 
 /** Yoga's logger interface over pino: an error logged alone keeps its stack (`err`), anything else is joined into the message. */

@@ -81,6 +81,12 @@ export interface TopicStats {
 export interface Topics {
   /** The topic's messages from now on, until `return()` or `signal` aborts; the first subscriber starts its poller. */
   subscribe<T>(source: TopicSource<T>, signal?: AbortSignal): AsyncIterableIterator<TopicMessage<T>>;
+  /**
+   * Publishes items on a topic from outside its poller (an event pushed to this replica, such as a
+   * webhook delivery): every subscriber of the topic, on every replica sharing the event target, gets
+   * them once. Nothing happens for a topic nobody subscribes to.
+   */
+  publish<T>(key: string, items: readonly T[]): void;
   stats(): TopicStats;
   /** Stops every poller and gives every lease up. */
   close(): Promise<void>;
@@ -127,7 +133,7 @@ export function createTopics(options: TopicsOptions = {}): Topics {
     const publish = (items: readonly unknown[], calls: number): void => {
       if (!poller.signal.aborted && items.length > 0) pubsub.publish(entry.key, { items, calls });
     };
-    void entry.source.poll(poller.signal, publish, entry.last?.items).then(
+    const polling = entry.source.poll(poller.signal, publish, entry.last?.items).then(
       () => undefined,
       (error: unknown) => {
         if (poller.signal.aborted) return;
@@ -137,6 +143,9 @@ export function createTopics(options: TopicsOptions = {}): Topics {
         entry.fail(message);
       },
     );
+    // A poller's clean-up after its abort (a webhook address given back) is awaited by `close()`.
+    running.add(polling);
+    void polling.finally(() => running.delete(polling));
   };
 
   const stopPoller = (entry: Entry): void => {
@@ -286,6 +295,9 @@ export function createTopics(options: TopicsOptions = {}): Topics {
       };
       return iterator;
     },
+    publish(key, items) {
+      if (items.length > 0) pubsub.publish(key, { items, calls: 0 });
+    },
     stats() {
       let polling = 0;
       let subscribers = 0;
@@ -408,7 +420,7 @@ function serializeError(error: unknown): SerializedError {
 }
 
 /** The error again, on whichever replica received it: an upstream error keeps its kind (and so its code). */
-function reviveError(error: SerializedError): Error {
+export function reviveError(error: SerializedError): Error {
   if (error.upstream && error.kind && error.operation) {
     return new UpstreamError(error.message, {
       upstream: error.upstream,

@@ -2,11 +2,11 @@ import DataLoader from 'dataloader';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { costs, type FieldCost } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
-import { codedError, ErrorCode } from '../errors/graphql.ts';
 import {
   PAGES, type ApiLog, type ApiLogsParams, type DataApiHealth, type PrimaryNetworkRpcUsageMetricsResponse, type PrimaryRpcUsageParams,
   type SubnetRpcUsageMetricsResponse, type SubnetRpcUsageParams, type UsageMetricsParams, type UsageMetricsResponse,
 } from '../shapes/index.ts';
+import { requireOwnKey, type KeyOwner } from './own-key.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 
 /**
@@ -18,17 +18,11 @@ import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
  */
 
 /** Who may read usage: a caller with their own key, or an admin (then with the gateway's key). */
-export interface UsageCaller {
-  readonly isAdmin: boolean;
-}
+export type UsageCaller = KeyOwner;
 
 /** UNAUTHENTICATED unless the caller sent their own key or is an admin; checked before any call. */
 export function checkUsageCaller(ctx: LoaderContext & UsageCaller): void {
-  if (ctx.call.apiKey || ctx.isAdmin) return;
-  throw codedError(
-    ErrorCode.UNAUTHENTICATED,
-    'Usage is read with your own Data API key: send it in the API key header (the gateway\'s key is for admins only)',
-  );
+  requireOwnKey(ctx, 'Reading usage');
 }
 
 /** One read per request: the same health check asked twice in a query is sent once. */

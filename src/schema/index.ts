@@ -40,6 +40,10 @@ import './node-health.ts';
 import './node-admin.ts';
 // The Data API's health checks and the calling key's usage reports
 import './usage.ts';
+// The caller's Data API webhooks and their shared secret
+import './webhooks.ts';
+// Live activity pushed by the Data API's webhooks (addressActivity, primaryNetworkActivity, validatorActivity)
+import './live-activity.ts';
 // Links across domains: UTXOs, rewards and stakes to their transactions, a reward to its delegation, a P-chain transaction to its subnet, an ICM reference to its message, a primary Blockchain to its blocks
 import './links-more.ts';
 // A node's whole validation history: Network.validationHistory, Validator.history, AvalancheNode.validations

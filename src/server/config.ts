@@ -52,6 +52,8 @@ export interface GatewayConfig {
   shutdownGraceMs: number;
   /** `READY_PROBE`. */
   readyProbe: 'chains' | 'live-check';
+  /** `WEBHOOK_PUBLIC_URL`: live activity's delivery endpoint as the Data API reaches it. */
+  webhookPublicUrl?: string;
   /** Prometheus `/metrics`. */
   metrics: MetricsConfig;
   /** Persisted operations: automatic persisted queries and trusted documents. */
@@ -147,6 +149,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     telemetry: telemetryFromEnv(env),
     shutdownGraceMs: s.SHUTDOWN_GRACE_MS,
     readyProbe: s.READY_PROBE ?? 'chains',
+    ...(s.WEBHOOK_PUBLIC_URL ? { webhookPublicUrl: s.WEBHOOK_PUBLIC_URL } : {}),
     metrics: { ...(s.METRICS_TOKEN ? { token: s.METRICS_TOKEN } : {}), maxOperationNames: s.METRICS_MAX_OPERATION_NAMES },
     persisted: {
       apq: s.APQ && !s.ONLY_PERSISTED,
@@ -233,6 +236,7 @@ export function gatewayOptionsFrom(config: GatewayConfig, wiring: GatewayWiring 
     ...(wiring.shutdownSignal ? { shutdownSignal: wiring.shutdownSignal } : {}),
     admission: wiring.admission ?? edgePolicyOptionsFrom(config),
     readyProbeIntervalMs: limits.readyProbeIntervalMs,
+    ...(config.webhookPublicUrl ? { liveActivity: { publicUrl: config.webhookPublicUrl } } : {}),
   };
 }
 

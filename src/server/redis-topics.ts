@@ -71,6 +71,7 @@ export function createRedisTopics(options: RedisTopicsOptions): Topics {
   const topics = createTopics({ ...options, eventTarget, lease });
   return {
     subscribe: (source, signal) => topics.subscribe(source, signal),
+    publish: (key, items) => topics.publish(key, items),
     stats: () => topics.stats(),
     async close() {
       // Leases are given up first, so another replica takes the topics over at its next try.

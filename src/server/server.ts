@@ -9,6 +9,7 @@ import { attachGraphQLWs } from './graphql-ws.ts';
 import { createEdgePolicy, type EdgePolicyStats } from '../gateway/plugins/edge-policy.ts';
 import { createRedisConnections } from './redis.ts';
 import { createRedisTopics } from './redis-topics.ts';
+import { createRedisActivityStore } from './redis-activity.ts';
 import { trackConnections, type ConnectionStats, type DrainResult } from './drain.ts';
 import { edgeErrorBody } from '../gateway/plugins/edge-response.ts';
 import { exampleQueries } from '../gateway/graphiql-examples.ts';
@@ -32,6 +33,11 @@ import { createRedactor, redactingLogOptions } from '../lib/redact.ts';
 type Devnet = import('../devnet/server.ts').Devnet;
 
 /** node:http's own refusals, by error code: status and GraphQL error code. */
+/** Where the gateway takes webhook deliveries on the built-in devnet. */
+export const DEVNET_WEBHOOK_PATH = '/webhooks/data-api';
+/** The key the gateway's webhooks belong to on the built-in devnet when DATA_API_KEY is not set (the devnet keeps webhooks per key). */
+const DEVNET_WEBHOOK_KEY = 'chaingraph-devnet';
+
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   HPE_HEADER_OVERFLOW: [431, 'BAD_REQUEST'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'BAD_REQUEST'],
@@ -149,6 +155,18 @@ export async function startServer(
         onError: (err, topic) => logger.warn({ err, topic }, 'Redis unavailable for subscriptions: their events wait until it answers again'),
       })
     : undefined;
+  // Live activity's delivery endpoint: WEBHOOK_PUBLIC_URL, or on the built-in devnet this gateway's own (known once it listens).
+  const listening: { origin?: string } = {};
+  const liveActivity = config.webhookPublicUrl
+    ? undefined
+    : devnet
+      ? {
+          publicUrl: () => `${listening.origin ?? `http://127.0.0.1:${config.port}`}${DEVNET_WEBHOOK_PATH}`,
+          path: DEVNET_WEBHOOK_PATH,
+          // The devnet keeps webhooks per key, as the Data API does; without DATA_API_KEY the gateway's own are under this one.
+          ...(config.dataApiKey ? {} : { apiKey: DEVNET_WEBHOOK_KEY }),
+        }
+      : undefined;
   const gatewayOptions = gatewayOptionsFrom(config, {
     // A caller that went away is routine; real upstream failures are worth a warning. Logged through
     // the request's logger, so the line carries its request id.
@@ -159,6 +177,7 @@ export async function startServer(
     shutdownSignal: shutdown.signal,
     admission,
   });
+  if (liveActivity) gatewayOptions.liveActivity = liveActivity;
   const gateway = createGateway(
     gatewayOptions,
     {
@@ -167,6 +186,7 @@ export async function startServer(
       logger,
       breakerStates,
       ...(topics ? { topics } : {}),
+      ...(redis ? { activityStore: createRedisActivityStore({ redis: redis.commands, keyPrefix: `chaingraph:activity:${upstreamScope(dataApiUrl)}:` }) } : {}),
     },
   );
 
@@ -214,6 +234,7 @@ export async function startServer(
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  listening.origin = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
   const url = `http://${config.host}:${port}/graphql`;
   logger.info(
     { url, nodes: nodeClients.map((n) => n.name), admin: Boolean(config.adminToken), cache: config.cache },

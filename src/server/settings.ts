@@ -7,7 +7,7 @@
 import { MEMORY_CACHE_DEFAULTS } from '../upstream/cache-memory.ts';
 import { RESPONSE_CACHE_DEFAULTS } from '../gateway/plugins/use-response-cache.ts';
 import { parseCursorSecrets } from '../schema/pagination.ts';
-import { parseDataApiUrl, parseNodeUrls } from '../upstream/node-client.ts';
+import { parseDataApiUrl, parseHttpUrl, parseNodeUrls } from '../upstream/node-client.ts';
 import { ADMISSION_DEFAULTS } from '../gateway/plugins/use-admission-control.ts';
 import { EDGE_POLICY_DEFAULTS } from '../gateway/plugins/edge-policy.ts';
 import { CONNECTION_DEFAULTS } from './drain.ts';
@@ -238,6 +238,16 @@ export const DEFAULT_SERVICE_NAME = 'chaingraph';
 /** Default of `SHUTDOWN_GRACE_MS`. */
 export const SHUTDOWN_GRACE_MS_DEFAULT = 10_000;
 
+/** `WEBHOOK_PUBLIC_URL`: an http(s) URL with a path of its own (not `/graphql`, `/ready`...), no query. */
+function parseWebhookUrl(raw: string): string {
+  const url = parseHttpUrl(raw.trim(), 'WEBHOOK_PUBLIC_URL');
+  if (url.search || url.hash) throw new ConfigError('WEBHOOK_PUBLIC_URL must have no query or fragment: the path alone names the delivery endpoint');
+  if (['/', '/graphql', '/ready', '/health', '/metrics'].includes(url.pathname.replace(/\/+$/, '') || '/')) {
+    throw new ConfigError(`WEBHOOK_PUBLIC_URL needs a path of its own (for example ${url.origin}/webhooks/data-api), not ${url.pathname}`);
+  }
+  return url.href;
+}
+
 /** The table: one row per variable, in the order the README lists them. */
 export const SETTINGS = {
   PORT: port('where the gateway listens (0: any free port); GraphiQL and the endpoint are at `/graphql`', 4000),
@@ -309,6 +319,14 @@ export const SETTINGS = {
     ),
     readBy: 'the `npm start` script',
   },
+  WEBHOOK_PUBLIC_URL: parsed(
+    'http(s) URL',
+    "where the Data API delivers webhook events for the live-activity subscriptions (`addressActivity`, `primaryNetworkActivity`, `validatorActivity`): this gateway's address as the Data API reaches it, with the path it takes deliveries on; its webhooks belong to `DATA_API_KEY`",
+    "unset: live activity off (on the built-in devnet: this gateway's own `/webhooks/data-api`)",
+    undefined as string | undefined,
+    (raw) => parseWebhookUrl(raw),
+    inUrls,
+  ),
   READY_PROBE: oneOf(['chains', 'live-check'], 'what `/ready` asks the Data API: `chains` (its chain list, the cheapest data call) or `live-check` (its own liveness operation)', '`chains`'),
   SHUTDOWN_GRACE_MS: int('on SIGTERM/SIGINT, how long in-flight requests may take to finish before they are aborted (exit 1)', SHUTDOWN_GRACE_MS_DEFAULT, { min: 0, unit: 'ms' }),
   BREAKER_FAILURES: int("consecutive failed attempts (timeouts, network errors, 5xx) that open an upstream's or a node's circuit", BREAKER_DEFAULTS.failures),

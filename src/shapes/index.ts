@@ -27,3 +27,7 @@ export * from './network.ts';
 export * from './primary-addresses.ts';
 // The Data API's health and live checks, and the caller's usage metrics and logs
 export * from './usage.ts';
+// What the Data API's webhooks deliver (read by the gateway's delivery endpoint)
+export * from './webhook-deliveries.ts';
+// The calling key's webhooks and shared secret
+export * from './webhooks.ts';

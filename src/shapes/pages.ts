@@ -57,4 +57,7 @@ export const PAGES = {
   utxosByGet: spec('utxosByGet', 10, 100), // getUtxosByAddresses (the GET form of E4)
   // The caller's request logs (public spec: 1-100, default 10)
   apiLogs: spec('apiLogs', 10, 100), // getApiLogs
+  // The calling key's webhooks and the addresses one watches (public spec: 1-100, default 10)
+  webhooks: spec('webhooks', 10, 100), // listWebhooks
+  webhookAddresses: spec('webhookAddresses', 10, 100), // getAddressesFromWebhook
 } as const satisfies Record<string, PageSpec>;

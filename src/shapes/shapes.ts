@@ -26,6 +26,8 @@ import { describeStaking } from './staking.ts';
 import { describeSubnets } from './subnets.ts';
 // The Data API's health checks and usage reports
 import { describeUsage } from './usage.ts';
+// The calling key's webhooks and shared secret
+import { describeWebhooks } from './webhooks.ts';
 
 function describeAll(k: Kit) {
   return {
@@ -45,6 +47,7 @@ function describeAll(k: Kit) {
     ...describeNetwork(k),
     ...describePrimaryAddresses(k),
     ...describeUsage(k),
+    ...describeWebhooks(k),
   };
 }
 

@@ -46,6 +46,11 @@ import type {
   ApiLogsParams, ApiLogsResponse, DataApiHealth, PrimaryNetworkRpcUsageMetricsResponse, PrimaryRpcUsageParams, SubnetRpcUsageMetricsResponse,
   SubnetRpcUsageParams, UsageMetricsParams, UsageMetricsResponse,
 } from '../shapes/index.ts';
+// The calling key's webhooks and shared secret
+import type {
+  CreateWebhookRequest, ListWebhookAddressesParams, ListWebhookAddressesResponse, ListWebhooksParams, ListWebhooksResponse, UpdateWebhookRequest,
+  Webhook, WebhookAddressesChange, WebhookSharedSecret,
+} from '../shapes/index.ts';
 import type { UpstreamErrorKind, UpstreamName } from './errors.ts';
 
 /** One attempt of one upstream call, as reported to an {@link UpstreamObserver}. */
@@ -259,6 +264,26 @@ export interface DataApi {
   getSubnetRpcUsageMetrics(params?: SubnetRpcUsageParams, opts?: CallOptions): Promise<SubnetRpcUsageMetricsResponse>;
   /** getPrimaryNetworkRpcUsageMetrics `GET /v1/primaryNetworkRpcUsageMetrics`: the calling key's primary-network RPC usage. */
   getPrimaryNetworkRpcUsageMetrics(params: PrimaryRpcUsageParams, opts?: CallOptions): Promise<PrimaryNetworkRpcUsageMetricsResponse>;
+  /** createWebhook `POST /v1/webhooks` (201): a webhook of the calling key. */
+  createWebhook(body: CreateWebhookRequest, opts?: CallOptions): Promise<Webhook>;
+  /** listWebhooks `GET /v1/webhooks`: the calling key's webhooks. */
+  listWebhooks(params?: ListWebhooksParams, opts?: CallOptions): Promise<ListWebhooksResponse>;
+  /** getWebhook `GET /v1/webhooks/{id}` (404 for another key's webhook). */
+  getWebhook(id: string, opts?: CallOptions): Promise<Webhook>;
+  /** updateWebhook `PATCH /v1/webhooks/{id}`. */
+  updateWebhook(id: string, body: UpdateWebhookRequest, opts?: CallOptions): Promise<Webhook>;
+  /** deactivateWebhook `DELETE /v1/webhooks/{id}`: the webhook, now inactive. */
+  deactivateWebhook(id: string, opts?: CallOptions): Promise<Webhook>;
+  /** getAddressesFromWebhook `GET /v1/webhooks/{id}/addresses`: the addresses an address-activity webhook watches. */
+  listWebhookAddresses(id: string, params?: ListWebhookAddressesParams, opts?: CallOptions): Promise<ListWebhookAddressesResponse>;
+  /** addAddressesToWebhook `PATCH /v1/webhooks/{id}/addresses`. */
+  addWebhookAddresses(id: string, body: WebhookAddressesChange, opts?: CallOptions): Promise<Webhook>;
+  /** removeAddressesFromWebhook `DELETE /v1/webhooks/{id}/addresses` (a DELETE with a JSON body). */
+  removeWebhookAddresses(id: string, body: WebhookAddressesChange, opts?: CallOptions): Promise<Webhook>;
+  /** getSharedSecret `GET /v1/webhooks:getSharedSecret`: the calling key's delivery-signing secret. */
+  getWebhookSharedSecret(opts?: CallOptions): Promise<WebhookSharedSecret>;
+  /** generateOrRotateSharedSecret `POST /v1/webhooks:generateOrRotateSharedSecret` (201): a new secret; the old one stops signing. */
+  rotateWebhookSharedSecret(opts?: CallOptions): Promise<WebhookSharedSecret>;
 }
 
 export interface HealthGetResult {

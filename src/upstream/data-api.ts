@@ -88,14 +88,29 @@ function checkIdParam(operation: string, name: string, value: string): void {
  * An answer that does not match its shape: for the whole call (`violation.whole`), or
  * thrown by the one field that broke when it is read.
  */
-function protocolError(operation: string, status: number, violation: Violation, key: string | undefined): UpstreamError {
+function protocolError(operation: string, status: number, violation: Violation, key: string | undefined, secret = false): UpstreamError {
   const what = violation.whole ? 'the answer is unusable' : 'a field of the answer is unusable';
+  if (secret) {
+    // An answer carrying a secret (`EndpointRow.secret`): the reader's reason may quote the value it
+    // refused ("received 12345678"), and a path segment may be a key the upstream chose, so the error
+    // names the top-level field only, from the row's own shape, and says nothing of the value.
+    const field = secretFieldOf(violation.path);
+    return new UpstreamError(`data-api ${operation}: HTTP ${status}: ${what}: ${field}: the value is not shown (it may be a secret)`, {
+      upstream: 'data-api', kind: 'protocol', operation, status, ...(violation.whole ? {} : { field }),
+    });
+  }
   // The path holds the upstream's own keys and the reason the value it sent: both are its text, which may echo the key.
   const redactor = createRedactor([key]);
   const path = excerpt(violation.path, redactor) ?? '(answer)';
   return new UpstreamError(`data-api ${operation}: HTTP ${status}: ${what}: ${path}: ${excerpt(violation.reason, redactor) ?? ''}`, {
     upstream: 'data-api', kind: 'protocol', operation, status, ...(violation.whole ? {} : { field: path }),
   });
+}
+
+/** The first segment of a violation's path when it is a plain field name (`secret`), else `(answer)`. */
+function secretFieldOf(path: string): string {
+  const first = /^[A-Za-z_][A-Za-z0-9_]{0,63}/.exec(path)?.[0];
+  return first ?? '(answer)';
 }
 
 /**
@@ -196,16 +211,17 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       headers,
       ...(key ? { credentials: [key] } : {}),
       json: args.json,
-      // Only GETs are retried: the POSTs start work (E1, E5) or are not known to be safe to repeat.
+      // Only GETs are retried: the POSTs, PATCHes and DELETEs start or change work, or are not known to be safe to repeat.
       idempotent: endpoint.method === 'GET',
       ...(endpoint.emptyAnswer ? { emptyAnswer: true } : {}),
+      ...(endpoint.secret ? { secretAnswer: true } : {}),
       signal: opts?.signal,
       timeoutMs: opts?.timeoutMs ?? options.timeoutMs,
       observer: opts?.observer,
     });
     // An operation that answers without content (reindexNft's 201) has nothing to read.
     if (endpoint.emptyAnswer && result.body === undefined) return undefined as T;
-    return readShape(shape, result.body, (violation) => protocolError(operation, result.status, violation, key), {
+    return readShape(shape, result.body, (violation) => protocolError(operation, result.status, violation, key, endpoint.secret === true), {
       containers: args.container === undefined ? [] : [args.container],
       exact: result.exactBody,
     });

@@ -38,10 +38,13 @@ type Positional<F> = F extends (...args: infer A) => unknown ? (Required<A> exte
 type PlacesOf<P extends unknown[]> = number extends P['length'] ? readonly ArgPlace[]
   : { readonly [I in keyof P]: [P[I]] extends [string] ? ArgPlace : Exclude<ArgPlace, { readonly path: string }> };
 
+/** The HTTP methods the Data API's operations use (a DELETE may carry a JSON body). Only GETs are retried. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
 export interface EndpointRow<P extends unknown[] = unknown[]> {
   /** The spec's `operationId` (test/data/glacier-parameters.json), which the spec tests check the row against. */
   readonly operationId: string;
-  readonly method: 'GET' | 'POST';
+  readonly method: HttpMethod;
   /** Path template under the base URL; `{name}` segments are filled from the arguments, URL-encoded. */
   readonly template: string;
   /** Where each positional argument goes; their count is where `CallOptions` sits. */
@@ -64,12 +67,19 @@ export interface EndpointRow<P extends unknown[] = unknown[]> {
   readonly page?: PageSpec;
   /** The operation may answer 2xx without a body (reindexNft's 201): that is its whole answer. */
   readonly emptyAnswer?: true;
+  /**
+   * The answer carries a secret (the webhook shared secret): an answer that does not match its
+   * shape is reported by the field's name only, never with the value or the reader's reason (which
+   * may quote it), and a body that is not JSON without the parser's error (which quotes the body).
+   */
+  readonly secret?: true;
 }
 
 const network = { path: 'network' } as const;
 const chainId = { path: 'chainId' } as const;
 const address = { path: 'address' } as const;
 const blockchainId = { path: 'blockchainId' } as const;
+const webhookId = { path: 'id' } as const;
 
 /** One row per `DataApi` method, in the interface's order. */
 export const ENDPOINTS = {
@@ -298,6 +308,24 @@ export const ENDPOINTS = {
   getPrimaryNetworkRpcUsageMetrics: {
     operationId: 'getPrimaryNetworkRpcUsageMetrics', method: 'GET', template: '/v1/primaryNetworkRpcUsageMetrics', args: ['query'],
     shape: 'PrimaryNetworkRpcUsageMetricsResponse', container: 'metrics', cache: null,
+  },
+  // The calling key's webhooks and shared secret: each key sees only its own, so never cached nor shared
+  createWebhook: { operationId: 'createWebhook', method: 'POST', template: '/v1/webhooks', args: ['body'], shape: 'Webhook', cache: null },
+  listWebhooks: {
+    operationId: 'listWebhooks', method: 'GET', template: '/v1/webhooks', args: ['query'], shape: 'ListWebhooksResponse', container: 'webhooks', cache: null, page: PAGES.webhooks,
+  },
+  getWebhook: { operationId: 'getWebhook', method: 'GET', template: '/v1/webhooks/{id}', args: [webhookId], shape: 'Webhook', cache: null },
+  updateWebhook: { operationId: 'updateWebhook', method: 'PATCH', template: '/v1/webhooks/{id}', args: [webhookId, 'body'], shape: 'Webhook', cache: null },
+  deactivateWebhook: { operationId: 'deactivateWebhook', method: 'DELETE', template: '/v1/webhooks/{id}', args: [webhookId], shape: 'Webhook', cache: null },
+  listWebhookAddresses: {
+    operationId: 'getAddressesFromWebhook', method: 'GET', template: '/v1/webhooks/{id}/addresses', args: [webhookId, 'query'],
+    shape: 'ListWebhookAddressesResponse', container: 'addresses', cache: null, page: PAGES.webhookAddresses,
+  },
+  addWebhookAddresses: { operationId: 'addAddressesToWebhook', method: 'PATCH', template: '/v1/webhooks/{id}/addresses', args: [webhookId, 'body'], shape: 'Webhook', cache: null },
+  removeWebhookAddresses: { operationId: 'removeAddressesFromWebhook', method: 'DELETE', template: '/v1/webhooks/{id}/addresses', args: [webhookId, 'body'], shape: 'Webhook', cache: null },
+  getWebhookSharedSecret: { operationId: 'getSharedSecret', method: 'GET', template: '/v1/webhooks:getSharedSecret', args: [], shape: 'WebhookSharedSecret', cache: null, secret: true },
+  rotateWebhookSharedSecret: {
+    operationId: 'generateOrRotateSharedSecret', method: 'POST', template: '/v1/webhooks:generateOrRotateSharedSecret', args: [], shape: 'WebhookSharedSecret', cache: null, secret: true,
   },
 } as const satisfies { readonly [K in keyof DataApi]: EndpointRow<Positional<DataApi[K]>> };
 

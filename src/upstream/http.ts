@@ -74,7 +74,8 @@ export interface HttpCall {
   upstream: UpstreamName;
   /** Route template or JSON-RPC method, for errors and observers. Never a URL (it may carry secrets). */
   operation: string;
-  method: 'GET' | 'POST';
+  /** A DELETE may carry a JSON body (`json`), as the Data API's address removal does. */
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: URL;
   headers?: Record<string, string>;
   /**
@@ -100,6 +101,11 @@ export interface HttpCall {
   isAnswer?: (status: number, body: unknown) => boolean;
   /** A 2xx with an empty body is the whole answer (an operation that answers 201 without content): its body is undefined. */
   emptyAnswer?: boolean;
+  /**
+   * The answer carries a secret (the webhook shared secret): a 2xx body that is not JSON is reported
+   * without the parser's error as cause, since its message quotes the body. Default false.
+   */
+  secretAnswer?: boolean;
 }
 
 export interface HttpResult {
@@ -330,7 +336,7 @@ function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders,
       const what = parseError !== undefined ? 'a body that is not JSON' : 'an empty body';
       throw {
         error: new UpstreamError(`${call.upstream} ${call.operation}: HTTP ${status} with ${what}`, {
-          upstream: call.upstream, kind: 'protocol', operation: call.operation, status, attempts: attempt, cause: parseError,
+          upstream: call.upstream, kind: 'protocol', operation: call.operation, status, attempts: attempt, ...(call.secretAnswer ? {} : { cause: parseError }),
         }),
         retryable: false,
       } satisfies AttemptFailure;

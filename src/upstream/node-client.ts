@@ -190,7 +190,7 @@ function redact(text: string): string {
   return text.replace(/\/\/[^/@\s]*@/, '//***@');
 }
 
-function parseHttpUrl(text: string, what: string): URL {
+export function parseHttpUrl(text: string, what: string): URL {
   let url: URL;
   try {
     url = new URL(text);

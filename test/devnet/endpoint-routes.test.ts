@@ -23,6 +23,7 @@ function sample(name: string): string {
   const values: Record<string, string> = {
     network: 'mainnet', chainId: f.evmChainId, address: f.address, blockchainId: 'p-chain', txHash: f.pChainTxHash, tokenId: '1',
     operationId: 'unknown-operation', blockId: '1', nodeId: f.nodeId, subnetId: f.subnetId, messageId: 'unknown-message', assetId: f.xAssetId, vertexHash: 'unknown-vertex',
+    id: 'unknown-webhook',
   };
   const value = values[name];
   if (value === undefined) throw new Error(`no sample value for path parameter ${name}: add one`);

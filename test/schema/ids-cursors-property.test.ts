@@ -194,6 +194,9 @@ describe('global ids and cursors under random input', () => {
     'Asset.transactions': (f) => `network(name: MAINNET) { blockchain(id: "x-chain") { asset(assetId: "${f['xAssetId']}") { transactions(first: 1, after: $after) { edges { cursor } } } } }`,
     // The calling key's request logs
     'ApiUsage.logs': () => 'apiUsage { logs(first: 1, after: $after) { edges { cursor } } }',
+    // The calling key's webhooks and the addresses each watches
+    'Query.webhooks': () => 'webhooks(first: 1, after: $after) { edges { cursor } }',
+    'Webhook.addresses': () => 'webhooks(first: 1) { edges { node { addresses(first: 1, after: $after) { edges { cursor } } } } }',
     // Blocks by proposer, vertices by height, the latest across chains, deployments and collections
     'Block.proposerBlocks': () => 'network(name: MAINNET) { blockchain(id: "p-chain") { blocks(first: 1) { edges { node { proposerBlocks(first: 1, after: $after) { edges { cursor } } } } } } }',
     'Validator.proposedBlocks': () => 'network(name: MAINNET) { validators(first: 1) { edges { node { proposedBlocks(chain: "p-chain", first: 1, after: $after) { edges { cursor } } } } } }',
@@ -265,7 +268,7 @@ describe('global ids and cursors under random input', () => {
   it('pages on with a real cursor through every connection template (the templates are sound)', async () => {
     for (const [name, build] of Object.entries(CONNECTIONS)) {
       // The calling key's usage is read only with a key of the caller's own.
-      const headers = name.startsWith('ApiUsage.') ? { 'x-service-api-key': 'cursor-test-key' } : undefined;
+      const headers = name.startsWith('ApiUsage.') || /^(Query\.webhooks|Webhook\.)/.test(name) ? { 'x-service-api-key': 'cursor-test-key' } : undefined;
       const result = await stack.query<Record<string, unknown>>(`query($after: String) { ${build(fixtures)} }`, { after: null }, headers);
       expect(result.errors, name).toBeUndefined();
     }

@@ -224,6 +224,10 @@ describe('the schema\'s non-null fields', () => {
     'DatabaseValue.key', 'DatabaseValue.status',
     // The addresses a caller named (no upstream call makes the list).
     'Network.primaryAddresses',
+    // A webhook delivery's envelope and structure, checked before it is accepted (a delivery without them is refused), and the lists chaingraph builds of it.
+    ...['ActivityEvent', 'AddressActivityEvent', 'PrimaryNetworkActivityEvent', 'ValidatorActivityEvent'].flatMap((type) => [`${type}.messageId`, `${type}.webhookId`]),
+    'AddressActivityEvent.transaction', 'AddressActivityEvent.logs', 'ActivityLog.topics', 'PrimaryNetworkActivityEvent.addresses', 'ValidatorActivityEvent.nodeId',
+    ...['erc20Transfers', 'erc721Transfers', 'erc1155Transfers'].map((list) => `ActivityTransaction.${list}`),
   ]);
   const READ_ON_NETWORK = new Set([
     'Block', 'Utxo', 'Vertex', 'Asset', 'L1Validator', 'PrimaryAddress', 'PrimaryLastActivity',

@@ -309,6 +309,7 @@ const CONTRACTS = ['0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7', '0x49D5c2BdFfac
 const TX = '0x8f9a6e0b5dbf2b1a6c7d3b3f3e0e8e6a9d1b2c3d4e5f60718293a4b5c6d7e8f9';
 const CB58_TX = '2esKtSJtnHDRgc8hPtZ7TskeixuAgNbcHsK2WykSQp4e9Dxtf3';
 const SUBNET = '11111111111111111111111111111111LpoYY';
+const WEBHOOK_ADDRESS = '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E';
 const TX_TYPES = ['AddPermissionlessValidatorTx', 'AddPermissionlessDelegatorTx', 'AddDelegatorTx'];
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -561,6 +562,37 @@ const CASES: readonly { method: keyof DataApi; calls: Call[] }[] = [
     (api) => api.getPrimaryNetworkRpcUsageMetrics({ network: 'mainnet' }),
     (api) => api.getPrimaryNetworkRpcUsageMetrics({ network: 'testnet', startTimestamp: 0, endTimestamp: MAX_SAFE, timeInterval: 'hourly', groupBy: 'continent', responseCode: '200', requestPath: '/ext/bc/C/rpc', country: 'XX', continent: 'EU', userAgent: 'curl', rpcMethod: 'eth_call' }),
   ] },
+  // The calling key's webhooks and shared secret: the three kinds of body, PATCH and DELETE with and without a body
+  { method: 'createWebhook', calls: [
+    (api) => api.createWebhook({ eventType: 'address_activity', url: 'https://example.com/hook', chainId: '43114', metadata: { addresses: [WEBHOOK_ADDRESS] } }),
+    (api) => api.createWebhook({
+      eventType: 'address_activity', url: 'https://example.com/hook', name: 'n', description: 'd', chainId: '43114', includeLogs: true, includeInternalTxs: false,
+      metadata: { addresses: [WEBHOOK_ADDRESS], eventSignatures: [`0x${'ab'.repeat(32)}`] },
+    }),
+    (api) => api.createWebhook({
+      eventType: 'primary_network_address_activity', url: 'https://example.com/hook', network: 'fuji', chainId: CB58_TX,
+      metadata: { keyType: 'addresses', keys: P_ADDRESSES, subEvents: { addressActivitySubEvents: ['balance_change', 'balance_threshold'] }, balanceThresholdFilter: { balanceType: 'unlockedUnstaked', balanceThreshold: '1000' } },
+    }),
+    (api) => api.createWebhook({
+      eventType: 'validator_activity', url: 'https://example.com/hook', name: 'v', network: 'mainnet',
+      metadata: { keyType: 'nodeId', keys: ['NodeID-a'], subEvents: { validatorActivitySubEvents: ['validator_stake', 'l1_validator_disabled'] }, nodeIds: ['NodeID-a'], subnetIds: [SUBNET], l1ValidatorFeeBalanceThreshold: '5' },
+    }),
+  ] },
+  { method: 'listWebhooks', calls: [(api) => api.listWebhooks(), (api) => api.listWebhooks({ pageSize: 100, pageToken: 't', status: 'inactive' })] },
+  { method: 'getWebhook', calls: [(api) => api.getWebhook('0b1c2d3e-aaaa-bbbb-cccc-000000000001')] },
+  { method: 'updateWebhook', calls: [
+    (api) => api.updateWebhook('0b1c2d3e-aaaa-bbbb-cccc-000000000001', { status: 'inactive' }),
+    (api) => api.updateWebhook('0b1c2d3e-aaaa-bbbb-cccc-000000000001', { name: 'n', description: 'd', url: 'https://example.com/h2', status: 'active', includeLogs: true, includeInternalTxs: true }),
+  ] },
+  { method: 'deactivateWebhook', calls: [(api) => api.deactivateWebhook('0b1c2d3e-aaaa-bbbb-cccc-000000000001')] },
+  { method: 'listWebhookAddresses', calls: [
+    (api) => api.listWebhookAddresses('0b1c2d3e-aaaa-bbbb-cccc-000000000001'),
+    (api) => api.listWebhookAddresses('0b1c2d3e-aaaa-bbbb-cccc-000000000001', { pageSize: 100, pageToken: 't' }),
+  ] },
+  { method: 'addWebhookAddresses', calls: [(api) => api.addWebhookAddresses('0b1c2d3e-aaaa-bbbb-cccc-000000000001', { addresses: [WEBHOOK_ADDRESS] })] },
+  { method: 'removeWebhookAddresses', calls: [(api) => api.removeWebhookAddresses('0b1c2d3e-aaaa-bbbb-cccc-000000000001', { addresses: [WEBHOOK_ADDRESS] })] },
+  { method: 'getWebhookSharedSecret', calls: [(api) => api.getWebhookSharedSecret()] },
+  { method: 'rotateWebhookSharedSecret', calls: [(api) => api.rotateWebhookSharedSecret()] },
 ];
 
 describe('every Data API client method sends what the spec declares', () => {

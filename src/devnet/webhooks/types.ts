@@ -1,0 +1,161 @@
+// The Data API's webhook objects as the devnet serves them: the spec's EVMAddressActivityResponse,
+// PrimaryNetworkAddressActivityResponse and ValidatorActivityResponse, and the delivery payload
+// (WebhookAddressActivityResponse with its TransactionEvent, Transaction, Log, ERCTransfer, ERCToken,
+// WebhookInternalTransaction).
+
+export const WEBHOOK_EVENT_TYPES = ['address_activity', 'primary_network_address_activity', 'validator_activity'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_STATUSES = ['active', 'inactive'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+
+export const PRIMARY_SUB_EVENTS = ['balance_change', 'balance_threshold', 'reward_distribution'] as const;
+export const VALIDATOR_SUB_EVENTS = [
+  'validator_stake', 'delegator_stake', 'reward_distribution', 'l1_validator_balance_increased', 'l1_validator_disabled',
+  'l1_validator_removed', 'l1_validator_balance_threshold',
+] as const;
+export const BALANCE_TYPES = [
+  'unlockedUnstaked', 'unlockedStaked', 'lockedPlatform', 'lockedStakeable', 'lockedStaked', 'pendingStaked', 'unlocked', 'locked',
+  'atomicMemoryUnlocked', 'atomicMemoryLocked',
+] as const;
+
+interface WebhookCommon {
+  id: string;
+  url: string;
+  chainId: string;
+  status: WebhookStatus;
+  /** Unix seconds. */
+  createdAt: number;
+  name: string;
+  description: string;
+}
+
+export interface AddressActivityMetadata {
+  eventSignatures?: string[];
+  addresses: string[];
+}
+
+export interface EvmWebhook extends WebhookCommon {
+  eventType: 'address_activity';
+  metadata: AddressActivityMetadata;
+  includeInternalTxs: boolean;
+  includeLogs: boolean;
+}
+
+export interface PrimaryNetworkAddressActivityMetadata {
+  eventSignatures?: string[];
+  keyType: 'addresses';
+  keys: string[];
+  subEvents: { addressActivitySubEvents: (typeof PRIMARY_SUB_EVENTS)[number][] };
+  balanceThresholdFilter?: { balanceType: (typeof BALANCE_TYPES)[number]; balanceThreshold: string };
+}
+
+export interface PrimaryWebhook extends WebhookCommon {
+  eventType: 'primary_network_address_activity';
+  metadata: PrimaryNetworkAddressActivityMetadata;
+}
+
+export interface ValidatorActivityMetadata {
+  eventSignatures?: string[];
+  keyType: 'nodeId' | 'subnetId';
+  keys: string[];
+  subEvents: { validatorActivitySubEvents: (typeof VALIDATOR_SUB_EVENTS)[number][] };
+  nodeIds?: string[];
+  subnetIds?: string[];
+  l1ValidatorFeeBalanceThreshold?: string;
+}
+
+export interface ValidatorWebhook extends WebhookCommon {
+  eventType: 'validator_activity';
+  metadata: ValidatorActivityMetadata;
+}
+
+export type Webhook = EvmWebhook | PrimaryWebhook | ValidatorWebhook;
+
+export interface ErcToken {
+  address: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  valueWithDecimals: string;
+}
+
+export interface ErcTransfer {
+  transactionHash: string;
+  type: 'ERC20' | 'ERC721' | 'ERC1155';
+  from: string;
+  to: string;
+  value: string;
+  tokenId?: string;
+  blockTimestamp: number;
+  logIndex: number;
+  erc20Token?: ErcToken;
+  erc721Token?: ErcToken;
+  erc1155Token?: ErcToken;
+}
+
+export interface WebhookInternalTransaction {
+  from: string;
+  to: string;
+  internalTxType: string;
+  value: string;
+  gasUsed: string;
+  gasLimit: string;
+  transactionHash: string;
+}
+
+/** The spec's `Transaction` (the delivered view of one EVM transaction): quantities as decimal strings. */
+export interface WebhookTransaction {
+  blockHash: string;
+  blockNumber: string;
+  from: string;
+  gas: string;
+  gasPrice: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+  txHash: string;
+  txStatus: string;
+  input: string;
+  nonce: string;
+  to: string;
+  transactionIndex: number;
+  value: string;
+  type: number;
+  chainId: string;
+  receiptCumulativeGasUsed: string;
+  receiptGasUsed: string;
+  receiptEffectiveGasPrice: string;
+  receiptRoot: string;
+  blockTimestamp: number;
+  erc20Transfers: ErcTransfer[];
+  erc721Transfers: ErcTransfer[];
+  erc1155Transfers: ErcTransfer[];
+  internalTransactions?: WebhookInternalTransaction[];
+  networkToken?: { tokenName: string; tokenSymbol: string; tokenDecimals: number; valueWithDecimals: string };
+}
+
+export interface WebhookLog {
+  address: string;
+  topic0: string;
+  topic1?: string;
+  topic2?: string;
+  topic3?: string;
+  data: string;
+  transactionIndex: number;
+  logIndex: number;
+  removed: boolean;
+}
+
+export interface TransactionEvent {
+  transaction: WebhookTransaction;
+  logs?: WebhookLog[];
+}
+
+/** One delivery's body. */
+export interface WebhookPayload {
+  webhookId: string;
+  eventType: 'address_activity';
+  /** Identifies the delivery: the same on every retry of it. */
+  messageId: string;
+  event: TransactionEvent;
+}

@@ -1,0 +1,570 @@
+/**
+ * Live activity from the Data API's webhooks, with no polling: the subscriptions `addressActivity`
+ * (an EVM chain), `primaryNetworkActivity` and `validatorActivity`.
+ *
+ * - **Topics.** Each watched key (an address of a chain, a primary-network address, a node) is a topic
+ *   of src/loaders/topics.ts: its "poller" registers the key with the Data API when the topic gets its
+ *   first subscriber and gives it back when its last one leaves, so keys are reference-counted by the
+ *   topics themselves, in the process or, with Redis, across the fleet (one replica holds a topic's
+ *   lease and so its registration). `MAX_TOPICS` bounds them.
+ * - **Webhooks.** The addresses of one EVM chain share one webhook of the server's own key, pointed
+ *   at `WEBHOOK_PUBLIC_URL`: found among the key's active webhooks or created on first need, then given
+ *   addresses and relieved of them in batches (the changes asked while a call is in flight go in the
+ *   next one), and deactivated when its last address goes, so on shutdown what chaingraph registered
+ *   is deactivated. A primary-network address and a node each have a webhook of their own (the spec's
+ *   address changes are for EVM webhooks only; a validator webhook takes one key). Changes of a
+ *   webhook are serialised by a lock (fleet-wide with Redis, see {@link ActivityStore}).
+ * - **Deliveries.** Any replica may receive one (`receive`): it is authenticated by its signature
+ *   (src/lib/webhook-signature.ts, the server's shared secret), dropped when its message id was seen
+ *   (fleet-wide with Redis) or when it is older than that memory, and published on the topic of each
+ *   watched key it touches; a subscriber watching several of them gets it once.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import * as v from 'valibot';
+import { LRUCache } from 'lru-cache';
+import { codedError, ErrorCode } from '../errors/graphql.ts';
+import { newBudgetWindow, type UpstreamBudget } from './budget.ts';
+import type { DataApi, CallOptions } from '../upstream/client-types.ts';
+import { UpstreamError } from '../upstream/errors.ts';
+import {
+  describeWebhookEvents, READ, WebhookDelivery, type AddressActivityEvent, type PrimaryActivityEvent, type ValidatorActivityEvent, type Webhook,
+  type WebhookEventType,
+} from '../shapes/index.ts';
+import { verifyWebhookSignature } from '../lib/webhook-signature.ts';
+import { reviveError, topicsOf, type TopicMessage, type Topics, type TopicSource } from './topics.ts';
+import type { LoaderContext } from './registry.ts';
+
+// ---------------------------------------------------------------- what is watched
+
+/** One group of watched keys: the keys that share a webhook. */
+export type ActivityGroup =
+  | { readonly kind: 'evm'; readonly chainId: string }
+  | { readonly kind: 'primary'; readonly network: 'mainnet' | 'fuji'; readonly blockchainId: string }
+  | { readonly kind: 'validator'; readonly network: 'mainnet' | 'fuji'; readonly nodeId: string };
+
+/** What a subscriber receives: the delivery's ids and its event, read. */
+export type ActivityItem =
+  | { readonly kind: 'evm'; readonly messageId: string; readonly webhookId: string; readonly event: AddressActivityEvent }
+  | { readonly kind: 'primary'; readonly messageId: string; readonly webhookId: string; readonly event: PrimaryActivityEvent }
+  | { readonly kind: 'validator'; readonly messageId: string; readonly webhookId: string; readonly event: ValidatorActivityEvent };
+
+/**
+ * The last thing a subscription that failed gets (its key could not be registered): the field's
+ * resolver throws it, so it reaches the client as a coded GraphQL error of the event; an error thrown by
+ * the event stream itself would be masked. The stream ends after it.
+ */
+export interface ActivityFailure {
+  readonly kind: 'failed';
+  readonly error: unknown;
+}
+
+const EVENT_TYPE: Readonly<Record<ActivityGroup['kind'], WebhookEventType>> = {
+  evm: 'address_activity',
+  primary: 'primary_network_address_activity',
+  validator: 'validator_activity',
+};
+
+/** The name of a group, in lock and store keys and topic names. */
+export function groupName(group: ActivityGroup): string {
+  switch (group.kind) {
+    case 'evm':
+      return `evm:${group.chainId}`;
+    case 'primary':
+      return `primary:${group.network}:${group.blockchainId}`;
+    case 'validator':
+      return `validator:${group.network}:${group.nodeId}`;
+  }
+}
+
+/** EVM addresses are watched and matched in lowercase, primary addresses without their chain prefix (`P-`), node ids as written. */
+const keyOf = (group: ActivityGroup, key: string): string => (group.kind === 'evm' ? key.toLowerCase() : group.kind === 'primary' ? key.replace(/^[PXC]-/, '') : key);
+
+/** The topic of one watched key. */
+export function activityTopic(group: ActivityGroup, key: string): string {
+  return `activity:${groupName(group)}:${keyOf(group, key)}`;
+}
+
+// ---------------------------------------------------------------- the fleet's shared state
+
+/**
+ * What replicas share about live activity: in the process by default ({@link createMemoryActivityStore}),
+ * through Redis with `REDIS_URL` (src/server/redis-activity.ts).
+ */
+export interface ActivityStore {
+  /** Runs `work` while holding the lock named `name` (one holder at a time, fleet-wide when shared). */
+  locked<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /** The webhook chaingraph uses for a group, if one is known. */
+  webhookOf(group: string): Promise<string | undefined>;
+  /** Remembers (or forgets, with undefined) the group's webhook. */
+  setWebhookOf(group: string, id: string | undefined): Promise<void>;
+  /** True the first time `messageId` is seen within `ttlMs`; false for a repeat. */
+  firstSight(messageId: string, ttlMs: number): Promise<boolean>;
+}
+
+/** Message ids the in-process store remembers at most (about 100 bytes each). */
+const SEEN_IN_PROCESS = 100_000;
+
+export function createMemoryActivityStore(): ActivityStore {
+  const tails = new Map<string, Promise<unknown>>();
+  const webhooks = new Map<string, string>();
+  const seen = new LRUCache<string, true>({ max: SEEN_IN_PROCESS });
+  return {
+    async locked(name, work) {
+      const before = tails.get(name) ?? Promise.resolve();
+      const run = before.then(work, work);
+      const tail = run.then(() => undefined, () => undefined);
+      tails.set(name, tail);
+      void tail.then(() => {
+        if (tails.get(name) === tail) tails.delete(name);
+      });
+      return run;
+    },
+    webhookOf: async (group) => webhooks.get(group),
+    setWebhookOf: async (group, id) => void (id === undefined ? webhooks.delete(group) : webhooks.set(group, id)),
+    async firstSight(messageId, ttlMs) {
+      if (seen.has(messageId)) return false;
+      seen.set(messageId, true, { ttl: ttlMs });
+      return true;
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the hub
+
+/** Options of {@link createLiveActivity}. */
+export interface LiveActivityOptions {
+  /**
+   * Where the Data API delivers (`WEBHOOK_PUBLIC_URL`): this gateway's delivery endpoint as the upstream
+   * reaches it; a function when it is known only once the gateway listens (the built-in devnet on port 0).
+   */
+  publicUrl: string | (() => string);
+  /** The delivery endpoint's path. Default: the public URL's (which must then be a string). */
+  path?: string;
+  dataApi: DataApi;
+  topics: Topics;
+  /** Default: in-process. */
+  store?: ActivityStore;
+  /** The key the webhooks belong to, when it is not the client's own (`DATA_API_KEY`): the built-in devnet's. */
+  apiKey?: string;
+  /** How long a message id is remembered, and how old a delivery may be; ms. Default 24 h. */
+  replayWindowMs?: number;
+  /** Told about failures nobody waits for (giving a key back, a delivery refused). Default: ignored. */
+  onError?: (error: unknown, what: string) => void;
+  /** Clock, ms. Default `Date.now`. */
+  now?: () => number;
+}
+
+export const LIVE_ACTIVITY_DEFAULTS = {
+  replayWindowMs: 24 * 60 * 60 * 1000,
+  /** Keys one subscription may watch. */
+  maxKeysPerSubscription: 100,
+  /** Keys one webhook call adds or removes at most (the spec gives no bound; larger batches wait for the next call). */
+  maxKeysPerCall: 500,
+  /** Webhooks of the server's key looked through for one to reuse (pages of 100). */
+  maxPagesSearched: 5,
+  /** How long giving a key back may take at shutdown before it is left to the next replica. */
+  releaseTimeoutMs: 5000,
+  /** The shared secret is fetched again after a signature that does not match at most this often (a rotation). */
+  secretRefreshMs: 30_000,
+} as const;
+
+/** How a delivery was taken: the HTTP status the endpoint answers and a word for the sender's logs. */
+export interface DeliveryOutcome {
+  readonly status: number;
+  readonly outcome: 'accepted' | 'duplicate' | 'stale' | 'forged' | 'malformed' | 'unavailable';
+  /** Topics the event was published on (accepted only). */
+  readonly topics?: number;
+}
+
+export interface LiveActivityStats {
+  accepted: number;
+  duplicate: number;
+  stale: number;
+  forged: number;
+  malformed: number;
+  unavailable: number;
+  /** Webhook calls made (find, create, add, remove, deactivate, secret). */
+  calls: number;
+}
+
+export interface LiveActivity {
+  /** The delivery endpoint's path (from the public URL). */
+  readonly path: string;
+  /** Takes one delivery: its raw body and `x-signature` header. */
+  receive(body: string, signature: string | undefined): Promise<DeliveryOutcome>;
+  /** The events of `keys` in `group`, from now on, until `return()` or the request's signal. */
+  subscribe(ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget }, group: ActivityGroup, keys: readonly string[]): AsyncIterableIterator<ActivityItem | ActivityFailure>;
+  stats(): LiveActivityStats;
+}
+
+const EVENTS = describeWebhookEvents(READ);
+
+/** Where a gateway puts its live activity in a request's context; absent when `WEBHOOK_PUBLIC_URL` is not set. */
+export interface LiveActivityContext {
+  readonly liveActivity?: LiveActivity;
+}
+
+/** The gateway's live activity, or the error that says how to turn it on. */
+export function liveActivityOf(ctx: LoaderContext): LiveActivity {
+  const live = (ctx as LoaderContext & LiveActivityContext).liveActivity;
+  if (!live) {
+    throw codedError(
+      ErrorCode.LIVE_ACTIVITY_NOT_CONFIGURED,
+      'Live activity is off on this gateway: set WEBHOOK_PUBLIC_URL to the address at which the Data API can reach it (for example https://gateway.example.com/webhooks/data-api), with DATA_API_KEY',
+    );
+  }
+  return live;
+}
+
+export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
+  const { dataApi, topics } = options;
+  const store = options.store ?? createMemoryActivityStore();
+  const replayWindowMs = options.replayWindowMs ?? LIVE_ACTIVITY_DEFAULTS.replayWindowMs;
+  const onError = options.onError ?? (() => undefined);
+  const now = options.now ?? Date.now;
+  const publicUrl = typeof options.publicUrl === 'string' ? () => options.publicUrl as string : options.publicUrl;
+  const path = options.path ?? new URL(publicUrl()).pathname;
+  const stats: LiveActivityStats = { accepted: 0, duplicate: 0, stale: 0, forged: 0, malformed: 0, unavailable: 0, calls: 0 };
+  const call = (): CallOptions => ({ ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeoutMs: 10_000 });
+  const counted = <T>(p: Promise<T>): Promise<T> => {
+    stats.calls += 1;
+    return p;
+  };
+
+  // ------------------------------------------------------------ the shared secret
+
+  let secret: { value: Promise<string>; at: number } | undefined;
+  const fetchSecret = (): Promise<string> => {
+    const value = counted(dataApi.getWebhookSharedSecret(call())).then((answer) => answer.secret);
+    secret = { value, at: now() };
+    // A failed fetch is not kept: the next delivery asks again.
+    value.catch(() => {
+      if (secret?.value === value) secret = undefined;
+    });
+    return value;
+  };
+  const currentSecret = (): Promise<string> => secret?.value ?? fetchSecret();
+
+  // ------------------------------------------------------------ webhook registration
+
+  interface Pending {
+    changes: Map<string, 'add' | 'remove'>;
+    waiters: { resolve: () => void; reject: (error: unknown) => void }[];
+  }
+  const pending = new Map<string, Pending>();
+
+  /**
+   * The webhook a key is watched by: one per group for EVM addresses, which the spec lets chaingraph add
+   * to and remove from a webhook; one per key for primary-network addresses and nodes (address changes
+   * are for EVM webhooks only, and a validator webhook takes a single key).
+   */
+  const sharesWebhook = (group: ActivityGroup): boolean => group.kind === 'evm';
+  const hookName = (group: ActivityGroup, key: string): string => (sharesWebhook(group) ? groupName(group) : `${groupName(group)}:${keyOf(group, key)}`);
+
+  /** One of chaingraph's webhooks for this group (and key, when it has its own) among the server key's active ones. */
+  async function findWebhook(group: ActivityGroup, key: string): Promise<Webhook | undefined> {
+    let pageToken: string | undefined;
+    for (let page = 0; page < LIVE_ACTIVITY_DEFAULTS.maxPagesSearched; page++) {
+      const answer = await counted(dataApi.listWebhooks({ status: 'active', pageSize: 100, ...(pageToken ? { pageToken } : {}) }, call()));
+      const found = answer.webhooks.find((hook) => ours(hook, group, key));
+      if (found) return found;
+      pageToken = answer.nextPageToken || undefined;
+      if (!pageToken) return undefined;
+    }
+    return undefined;
+  }
+
+  function ours(hook: Webhook, group: ActivityGroup, key: string): boolean {
+    if (hook.url !== publicUrl() || hook.eventType !== EVENT_TYPE[group.kind] || hook.status !== 'active') return false;
+    switch (group.kind) {
+      case 'evm':
+        return hook.chainId === group.chainId;
+      case 'primary':
+        return hook.chainId === group.blockchainId && hook.metadata.keys?.length === 1 && hook.metadata.keys[0] === keyOf(group, key);
+      case 'validator':
+        return hook.metadata.keys?.length === 1 && hook.metadata.keys[0] === group.nodeId;
+    }
+  }
+
+  function createRequest(group: ActivityGroup, keys: readonly string[]) {
+    const common = { url: publicUrl(), name: `chaingraph ${groupName(group)}`, description: 'Live activity for chaingraph subscribers; managed by chaingraph.' };
+    switch (group.kind) {
+      case 'evm':
+        return { ...common, eventType: 'address_activity' as const, chainId: group.chainId, includeLogs: true, metadata: { addresses: [...keys] } };
+      case 'primary':
+        return {
+          ...common, eventType: 'primary_network_address_activity' as const, network: group.network, chainId: group.blockchainId,
+          metadata: { keyType: 'addresses' as const, keys: [...keys], subEvents: { addressActivitySubEvents: ['balance_change' as const, 'reward_distribution' as const] } },
+        };
+      case 'validator':
+        return {
+          ...common, eventType: 'validator_activity' as const, network: group.network,
+          metadata: { keyType: 'nodeId' as const, keys: [group.nodeId], subEvents: { validatorActivitySubEvents: ['validator_stake' as const, 'delegator_stake' as const, 'reward_distribution' as const] } },
+        };
+    }
+  }
+
+  const isNotFound = (error: unknown): boolean => error instanceof UpstreamError && error.status === 404;
+  const unlessNotFound = (error: unknown): undefined => {
+    if (!isNotFound(error)) throw error;
+    return undefined;
+  };
+
+  /** Puts `adds` under watch: added to the known webhook, else to one found, else in a new one. */
+  async function watch(group: ActivityGroup, name: string, adds: string[]): Promise<void> {
+    let id = await store.webhookOf(name);
+    // A webhook of its own exists already: nothing to add. A shared one is given the addresses (a 404: it was
+    // deleted behind chaingraph's back, so start over).
+    if (id !== undefined && (!sharesWebhook(group) || (await counted(dataApi.addWebhookAddresses(id, { addresses: adds }, call())).catch(unlessNotFound)))) return;
+    const found = await findWebhook(group, adds[0] as string);
+    if (found && sharesWebhook(group)) await counted(dataApi.addWebhookAddresses(found.id, { addresses: adds }, call()));
+    id = found?.id ?? (await counted(dataApi.createWebhook(createRequest(group, adds), call()))).id;
+    await store.setWebhookOf(name, id);
+  }
+
+  /** Stops watching `removes`; a webhook left without keys is deactivated. */
+  async function unwatch(group: ActivityGroup, name: string, removes: string[]): Promise<void> {
+    const id = await store.webhookOf(name);
+    if (id === undefined) return;
+    if (sharesWebhook(group)) {
+      const after = await counted(dataApi.removeWebhookAddresses(id, { addresses: removes }, call())).catch(unlessNotFound);
+      if (after && (after.metadata.addresses ?? after.metadata.keys ?? []).length > 0) return;
+    }
+    await counted(dataApi.deactivateWebhook(id, call())).catch(unlessNotFound);
+    await store.setWebhookOf(name, undefined);
+  }
+
+  /** Queues a change of a key; resolves once a call carried it (the changes asked meanwhile go in the same call). */
+  function change(group: ActivityGroup, key: string, op: 'add' | 'remove'): Promise<void> {
+    const name = hookName(group, key);
+    let batch = pending.get(name);
+    const first = !batch;
+    batch ??= { changes: new Map(), waiters: [] };
+    pending.set(name, batch);
+    batch.changes.set(keyOf(group, key), op);
+    const done = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
+    if (first) {
+      void store.locked(`webhook:${name}`, async () => {
+        // What was asked until the lock was ours goes in one call.
+        const taken = pending.get(name);
+        pending.delete(name);
+        if (!taken) return;
+        const entries = [...taken.changes];
+        const adds = entries.filter(([, o]) => o === 'add').map(([k]) => k);
+        const removes = entries.filter(([, o]) => o === 'remove').map(([k]) => k);
+        const per = LIVE_ACTIVITY_DEFAULTS.maxKeysPerCall;
+        try {
+          for (let i = 0; i < adds.length; i += per) await watch(group, name, adds.slice(i, i + per));
+          for (let i = 0; i < removes.length; i += per) await unwatch(group, name, removes.slice(i, i + per));
+          for (const w of taken.waiters) w.resolve();
+        } catch (error) {
+          for (const w of taken.waiters) w.reject(error);
+        }
+      }).catch((error: unknown) => {
+        // The lock itself failed (Redis away): everyone waiting hears it.
+        const taken = pending.get(name);
+        pending.delete(name);
+        for (const w of taken?.waiters ?? []) w.reject(error);
+      });
+    }
+    return done;
+  }
+
+  /** The topic of one key: registered while it has subscribers (on the replica holding its lease). */
+  function source(group: ActivityGroup, key: string): TopicSource<ActivityItem> {
+    return {
+      key: activityTopic(group, key),
+      async poll(signal) {
+        await change(group, key, 'add');
+        await new Promise<void>((resolve) => {
+          if (signal.aborted) resolve();
+          else signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        // Given back even at shutdown, within a bound: a Data API that does not answer leaves it to the next replica.
+        const released = change(group, key, 'remove').catch((error: unknown) => onError(error, `giving back ${activityTopic(group, key)}`));
+        await Promise.race([released, delay(LIVE_ACTIVITY_DEFAULTS.releaseTimeoutMs, undefined, { ref: false })]);
+      },
+    };
+  }
+
+  // ------------------------------------------------------------ deliveries
+
+  function refuse(outcome: Exclude<DeliveryOutcome['outcome'], 'accepted'>, status: number): DeliveryOutcome {
+    stats[outcome] += 1;
+    return { status, outcome };
+  }
+
+  /** The topics a delivery is published on: each watched key it touches. */
+  function topicsOfEvent(delivery: WebhookDelivery, event: unknown): { item: ActivityItem; topics: string[] } | undefined {
+    const base = { messageId: delivery.messageId, webhookId: delivery.webhookId };
+    switch (delivery.eventType) {
+      case 'address_activity': {
+        const read = v.safeParse(EVENTS.AddressActivityEvent, event);
+        if (!read.success) return undefined;
+        const tx = read.output.transaction;
+        const group: ActivityGroup = { kind: 'evm', chainId: tx.chainId };
+        const touched = new Set<string>();
+        const add = (a: string | undefined) => a && touched.add(a.toLowerCase());
+        add(tx.from);
+        add(tx.to);
+        add(tx.contractAddress);
+        for (const t of [...(tx.erc20Transfers ?? []), ...(tx.erc721Transfers ?? []), ...(tx.erc1155Transfers ?? [])]) {
+          add(t.from);
+          add(t.to);
+          add(t.erc20Token?.address ?? t.erc721Token?.address ?? t.erc1155Token?.address);
+        }
+        for (const t of tx.internalTransactions ?? []) {
+          add(t.from);
+          add(t.to);
+        }
+        for (const log of read.output.logs ?? []) add(log.address);
+        return { item: { kind: 'evm', ...base, event: read.output }, topics: [...touched].map((a) => activityTopic(group, a)) };
+      }
+      case 'primary_network_address_activity': {
+        const read = v.safeParse(EVENTS.PrimaryActivityEvent, event);
+        if (!read.success || !read.output.blockchainId || !isNetwork(read.output.network)) return undefined;
+        const group: ActivityGroup = { kind: 'primary', network: read.output.network, blockchainId: read.output.blockchainId };
+        return { item: { kind: 'primary', ...base, event: read.output }, topics: read.output.addresses.map((a) => activityTopic(group, a)) };
+      }
+      case 'validator_activity': {
+        const read = v.safeParse(EVENTS.ValidatorActivityEvent, event);
+        if (!read.success || !isNetwork(read.output.network)) return undefined;
+        const group: ActivityGroup = { kind: 'validator', network: read.output.network, nodeId: read.output.nodeId };
+        return { item: { kind: 'validator', ...base, event: read.output }, topics: [activityTopic(group, read.output.nodeId)] };
+      }
+    }
+  }
+
+  async function receive(body: string, signature: string | undefined): Promise<DeliveryOutcome> {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      return refuse('malformed', 400);
+    }
+    let key: string;
+    try {
+      key = await currentSecret();
+    } catch (error) {
+      onError(error, 'reading the webhook shared secret');
+      return refuse('unavailable', 503);
+    }
+    if (!verifyWebhookSignature(key, payload, signature)) {
+      // The secret may have been rotated since it was read: read it again, at most every so often.
+      const fresh = secret && now() - secret.at >= LIVE_ACTIVITY_DEFAULTS.secretRefreshMs ? await fetchSecret().catch(() => undefined) : undefined;
+      if (fresh === undefined || !verifyWebhookSignature(fresh, payload, signature)) return refuse('forged', 401);
+    }
+    const envelope = v.safeParse(WebhookDelivery, payload);
+    if (!envelope.success) return refuse('malformed', 400);
+    const routed = topicsOfEvent(envelope.output, envelope.output.event);
+    if (!routed) return refuse('malformed', 400);
+    const at = eventSeconds(routed.item);
+    // Older than the ids remembered: a replay could not be told from a first sight.
+    if (at !== undefined && at * 1000 < now() - replayWindowMs) return refuse('stale', 409);
+    if (!(await store.firstSight(`${envelope.output.webhookId}:${envelope.output.messageId}`, replayWindowMs))) return refuse('duplicate', 200);
+    for (const topic of routed.topics.slice(0, 256)) topics.publish(topic, [routed.item]);
+    stats.accepted += 1;
+    return { status: 200, outcome: 'accepted', topics: Math.min(routed.topics.length, 256) };
+  }
+
+  // ------------------------------------------------------------ subscribers
+
+  function subscribe(ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget }, group: ActivityGroup, keys: readonly string[]): AsyncIterableIterator<ActivityItem | ActivityFailure> {
+    const shared = topicsOf(ctx) ?? topics;
+    const distinct = [...new Set(keys.map((k) => keyOf(group, k)))];
+    const streams: AsyncIterableIterator<TopicMessage<ActivityItem>>[] = [];
+    try {
+      for (const key of distinct) streams.push(shared.subscribe(source(group, key), ctx.call.signal));
+    } catch (error) {
+      for (const s of streams) void s.return?.();
+      throw error;
+    }
+    return merged(ctx, streams);
+  }
+
+  return { path, receive, subscribe, stats: () => ({ ...stats }) };
+}
+
+const isNetwork = (n: string | undefined): n is 'mainnet' | 'fuji' => n === 'mainnet' || n === 'fuji';
+
+function eventSeconds(item: ActivityItem): number | undefined {
+  return item.kind === 'evm' ? item.event.transaction.blockTimestamp : item.event.blockTimestamp;
+}
+
+/** Message ids a subscriber remembers, to get a delivery touching several of its keys once. */
+const SEEN_PER_SUBSCRIBER = 1024;
+
+/**
+ * The subscriber's events from all its topics, each once, each in a new window of its budget. A
+ * topic's failure (its key could not be registered) ends the subscription with that error.
+ */
+function merged(ctx: { readonly upstreamCalls?: UpstreamBudget }, streams: AsyncIterableIterator<TopicMessage<ActivityItem>>[]): AsyncIterableIterator<ActivityItem | ActivityFailure> {
+  const seen = new LRUCache<string, true>({ max: SEEN_PER_SUBSCRIBER });
+  const queue: ActivityItem[] = [];
+  let failure: unknown;
+  let done = false;
+  let wake: (() => void) | undefined;
+  const signal = (): void => {
+    wake?.();
+    wake = undefined;
+  };
+  const pump = async (stream: AsyncIterableIterator<TopicMessage<ActivityItem>>): Promise<void> => {
+    while (!done) {
+      const step = await stream.next().catch((error: unknown) => ({ done: true as const, value: undefined, error }));
+      if (step.done) {
+        // A stream ends when the request does: so does the subscription.
+        if ('error' in step) failure ??= step.error;
+        else done = true;
+        signal();
+        return;
+      }
+      const message = step.value;
+      if ('error' in message) {
+        failure ??= reviveError(message.error);
+        signal();
+        return;
+      }
+      for (const item of message.items) {
+        const id = `${item.webhookId}:${item.messageId}`;
+        if (seen.has(id)) continue;
+        seen.set(id, true);
+        queue.push(item);
+      }
+      signal();
+    }
+  };
+  for (const stream of streams) void pump(stream);
+  const close = async (): Promise<void> => {
+    done = true;
+    signal();
+    await Promise.all(streams.map((s) => s.return?.()));
+  };
+  const iterator: AsyncIterableIterator<ActivityItem | ActivityFailure> = {
+    async next() {
+      for (;;) {
+        const item = queue.shift();
+        if (item) {
+          // An event costs no upstream call itself; what its fields link to is charged to its own window.
+          newBudgetWindow(ctx.upstreamCalls);
+          return { done: false, value: item };
+        }
+        if (failure !== undefined && !done) {
+          await close();
+          return { done: false, value: { kind: 'failed', error: failure } };
+        }
+        if (done) return { done: true, value: undefined };
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+    async return() {
+      await close();
+      return { done: true, value: undefined };
+    },
+    async throw(error?: unknown) {
+      await close();
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}
