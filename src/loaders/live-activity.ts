@@ -166,6 +166,8 @@ export const LIVE_ACTIVITY_DEFAULTS = {
   releaseTimeoutMs: 5000,
   /** The shared secret is fetched again after a signature that does not match at most this often (a rotation). */
   secretRefreshMs: 30_000,
+  /** After a failed read of the shared secret, the next is tried no sooner than this. */
+  secretRetryMs: 5_000,
 } as const;
 
 /** How a delivery was taken: the HTTP status the endpoint answers and a word for the sender's logs. */
@@ -236,10 +238,14 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
   let secret: { value: Promise<string>; at: number } | undefined;
   const fetchSecret = (): Promise<string> => {
     const value = counted(dataApi.getWebhookSharedSecret(call())).then((answer) => answer.secret);
-    secret = { value, at: now() };
-    // A failed fetch is not kept: the next delivery asks again.
+    const attempt = { value, at: now() };
+    secret = attempt;
+    // A failed read is kept a little (deliveries meanwhile answer 503 and are retried by the sender), so a flood
+    // of deliveries, forged or not, never turns into one secret read each.
     value.catch(() => {
-      if (secret?.value === value) secret = undefined;
+      setTimeout(() => {
+        if (secret === attempt) secret = undefined;
+      }, LIVE_ACTIVITY_DEFAULTS.secretRetryMs).unref();
     });
     return value;
   };

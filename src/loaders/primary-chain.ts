@@ -1,5 +1,4 @@
 import { costs, type FieldCost } from '../lib/cost.ts';
-import { timeOf } from './staking-time.ts';
 import type { UpstreamPage } from '../lib/pages.ts';
 import {
   PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex, withFields,
@@ -92,60 +91,6 @@ export function utxoPages(ctx: LoaderContext, chain: PrimaryChain, query: UtxoQu
 export const UTXO_LISTING_COST: FieldCost = costs.listing(PAGES.utxos);
 
 // ---------------------------------------------------------------- refetch scans (node(id:), _entities)
-
-// Blocks can share a second; a refetch reads at most this many pages back from the block's time.
-const BLOCK_REFETCH_PAGES = 3;
-const BLOCK_REFETCH_PAGE_SIZE = 25;
-
-/**
- * A block by its hash and timestamp, or null. E15 has no single-block lookup: the
- * refetch lists the blocks up to that second (`endTimestamp` = timestamp + 1) and
- * matches the hash, reading back only while blocks of that second remain, at most
- * {@link BLOCK_REFETCH_PAGES} pages.
- */
-export async function blockByHash(ctx: LoaderContext, chain: PrimaryChain, block: { timestamp: number; blockHash: string }): Promise<BlockOnChain | null> {
-  const read = blockPages(ctx, chain, { endTimestamp: block.timestamp + 1 });
-  let pageToken: string | undefined;
-  for (let pages = 0; pages < BLOCK_REFETCH_PAGES; pages++) {
-    const page = await read(pageToken, BLOCK_REFETCH_PAGE_SIZE);
-    const found = page.items.find((b) => b.blockHash === block.blockHash);
-    if (found) return found;
-    const oldest = page.items[page.items.length - 1];
-    pageToken = page.nextPageToken;
-    // An empty page with a token says nothing about the time reached: read on (within the bound).
-    const reached = oldest ? timeOf(() => oldest.blockTimestamp) : undefined;
-    if (!pageToken || (reached !== undefined && reached < block.timestamp)) break;
-  }
-  return null;
-}
-/** Calls refetching these blocks makes at most: {@link BLOCK_REFETCH_PAGES} per block. */
-export const blockRefetchCalls = (ids: readonly unknown[]): number => ids.length * BLOCK_REFETCH_PAGES;
-
-// E18 lists the latest vertices only, with no filter: a refetch reads back at most this many pages.
-const VERTEX_REFETCH_PAGES = 5;
-
-/**
- * A vertex by its hash and height, or null. Best effort: E18 cannot look a vertex
- * up, so the refetch reads the latest pages (newest first) until it passes the
- * vertex's height. Vertices deeper than {@link VERTEX_REFETCH_PAGES} pages of 100
- * refetch as null.
- */
-export async function vertexByHash(ctx: LoaderContext, chain: PrimaryChain, vertex: { height: number; vertexHash: string }): Promise<VertexOnChain | null> {
-  const read = vertexPages(ctx, chain);
-  let pageToken: string | undefined;
-  for (let pages = 0; pages < VERTEX_REFETCH_PAGES; pages++) {
-    const page = await read(pageToken, PAGES.vertices.maxSize);
-    const found = page.items.find((v) => v.vertexHash === vertex.vertexHash);
-    if (found) return found;
-    // A height the answer broke says nothing about the depth reached.
-    const lowest = Math.min(...page.items.map((v) => timeOf(() => v.vertexHeight) ?? Infinity));
-    pageToken = page.nextPageToken;
-    if (!pageToken || lowest < vertex.height) break;
-  }
-  return null;
-}
-/** Calls refetching these vertices makes at most: {@link VERTEX_REFETCH_PAGES} per vertex. */
-export const vertexRefetchCalls = (ids: readonly unknown[]): number => ids.length * VERTEX_REFETCH_PAGES;
 
 // A refetch lists the owner's UTXOs (spent ones too) and matches the id, at most this many pages.
 const UTXO_REFETCH_PAGES = 5;

@@ -2,7 +2,8 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder, type BuilderTypes } from './builder.ts';
 import type { Context } from './context.ts';
 import { badInput } from '../errors/graphql.ts';
-import { BLOCK_LISTING_COST, blockByHash, blockPages, blockRefetchCalls, type BlockOnChain, type PrimaryChain } from '../loaders/primary-chain.ts';
+import { BLOCK_LISTING_COST, blockPages, type BlockOnChain, type PrimaryChain } from '../loaders/primary-chain.ts';
+import { primaryBlockById } from '../loaders/primary-blocks.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import type { ProposerDetails } from '../shapes/index.ts';
 import { pageArgs } from './connection.ts';
@@ -73,13 +74,13 @@ export const BlockRef = builder.objectRef<BlockShape>('Block').implement({
 
 registerNodeFamily('Block', {
   parts: [ID_PARTS.network, ID_PARTS.primaryChain, ID_PARTS.decimal, ID_PARTS.uint, ID_PARTS.blockHash],
-  load: async (ctx, [network, blockchainId, _blockNumber, timestamp, blockHash]) => {
-    const ts = Number(timestamp);
-    if (!isNetwork(network) || !blockchainId || !blockHash || !Number.isSafeInteger(ts) || ts < 0) return null;
-    return blockByHash(ctx, { network, blockchainId }, { timestamp: ts, blockHash });
+  // getBlockById by the block's hash (its number and time stay in the id, which older ids carry too).
+  load: async (ctx, [network, blockchainId, _blockNumber, _timestamp, blockHash]) => {
+    if (!isNetwork(network) || !blockchainId || !blockHash) return null;
+    return primaryBlockById(ctx).load({ network, blockchainId, blockId: blockHash });
   },
   typeOf: () => 'Block',
-  refetchCalls: blockRefetchCalls,
+  refetchCalls: (ids) => ids.length,
 });
 
 export const BlockConnection = builder.connectionObject(

@@ -1,6 +1,7 @@
 import { builder } from './builder.ts';
 import { badInput } from '../errors/graphql.ts';
-import { VERTEX_LISTING_COST, vertexByHash, vertexPages, vertexRefetchCalls, type VertexOnChain } from '../loaders/primary-chain.ts';
+import { VERTEX_LISTING_COST, vertexPages, type VertexOnChain } from '../loaders/primary-chain.ts';
+import { vertexByHashLoader } from '../loaders/primary-blocks.ts';
 import { pageArgs } from './connection.ts';
 import { PAGES } from './pagination.ts';
 import { chainInfoField, isNetwork, isXChain, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
@@ -30,16 +31,15 @@ export const VertexRef = builder.objectRef<VertexShape>('Vertex').implement({
   }),
 });
 
-/** Best effort: E18 cannot look a vertex up, so only the latest pages are read (`vertexByHash`). */
+/** getVertexByHash (the height stays in the id, which older ids carry too). */
 registerNodeFamily('Vertex', {
   parts: [ID_PARTS.network, ID_PARTS.primaryChain, ID_PARTS.uint, ID_PARTS.cb58Id],
-  load: async (ctx, [network, blockchainId, height, vertexHash]) => {
-    const h = Number(height);
-    if (!isNetwork(network) || !blockchainId || !vertexHash || !Number.isSafeInteger(h)) return null;
-    return vertexByHash(ctx, { network, blockchainId }, { height: h, vertexHash });
+  load: async (ctx, [network, blockchainId, _height, vertexHash]) => {
+    if (!isNetwork(network) || !blockchainId || !vertexHash) return null;
+    return vertexByHashLoader(ctx).load({ chain: { network, blockchainId }, hash: vertexHash });
   },
   typeOf: () => 'Vertex',
-  refetchCalls: vertexRefetchCalls,
+  refetchCalls: (ids) => ids.length,
 });
 
 export const VertexConnection = builder.connectionObject(

@@ -1,11 +1,12 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { configFromEnv } from '../../src/server/config.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { signWebhookPayload } from '../../src/lib/webhook-signature.ts';
+import { WEBHOOK_DELIVERIES_DEFAULTS } from '../../src/gateway/plugins/use-webhook-deliveries.ts';
 import { ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
 
 // Live activity end to end: real gateways (startServer) take the devnet's signed webhook deliveries
@@ -385,5 +386,77 @@ describe('live activity on the built-in devnet (nothing configured)', () => {
     } finally {
       await gateway.close({ graceMs: 200 });
     }
+  });
+});
+
+describe('the delivery endpoint under hostile senders', () => {
+  let devnet: Devnet;
+  let gateway: RunningServer;
+  let origin: string;
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ validators: 50, webhookIntervalMs: 0 });
+    gateway = await startServer(configFromEnv(replicaEnv(devnet, 0, 'http://127.0.0.1:9')), pino({ level: 'silent' }));
+    origin = gateway.url.replace('/graphql', '');
+  });
+
+  afterAll(async () => {
+    await gateway?.close({ graceMs: 200 });
+    await devnet?.close();
+  });
+
+  /** Sends raw bytes and resolves with the status line's code (0 when the socket closed without one). */
+  function raw(head: string, body = '', keepOpen = false): { status: Promise<number>; socket: Socket } {
+    const { port } = new URL(origin);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(head + body);
+    const status = new Promise<number>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
+        if (match) resolve(Number(match[1]));
+      });
+      socket.on('close', () => resolve(0));
+      socket.on('error', () => resolve(0));
+    });
+    if (!keepOpen) void status.then(() => socket.destroy());
+    return { status, socket };
+  }
+  const head = (length: number | 'chunked', type = 'application/json') =>
+    `POST /webhooks/data-api HTTP/1.1\r\nhost: x\r\ncontent-type: ${type}\r\n${length === 'chunked' ? 'transfer-encoding: chunked' : `content-length: ${length}`}\r\n\r\n`;
+
+  it('refuses a body over its limit unread (declared or streamed), a non-JSON one, and a method other than POST', async () => {
+    expect(await raw(head(WEBHOOK_DELIVERIES_DEFAULTS.maxBodyBytes + 1)).status).toBe(413);
+    const chunk = 'x'.repeat(64 * 1024);
+    const chunked = Array.from({ length: 5 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('');
+    expect(await raw(head('chunked'), chunked).status).toBe(413);
+    expect(await raw(head(2, 'text/plain'), '{}').status).toBe(415);
+    expect((await fetch(`${origin}/webhooks/data-api`, { method: 'PUT' })).status).toBe(405);
+    expect((await fetch(`${origin}/ready`)).status).toBe(200);
+  });
+
+  it('reads at most its share of deliveries at once: senders that never finish cannot hold more', async () => {
+    const slow = Array.from({ length: WEBHOOK_DELIVERIES_DEFAULTS.maxConcurrent }, () => raw(head(1000), '{"webhookId":', true));
+    // Each is being read once the next one is refused; wait (bounded) until the gateway holds them all.
+    let status = 0;
+    await until('the next sender is refused', async () => {
+      status = await raw(head(2), '{}').status;
+      return status === 503;
+    });
+    expect(status).toBe(503);
+    for (const { socket } of slow) socket.destroy();
+    // Their slots come back: a (forged) delivery is read and judged again.
+    await until('a delivery is read again', async () => (await raw(head(2), '{}').status) === 401);
+  });
+
+  it('turns a flood of forged deliveries into no more than a couple of secret reads', async () => {
+    devnet.resetStats();
+    const forged = JSON.stringify({ webhookId: 'w', eventType: 'address_activity', messageId: 'm', event: { transaction: { txHash: '0x1', chainId: '43114' } } });
+    const answers = await Promise.all(Array.from({ length: 100 }, () =>
+      fetch(`${origin}/webhooks/data-api`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': 'ab'.repeat(32) }, body: forged }).then((r) => r.status)));
+    expect(new Set(answers)).toEqual(new Set([401]));
+    expect(devnet.stats().byRoute['GET /v1/webhooks:getSharedSecret'] ?? 0).toBeLessThanOrEqual(2);
+    expect(devnet.stats().requests).toBeLessThanOrEqual(2);
   });
 });

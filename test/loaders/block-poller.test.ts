@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UpstreamBudget } from '../../src/loaders/budget.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { BLOCK_POLL_COST, blockPolling, watchBlocks } from '../../src/loaders/block-poller.ts';
-import { blockByHash, type BlockOnChain, type PrimaryChain } from '../../src/loaders/primary-chain.ts';
+import type { BlockOnChain, PrimaryChain } from '../../src/loaders/primary-chain.ts';
 import { loaderContext, upstreamOf, type LoaderContext } from '../../src/loaders/registry.ts';
 import { PRIMARY_CHAIN_IDS } from '../../src/shapes/index.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
@@ -143,22 +143,5 @@ describe('watchBlocks', () => {
 
     failNext = new UpstreamError('bad request', { upstream: 'data-api', kind: 'http', status: 400, operation: E15 });
     await expect(stream.next()).rejects.toMatchObject({ status: 400 });
-  });
-});
-
-describe('blockByHash', () => {
-  it('finds a block by its hash and timestamp, and reads at most three pages for one that does not exist', async () => {
-    const page = await lc.dataApi.listBlocks('mainnet', P_CHAIN.blockchainId, { pageSize: 5 });
-    const block = page.blocks[3];
-    expect(block).toBeDefined();
-    if (!block) return;
-    const found = await lc.measure(() => blockByHash(lc.fresh(), P_CHAIN, { timestamp: Number(block.blockTimestamp), blockHash: block.blockHash }));
-    expect(found.result).toMatchObject({ ...block, network: 'mainnet', blockchainId: P_CHAIN.blockchainId });
-    expect(found.requests).toBe(1);
-
-    const missing = await lc.measure(() => blockByHash(lc.fresh(), P_CHAIN, { timestamp: Number(block.blockTimestamp), blockHash: `0x${'0'.repeat(64)}` }));
-    expect(missing.result).toBeNull();
-    expect(missing.requests).toBeGreaterThanOrEqual(1);
-    expect(missing.requests).toBeLessThanOrEqual(3);
   });
 });

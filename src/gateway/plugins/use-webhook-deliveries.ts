@@ -6,9 +6,13 @@ import { edgeErrorResponse } from './edge-response.ts';
 
 /** Options of {@link useWebhookDeliveries}. */
 export interface WebhookDeliveriesOptions {
-  /** Largest delivery body, bytes. Default 1 MiB (a transaction with its transfers and logs is a few KB). */
+  /** Largest delivery body, bytes. Default 256 KiB (a transaction with its transfers and logs is a few KB). */
   maxBodyBytes?: number;
+  /** Deliveries read at once; more wait for the sender's retry (503). Default 16, so bodies in memory stay under 16 x `maxBodyBytes`. */
+  maxConcurrent?: number;
 }
+
+export const WEBHOOK_DELIVERIES_DEFAULTS = { maxBodyBytes: 256 * 1024, maxConcurrent: 16 } as const;
 
 /**
  * The endpoint the Data API delivers webhook events to (the path of `WEBHOOK_PUBLIC_URL`), and
@@ -19,7 +23,9 @@ export interface WebhookDeliveriesOptions {
  * `unavailable`) with the status the sender acts on: 2xx stops its retries.
  */
 export function useWebhookDeliveries(live: LiveActivity, options: WebhookDeliveriesOptions = {}): Plugin<LiveActivityContext> {
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? WEBHOOK_DELIVERIES_DEFAULTS.maxBodyBytes;
+  const maxConcurrent = options.maxConcurrent ?? WEBHOOK_DELIVERIES_DEFAULTS.maxConcurrent;
+  let reading = 0;
   return {
     onContextBuilding({ extendContext }) {
       extendContext({ liveActivity: live });
@@ -34,12 +40,23 @@ export function useWebhookDeliveries(live: LiveActivity, options: WebhookDeliver
         endResponse(edgeErrorResponse(fetchAPI, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'A webhook delivery is application/json.'));
         return;
       }
-      const body = await boundedText(request, maxBodyBytes);
-      if (body === undefined) {
-        endResponse(edgeErrorResponse(fetchAPI, 413, ErrorCode.PAYLOAD_TOO_LARGE, `A webhook delivery is at most ${maxBodyBytes} bytes.`, { connection: 'close' }));
+      // The endpoint is open to anyone: bodies read at once are bounded (the Data API retries a 503).
+      if (reading >= maxConcurrent) {
+        endResponse(edgeErrorResponse(fetchAPI, 503, ErrorCode.SERVER_BUSY, 'Too many webhook deliveries at once: retry shortly.', { 'retry-after': '1', connection: 'close' }));
         return;
       }
-      const taken = await live.receive(body, request.headers.get(WEBHOOK_SIGNATURE_HEADER) ?? undefined);
+      reading += 1;
+      let taken;
+      try {
+        const body = await boundedText(request, maxBodyBytes);
+        if (body === undefined) {
+          endResponse(edgeErrorResponse(fetchAPI, 413, ErrorCode.PAYLOAD_TOO_LARGE, `A webhook delivery is at most ${maxBodyBytes} bytes.`, { connection: 'close' }));
+          return;
+        }
+        taken = await live.receive(body, request.headers.get(WEBHOOK_SIGNATURE_HEADER) ?? undefined);
+      } finally {
+        reading -= 1;
+      }
       endResponse(
         new fetchAPI.Response(JSON.stringify({ status: taken.outcome }), {
           status: taken.status,
