@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { errorBodyMessage, UpstreamError, type UpstreamName } from '../upstream/errors.ts';
+import { errorBodyMessage, UpstreamError, type FailureCause, type UpstreamName } from '../upstream/errors.ts';
 import { excerpt, URL_REDACTOR, type Redactor } from '../lib/redact.ts';
 import { ErrorCode } from './codes.ts';
 
@@ -31,6 +31,15 @@ export function badInput(argument: string, message: string): GraphQLError {
  */
 export function upstreamValueError(field: string, next: { upstream: UpstreamName; operation: string; parameter: string }, why: string): UpstreamError {
   return new UpstreamError(`${next.upstream} ${next.operation}: not sent: ${field} ${why}`, { kind: 'input', field, ...next });
+}
+
+/** The words of NODE_NOT_CONFIGURED when the gateway has no node at all. */
+export const NO_NODE_CONFIGURED = 'This gateway has no node configured (its operator sets NODE_URLS), so node fields cannot answer here.';
+
+/** What a caller may pass instead of an unknown node name: the configured names. */
+export function configuredNames(configured: readonly string[]): string {
+  if (configured.length === 0) return 'this gateway has none (its operator sets NODE_URLS).';
+  return `use ${configured.length === 1 ? '' : 'one of '}${configured.map((name) => `"${name}"`).join(', ')}, or omit the name for the first (\`avalancheNodes\` lists them).`;
 }
 
 export function codedError(code: ErrorCode, message: string, extra: Record<string, unknown> = {}): GraphQLError {
@@ -76,11 +85,19 @@ export function upstreamToGraphQLError(error: UpstreamError, redactor: Redactor 
   }
   // Refused before sending: the breaker is open (or probing), or the gateway's own upstream rate ceiling is full.
   if (error.kind === 'circuit' || error.kind === 'throttled') {
+    // The failure that keeps the circuit open, in the same words as when it happened, so the refusal still says what to check.
+    const opened = error.openedBy ? diagnose(error.openedBy, redactor) : undefined;
+    const why = opened ? ` (${opened.short}${opened.check ? `: ${opened.check}` : ''})` : '';
     const what = error.kind === 'circuit'
-      ? `${isNode ? `Node "${error.upstream.slice(5)}"` : 'The Data API'} is failing: ${error.operation} was not called while its circuit breaker is open.`
+      ? `${upstreamWords(error)} is failing${why}; this call (${error.operation}) was not made while its circuit breaker is open.`
       : `${error.operation} was not called: the gateway is at its own upstream request rate limit (UPSTREAM_MAX_RPS).`;
     return new GraphQLError(`${what} Retry after ${error.retryAfter ?? 1} s.`, {
-      extensions: { ...extensions, ...(error.kind === 'circuit' ? { circuit: 'open' } : {}), retryAfter: error.retryAfter ?? 1 },
+      extensions: {
+        ...extensions,
+        ...(error.kind === 'circuit' ? { circuit: 'open' } : {}),
+        ...(opened ? { cause: opened.cause, ...(opened.variable ? { variable: opened.variable } : {}) } : {}),
+        retryAfter: error.retryAfter ?? 1,
+      },
     });
   }
   if (error.status !== undefined) extensions['upstreamStatus'] = error.status;
@@ -89,7 +106,7 @@ export function upstreamToGraphQLError(error: UpstreamError, redactor: Redactor 
   if (statusWords) extensions['upstreamError'] = statusWords;
   if (error.retryAfter !== undefined) extensions['retryAfter'] = error.retryAfter;
   if (error.rpcError) extensions['rpcCode'] = error.rpcError.code;
-  const where = isNode ? `Node "${error.upstream.slice(5)}"` : 'The Data API';
+  const where = upstreamWords(error);
   // A protocol error of one field of an answer (the rest of the answer was usable): where it is.
   if (error.field !== undefined) {
     const field = excerpt(error.field, redactor) ?? '(answer)';
@@ -99,8 +116,104 @@ export function upstreamToGraphQLError(error: UpstreamError, redactor: Redactor 
   const what = error.rpcError
     ? `JSON-RPC error ${error.rpcError.code}`
     : error.kind === 'http' && error.status !== undefined ? `HTTP ${error.status}` : `${error.kind}${error.status ? ` ${error.status}` : ''}`;
+  const diagnosis = diagnose(error, redactor);
+  if (diagnosis) {
+    extensions['cause'] = diagnosis.cause;
+    if (diagnosis.variable) extensions['variable'] = diagnosis.variable;
+  }
+  if (diagnosis?.sentence) {
+    return new GraphQLError(detail ? `${diagnosis.sentence} The upstream said: ${detail}` : diagnosis.sentence, { extensions });
+  }
   const message = detail ? `${where} failed on ${error.operation} (${what}): ${detail}` : `${where} failed on ${error.operation} (${what})`;
-  return new GraphQLError(message, { extensions });
+  return new GraphQLError(diagnosis?.check ? `${message}: ${diagnosis.check}.` : message, { extensions });
+}
+
+/**
+ * `The Data API` / `Node "fuji"`, and with `withOrigin` (the operator's log and start-up lines) `at https://host`:
+ * the origin only, never a path or credentials. A client's error never gets the address: the variable to check
+ * is enough to fix it, and a public gateway does not tell its callers where its upstreams live.
+ */
+function upstreamWords(error: UpstreamError, withOrigin = false): string {
+  const name = error.upstream.startsWith('node:') ? `Node "${error.upstream.slice(5)}"` : 'The Data API';
+  return withOrigin && error.origin ? `${name} at ${error.origin}` : name;
+}
+
+/** What an upstream failure says to the person who can fix it: see {@link diagnose}. */
+export interface UpstreamDiagnosis {
+  cause: FailureCause;
+  /** The setting to check: `DATA_API_URL`, `DATA_API_KEY` or `NODE_URLS`; none when it is the upstream's own trouble. */
+  variable?: string;
+  /** A few words for the cause: `connection refused at http://127.0.0.1:1`. */
+  short: string;
+  /** What to check, when a setting may be at fault: `check DATA_API_URL`, `check the NODE_URLS entry "fuji"`. */
+  check?: string;
+  /** The whole message, when the cause has words of its own (else the generic one is used, with the variable). */
+  sentence?: string;
+}
+
+/**
+ * The cause of a failed call in plain words, with the setting to check. Shared by the GraphQL errors,
+ * the log lines of upstream failures, `/ready` and the start-up probe, so all say the same thing.
+ */
+export function diagnose(error: UpstreamError, redactor: Redactor = URL_REDACTOR, withOrigin = false): UpstreamDiagnosis | undefined {
+  const cause = error.failure;
+  if (!cause) return undefined;
+  const isNode = error.upstream.startsWith('node:');
+  const where = upstreamWords(error, withOrigin);
+  const at = withOrigin && error.origin ? ` at ${error.origin}` : '';
+  const key = cause === 'unauthorized' || cause === 'forbidden';
+  const variable = isNode ? 'NODE_URLS' : key ? 'DATA_API_KEY' : cause === 'rate_limited' || cause === 'server_error' ? undefined : 'DATA_API_URL';
+  const check = isNode ? `check the NODE_URLS entry "${error.upstream.slice(5)}"` : `check ${variable ?? 'DATA_API_URL'}`;
+  const seconds = error.waitedMs !== undefined ? ` within ${formatSeconds(error.waitedMs)}` : ' in time';
+  const nativeCause: unknown = error.cause;
+  const words = diagnoseWords(error, cause, { isNode, where, at, check, seconds, redactor, nativeCause });
+  return variable ? { cause, variable, check, ...words } : { cause, ...words };
+}
+
+function diagnoseWords(
+  error: UpstreamError,
+  cause: FailureCause,
+  { isNode, where, at, check, seconds, redactor, nativeCause }: { isNode: boolean; where: string; at: string; check: string; seconds: string; redactor: Redactor; nativeCause: unknown },
+): { short: string; sentence?: string } {
+  const tlsWords = excerpt(nativeCause instanceof Error ? nativeCause.message : undefined, redactor, 120) ?? 'the certificate was refused';
+  const status = error.status ?? 0;
+  switch (cause) {
+    case 'connection_refused':
+      return { short: `connection refused${at}`, sentence: `${where} refused the connection (nothing listens there): ${check}.` };
+    case 'connection_reset':
+      return { short: `connection closed${at}`, sentence: `${where} closed the connection without answering: ${check} (is it the right address and protocol?).` };
+    case 'timeout':
+      return { short: `no answer${seconds}${at}`, sentence: `${where} did not answer${seconds}: ${check}, and that the gateway can reach it.` };
+    case 'dns':
+      return { short: `DNS: host not found${at}`, sentence: `${where} cannot be reached (DNS: host not found): ${check} (its host name).` };
+    case 'tls':
+      return { short: `TLS: ${tlsWords}${at}`, sentence: `${where} failed the secure connection (TLS: ${tlsWords}): ${check} (http or https, and a certificate the gateway trusts).` };
+    case 'unreachable':
+      return { short: `host unreachable${at}`, sentence: `${where} is unreachable (no route to the host): ${check} and the network.` };
+    case 'unauthorized':
+    case 'forbidden': {
+      const what = cause === 'unauthorized' ? `${status} Unauthorized` : `${status} Forbidden: not allowed for this call`;
+      if (isNode) return { short: `credentials refused (${status})${at}`, sentence: `${where} refused the call (${what}): ${check} (its user and password).` };
+      const sent = error.keyHeader
+        ? `refused the API key (${what}): check DATA_API_KEY (sent in the ${error.keyHeader} header), or the key the request sent in that header.`
+        : `refused the call without an API key (${what}): set DATA_API_KEY.`;
+      return { short: `API key refused (${status})${at}`, sentence: `${where} ${sent}` };
+    }
+    case 'not_found':
+      // A node's 404 is most often a method switched off on that node (NODE_METHOD_UNAVAILABLE); a wrong path answers it for every method.
+      if (isNode) return { short: `404 for ${error.operation}${at}`, sentence: `${where} answered 404 for ${error.operation}: the method is switched off on that node, or ${check} (its path).` };
+      return { short: `404 for ${error.operation}${at}`, sentence: `${where} answered 404 for ${error.operation}: if it should exist, check DATA_API_URL's path (the base URL, without /v1).` };
+    case 'rate_limited':
+      return { short: `429 Too Many Requests${at}` };
+    case 'server_error':
+      return { short: `HTTP ${status}${at}` };
+    case 'bad_answer':
+      return { short: `not the expected answer${at}` };
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function codeFor(error: UpstreamError, isNode: boolean): ErrorCode {

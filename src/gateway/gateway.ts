@@ -46,7 +46,8 @@ import type { DataApi, NodeClient } from '../upstream/client-types.ts';
 import { exampleQueries } from './graphiql-examples.ts';
 import { corsOptions, useCorsPolicy, type CorsPolicyOptions } from './plugins/use-cors-policy.ts';
 import { useContentTypePolicy } from './plugins/use-content-type-policy.ts';
-import { createRedactor } from '../lib/redact.ts';
+import { createRedactor, type Redactor } from '../lib/redact.ts';
+import { isUpstreamError, upstreamToGraphQLError } from '../errors/graphql.ts';
 
 export interface GatewayOptions {
   /**
@@ -235,7 +236,18 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key',
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
   };
-  const ready = createSharedProbe(deps.readinessProbe ?? (() => deps.dataApi.listChains({}, { timeoutMs: 3000 })), options.readyProbeIntervalMs ?? 5000);
+  const readinessProbe = deps.readinessProbe ?? (() => deps.dataApi.listChains({}, { timeoutMs: 3000 }));
+  // The last probe's failure, so a 503 from /ready says which upstream does not answer, why, and what to check.
+  let notReadyBecause: unknown;
+  const ready = createSharedProbe(async () => {
+    try {
+      await readinessProbe();
+      notReadyBecause = undefined;
+    } catch (error) {
+      notReadyBecause = error;
+      throw error;
+    }
+  }, options.readyProbeIntervalMs ?? 5000);
   const freshUntil = (context: unknown) => (context as Partial<Context>).freshUntil?.at;
   const responseCache = options.responseCache ? useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil }) : undefined;
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -357,7 +369,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
             const body = { ready: true, admission: policy.stats(), ...(deps.cache ? { cache: deps.cache.stats() } : {}) };
             return new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
           }
-          return new fetchAPI.Response(JSON.stringify({ ready: false, reason: 'the Data API does not answer' }), {
+          return new fetchAPI.Response(JSON.stringify({ ready: false, ...notReadyReason(notReadyBecause, redactor) }), {
             status: 503,
             headers: { 'content-type': 'application/json' },
           });
@@ -366,6 +378,20 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     ],
   });
   return Object.assign(yoga, { persisted, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}), ...(liveActivity ? { liveActivity } : {}) });
+}
+
+/**
+ * Why `/ready` answers 503: the upstream, the cause in words and the setting to check, as the
+ * GraphQL error of the same failure says it (secrets redacted). Without the upstream's address:
+ * anyone who finds `/ready` may poll it, and the start-up log names the address for the operator.
+ */
+function notReadyReason(error: unknown, redactor: Redactor): { reason: string; upstream: string; cause?: unknown; variable?: unknown } {
+  if (!isUpstreamError(error)) return { reason: 'the Data API does not answer', upstream: 'data-api' };
+  const mapped = upstreamToGraphQLError(error, redactor);
+  const { cause, variable } = mapped.extensions;
+  const origins = [error.origin, error.openedBy?.origin].filter((origin): origin is string => origin !== undefined);
+  const reason = origins.reduce((text, origin) => text.replaceAll(` at ${origin}`, ''), mapped.message);
+  return { reason, upstream: error.upstream, ...(cause !== undefined ? { cause } : {}), ...(variable !== undefined ? { variable } : {}) };
 }
 
 /** Yoga's logger interface over pino: an error logged alone keeps its stack (`err`), anything else is joined into the message. */

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { codedError, ErrorCode, isUpstreamError, upstreamValueError } from '../errors/graphql.ts';
+import { codedError, configuredNames, ErrorCode, isUpstreamError, NO_NODE_CONFIGURED, upstreamValueError } from '../errors/graphql.ts';
 import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
 import type { NodeRpcMethod, NodeRpcMethods, PageSpec, Peer } from '../shapes/index.ts';
 import { withFields, withSharedFields } from '../shapes/index.ts';
@@ -45,8 +45,8 @@ export function clientOf(ctx: LoaderContext, name?: string | null): NodeClient {
   const node = nodes.get(name);
   if (node) return node;
   throw name == null
-    ? codedError(ErrorCode.NODE_NOT_CONFIGURED, 'No node is configured (set NODE_URLS)')
-    : codedError(ErrorCode.NODE_NOT_CONFIGURED, `No node named "${name}" is configured`, { node: name, configured: nodes.list.map((n) => n.name) });
+    ? codedError(ErrorCode.NODE_NOT_CONFIGURED, NO_NODE_CONFIGURED, { configured: [] })
+    : codedError(ErrorCode.NODE_NOT_CONFIGURED, `No node named "${name}" is configured: ${configuredNames(nodes.list.map((n) => n.name))}`, { node: name, configured: nodes.list.map((n) => n.name) });
 }
 
 /** The name of the configured node `name` (the first node when omitted); NODE_NOT_CONFIGURED when there is none. */

@@ -1,5 +1,5 @@
 import { bech32 } from 'bech32';
-import { badInput, codedError, ErrorCode } from '../errors/graphql.ts';
+import { badInput, codedError, configuredNames, ErrorCode, NO_NODE_CONFIGURED } from '../errors/graphql.ts';
 import { between, fromCheck, listOf, quoteValue, type Bound } from './bounds.ts';
 
 export { quoteValue };
@@ -341,11 +341,11 @@ export function checkHealthTags(argument: string, value: unknown): void {
  */
 export function checkNodeName(argument: string, value: unknown, configured: readonly string[]): void {
   if (value == null) {
-    if (configured.length === 0) throw codedError(ErrorCode.NODE_NOT_CONFIGURED, 'No node is configured (set NODE_URLS)', { argumentName: argument });
+    if (configured.length === 0) throw codedError(ErrorCode.NODE_NOT_CONFIGURED, NO_NODE_CONFIGURED, { argumentName: argument, configured: [] });
     return;
   }
   if (typeof value === 'string' && configured.includes(value)) return;
-  throw codedError(ErrorCode.NODE_NOT_CONFIGURED, `No node named ${quoteValue(value)} is configured`, {
+  throw codedError(ErrorCode.NODE_NOT_CONFIGURED, `No node named ${quoteValue(value)} is configured: ${configuredNames(configured)}`, {
     argumentName: argument,
     configured: [...configured],
   });

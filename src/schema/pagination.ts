@@ -117,27 +117,35 @@ export function createCursorCodec(secrets: readonly string[]): CursorCodec {
       // Every key is tried, so timing does not tell which one matched.
       let authentic = false;
       for (const key of keys) authentic = timingSafeEqual(mac(key, payload), presented) || authentic;
-      if (!authentic) throw badInput(argument, 'not a cursor of this connection (signature)');
+      if (!authentic) throw badInput(argument, FOREIGN_CURSOR);
       return state;
     },
   };
 }
 
+/** A cursor signed with a secret this server does not hold: a restart without CURSOR_SECRET, a key rotated out, another deployment. */
+const FOREIGN_CURSOR = 'This cursor comes from another server or an older secret: start again from the first page (omit `after`).';
+/** A text that is not a whole cursor. */
+const NOT_A_CURSOR = 'This is not a cursor chaingraph issued, or it was cut short or changed: pass `pageInfo.endCursor` (or an edge\'s `cursor`) unchanged, or omit `after` to start from the first page.';
+/** A genuine cursor of another connection. */
+const OTHER_CONNECTION = 'This cursor belongs to another list: pass a cursor from this field\'s own `pageInfo.endCursor`, or omit `after` to start from the first page.';
+
 /** Splits a cursor into its payload, MAC and state; throws BAD_USER_INPUT naming `argument` when malformed. */
 function readCursor(cursor: unknown, argument: string): { payload: string; presented: Buffer; state: CursorState } {
-  const bad = (why: string) => badInput(argument, `not a cursor of this connection (${why})`);
-  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > CURSOR_LIMITS.maxCursorLength) throw bad('length');
+  // Cut short or edited: the caller cannot repair a cursor, only take one again from a page.
+  const bad = () => badInput(argument, NOT_A_CURSOR);
+  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > CURSOR_LIMITS.maxCursorLength) throw bad();
   const match = CURSOR_SHAPE.exec(cursor);
-  if (!match) throw bad('shape');
+  if (!match) throw bad();
   const payload = Buffer.from(match[1] as string, 'base64url').toString('utf8');
   // Only the canonical encoding: one cursor text per position, and no stray bytes the MAC would not see.
-  if (Buffer.from(payload, 'utf8').toString('base64url') !== match[1]) throw bad('shape');
+  if (Buffer.from(payload, 'utf8').toString('base64url') !== match[1]) throw bad();
   const presented = Buffer.from(match[2] as string, 'base64url');
   // 22 base64url characters carry 132 bits for a 128-bit MAC: without this, four spare bits
   // would give each cursor sixteen spellings that all verify.
-  if (presented.length !== MAC_BYTES || presented.toString('base64url') !== match[2]) throw bad('shape');
+  if (presented.length !== MAC_BYTES || presented.toString('base64url') !== match[2]) throw bad();
   const state = parsePayload(payload);
-  if (!state) throw bad('content');
+  if (!state) throw bad();
   return { payload, presented, state };
 }
 
@@ -203,8 +211,8 @@ export function decodeCursor(codec: CursorCodec, cursor: string, page: PageSpec,
 }
 
 function checkBinding(state: CursorState, page: PageSpec, hash: string): CursorState {
-  if (state.s > page.maxSize) throw badInput('after', 'not a cursor of this connection');
-  if (state.h !== hash) throw badInput('after', 'this cursor was issued for other arguments; pass the same arguments that produced it');
+  if (state.s > page.maxSize) throw badInput('after', OTHER_CONNECTION);
+  if (state.h !== hash) throw badInput('after', 'This cursor was issued for other arguments (or another list): pass the same arguments that produced it, or omit `after` to start from the first page.');
   return state;
 }
 

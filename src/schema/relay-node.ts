@@ -178,15 +178,16 @@ export interface DecodedGlobalId {
  * (see {@link encodeGlobalId}): only parts that pass are ever handed to a loader.
  */
 export function decodeGlobalId(id: unknown, argument = 'id'): DecodedGlobalId {
-  const bad = (why: string) => badInput(argument, `not a chaingraph global id (${why})`);
-  if (typeof id !== 'string' || id.length === 0) throw bad('empty');
-  if (id.length > MAX_GLOBAL_ID_LENGTH) throw bad(`longer than ${MAX_GLOBAL_ID_LENGTH} characters`);
-  if (!BASE64URL.test(id)) throw bad('not base64url');
+  // The caller cannot repair an id, only fetch it again: every refusal says where ids come from, not what is wrong inside.
+  const bad = (why?: string) => badInput(argument, `This id is not one chaingraph issued${why ? ` (${why})` : ''}: take ids from a response's \`id\` field and pass them unchanged.`);
+  if (typeof id !== 'string' || id.length === 0) throw bad('it is empty');
+  if (id.length > MAX_GLOBAL_ID_LENGTH) throw bad(`it is longer than ${MAX_GLOBAL_ID_LENGTH} characters`);
+  if (!BASE64URL.test(id)) throw bad('it has characters ids never contain');
   const { typename, parts } = isCompactIdText(id) ? compactParts(id, bad) : legacyParts(id, bad);
   const family = families.get(typename);
-  if (!family) throw bad('unknown object type');
+  if (!family) throw bad();
   const required = family.parts.filter((p) => !p.optional).length;
-  if (parts.length < required || parts.length > family.parts.length) throw bad(`a ${typename} id has ${family.parts.length} parts`);
+  if (parts.length < required || parts.length > family.parts.length) throw bad();
   const refetch: string[] = [];
   for (const [index, value] of parts.entries()) {
     const grammar = family.parts[index] as IdPart;
@@ -197,29 +198,30 @@ export function decodeGlobalId(id: unknown, argument = 'id'): DecodedGlobalId {
   return { typename, parts, refetch };
 }
 
-function compactParts(id: string, bad: (why: string) => Error): { typename: string; parts: (string | DigestPart)[] } {
+// Malformed inside (cut short, edited, re-encoded): the caller cannot tell these apart nor fix them, so they share one message.
+function compactParts(id: string, bad: () => Error): { typename: string; parts: (string | DigestPart)[] } {
   try {
     const { code, parts } = decodeCompactId(id);
     return { typename: FAMILY_NAMES.get(code) ?? '', parts };
   } catch (error) {
-    if (error instanceof CompactIdError) throw bad(error.message);
+    if (error instanceof CompactIdError) throw bad();
     throw error;
   }
 }
 
-function legacyParts(id: string, bad: (why: string) => Error): { typename: string; parts: string[] } {
+function legacyParts(id: string, bad: () => Error): { typename: string; parts: string[] } {
   const json = Buffer.from(id, 'base64url').toString('utf8');
-  if (Buffer.from(json, 'utf8').toString('base64url') !== id) throw bad('not canonical');
+  if (Buffer.from(json, 'utf8').toString('base64url') !== id) throw bad();
   let decoded: unknown;
   try {
     decoded = JSON.parse(json);
   } catch {
-    throw bad('not JSON');
+    throw bad();
   }
   if (!Array.isArray(decoded) || typeof decoded[0] !== 'string' || !decoded.every((p) => typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p)))) {
-    throw bad('not a list of parts');
+    throw bad();
   }
-  if (JSON.stringify(decoded) !== json) throw bad('not canonical');
+  if (JSON.stringify(decoded) !== json) throw bad();
   const [typename, ...raw] = decoded as [string, ...(string | number)[]];
   return { typename, parts: raw.map(String) };
 }
@@ -270,7 +272,7 @@ export function checkRepresentations(schema: GraphQLSchema, representations: unk
       return;
     }
     const decoded = decodeGlobalId(id, 'representations');
-    if (!familyIncludes(schema, decoded.typename, typename)) throw bad(`${where}: the id is not a ${typename} id`);
+    if (!familyIncludes(schema, decoded.typename, typename)) throw bad(`${where}: the id is a ${decoded.typename}'s, not a ${typename}'s: take the id from a ${typename}'s \`id\` field`);
   });
 }
 

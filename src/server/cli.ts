@@ -28,12 +28,12 @@ const logger = pino(
 process.removeAllListeners('warning');
 process.on('warning', (warning) => logger.warn({ err: warning }, `process warning: ${warning.name}`));
 
-/** The devnet's sample ids, printed so the README's examples (which use them) can be run and varied. */
+/** The devnet's sample ids, printed so the examples (README and docs/api.md, which use them) can be run and varied. */
 function fixtureLines(fixtures: Record<string, string>, devnetUrl: string): string {
   const shown = ['nodeId', 'subnetId', 'evmChainId', 'address', 'txHash', 'pChainAddress', 'operationId'];
   const width = Math.max(...shown.map((key) => key.length));
   return [
-    '  On the built-in devnet (simulated data). Mainnet ids with data behind them, as the README examples use them:',
+    '  On the built-in devnet (simulated data). Mainnet ids with data behind them, as the examples in the README and docs/api.md use them:',
     ...shown.filter((key) => fixtures[key]).map((key) => `    ${key.padEnd(width)}  ${fixtures[key]}`),
     `  More: ${devnetUrl}/__devnet/fixtures`,
   ].join('\n');
@@ -52,12 +52,15 @@ try {
   const running = await startServer(config, logger);
   // Announced whatever the log level, so the URL is easy to spot (and a script can wait for it): plain text
   // for a person at a terminal, else one JSON line of pino's form, so JSON logs stay JSON lines only.
+  // Not "running" as if all were well while an upstream does not answer: the start-up probe's findings come first.
+  const but = running.notAnswering.length > 0 ? `, but: ${running.notAnswering.map((failure) => failure.message).join(' ')} Then` : '';
   if (pretty) {
-    console.log(`\n  chaingraph is running: open ${running.url}\n`);
+    console.log(`\n  chaingraph is running${but}: open ${running.url}\n`);
     if (running.devnet) console.log(`${fixtureLines(running.devnet.dataset.fixtures().mainnet, running.devnet.url)}\n`);
   } else {
     const devnet = running.devnet ? { devnet: running.devnet.url, fixtures: running.devnet.dataset.fixtures().mainnet } : {};
-    console.log(JSON.stringify({ level: 30, time: Date.now(), msg: `chaingraph is running: open ${running.url}`, url: running.url, ...devnet }));
+    const notAnswering = running.notAnswering.length > 0 ? { notAnswering: running.notAnswering } : {};
+    console.log(JSON.stringify({ level: running.notAnswering.length > 0 ? 40 : 30, time: Date.now(), msg: `chaingraph is running${but}: open ${running.url}`, url: running.url, ...devnet, ...notAnswering }));
   }
   let firstSignalAt: number | undefined;
   // SIGTERM or SIGINT, to node or to `npm start` (whose script execs node, so npm's forwarding reaches

@@ -23,6 +23,7 @@ import { createNodeClient } from '../upstream/node-client.ts';
 import { createHttpUpstream } from '../upstream/http.ts';
 import { createUpstreamRate } from '../upstream/upstream-rate.ts';
 import { startTelemetry } from './telemetry.ts';
+import { probeUpstreams, type ProbeFailure } from './startup-probe.ts';
 import { createRedactor, redactingLogOptions } from '../lib/redact.ts';
 
 /**
@@ -37,6 +38,12 @@ type Devnet = import('../devnet/server.ts').Devnet;
 export const DEVNET_WEBHOOK_PATH = '/webhooks/data-api';
 /** The key the gateway's webhooks belong to on the built-in devnet when DATA_API_KEY is not set (the devnet keeps webhooks per key). */
 const DEVNET_WEBHOOK_KEY = 'chaingraph-devnet';
+/**
+ * The cursor secret on the built-in devnet when CURSOR_SECRET is not set: a fixed, public development
+ * secret, so a page's cursor still works after `npm start` is restarted. It protects nothing (anyone can
+ * read it here) and is never used with real upstreams, where an unset CURSOR_SECRET means a random one.
+ */
+export const DEVNET_CURSOR_SECRET = 'chaingraph-devnet-development-cursor-secret-not-for-production';
 
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   HPE_HEADER_OVERFLOW: [431, 'BAD_REQUEST'],
@@ -48,6 +55,8 @@ export interface RunningServer {
   gateway: Gateway;
   /** Present when no upstream was configured and the built-in devnet serves both APIs. */
   devnet?: Devnet;
+  /** The upstreams that did not answer the start-up probe (empty when all did), each with its cause and the setting to check. */
+  notAnswering: ProbeFailure[];
   /**
    * Shuts down gracefully: `/ready` answers 503 at once, subscriptions end (graphql-ws sockets are
    * closed with 1001 Going Away), the listener stops accepting,
@@ -93,9 +102,10 @@ export async function startServer(
     throw new Error('NODE_URLS is set but DATA_API_URL is not: set both, or neither to use the built-in devnet');
   }
 
-  if (!config.cursorSecrets) {
+  if (!config.cursorSecrets && !devnet) {
     logger.warn('CURSOR_SECRET is not set: cursors are signed with a random secret, so they will not survive a restart or work across replicas');
   }
+  if (!devnet && nodes.length === 0) logger.info('no NODE_URLS: node fields answer NODE_NOT_CONFIGURED');
   const { protection } = config;
   // The replica's two Redis connections, shared by the cache, the upstream rate and the topics below.
   const redis = config.redisUrl ? createRedisConnections({ url: config.redisUrl, logger }) : undefined;
@@ -178,6 +188,8 @@ export async function startServer(
     admission,
   });
   if (liveActivity) gatewayOptions.liveActivity = liveActivity;
+  // On the devnet, the fixed development secret (see DEVNET_CURSOR_SECRET), so cursors survive a restart.
+  if (devnet && !config.cursorSecrets) gatewayOptions.cursorSecrets = [DEVNET_CURSOR_SECRET];
   const gateway = createGateway(
     gatewayOptions,
     {
@@ -229,23 +241,31 @@ export async function startServer(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
+  // Each upstream asked once while the socket opens, so the banner below can say which does not answer.
+  const probing = probeUpstreams({ dataApi: { url: dataApiUrl, probe: readinessProbe }, nodes: nodeClients }, logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const notAnswering = await probing;
   const { port } = server.address() as AddressInfo;
   listening.origin = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
   const url = `http://${config.host}:${port}/graphql`;
-  logger.info(
-    { url, nodes: nodeClients.map((n) => n.name), admin: Boolean(config.adminToken), cache: config.cache },
-    `chaingraph ready: GraphiQL at ${url}`,
-  );
+  const banner = { url, nodes: nodeClients.map((n) => n.name), admin: Boolean(config.adminToken), cache: config.cache };
+  if (notAnswering.length === 0) logger.info(banner, `chaingraph ready: GraphiQL at ${url}`);
+  else {
+    logger.warn(
+      { ...banner, notAnswering: notAnswering.map((failure) => failure.upstream) },
+      `chaingraph running, but: ${notAnswering.map((failure) => failure.message).join(' ')} GraphiQL at ${url}`,
+    );
+  }
 
   let closing: Promise<DrainResult> | undefined;
   return {
     url,
     gateway,
     ...(devnet ? { devnet } : {}),
+    notAnswering,
     close: (options = {}) =>
       (closing ??= (async () => {
         shutdown.abort();

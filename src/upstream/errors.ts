@@ -27,6 +27,46 @@ export type UpstreamName = 'data-api' | `node:${string}`;
  */
 export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol' | 'input' | 'budget' | 'circuit' | 'throttled';
 
+/**
+ * Why an upstream did not serve a call, in one word a caller (and an operator reading the log) can act on:
+ * read from the transport's error code (`classifyTransport`) or the HTTP status (`classifyStatus`).
+ * GraphQL errors carry it as `extensions.cause`.
+ */
+export type FailureCause =
+  | 'connection_refused' | 'connection_reset' | 'timeout' | 'dns' | 'tls' | 'unreachable'
+  | 'unauthorized' | 'forbidden' | 'not_found' | 'rate_limited' | 'server_error' | 'bad_answer';
+
+/** Node and undici error codes, by the cause they show. */
+const TRANSPORT_CAUSES: Readonly<Record<string, FailureCause>> = {
+  ECONNREFUSED: 'connection_refused',
+  ECONNRESET: 'connection_reset', EPIPE: 'connection_reset', ECONNABORTED: 'connection_reset', UND_ERR_SOCKET: 'connection_reset', UND_ERR_CLOSED: 'connection_reset',
+  ENOTFOUND: 'dns', EAI_AGAIN: 'dns', EAI_NONAME: 'dns', EAI_FAIL: 'dns', EAI_NODATA: 'dns',
+  ETIMEDOUT: 'timeout', UND_ERR_CONNECT_TIMEOUT: 'timeout', UND_ERR_HEADERS_TIMEOUT: 'timeout', UND_ERR_BODY_TIMEOUT: 'timeout',
+  ENETUNREACH: 'unreachable', EHOSTUNREACH: 'unreachable', ENETDOWN: 'unreachable', EHOSTDOWN: 'unreachable',
+  EPROTO: 'tls',
+};
+
+/** The cause a transport error code shows, if it is one we can name: certificate and TLS codes included. */
+export function classifyTransport(code: string | undefined): FailureCause | undefined {
+  if (code === undefined) return undefined;
+  const known = TRANSPORT_CAUSES[code];
+  if (known) return known;
+  // OpenSSL's verification codes (DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED, UNABLE_TO_VERIFY_LEAF_SIGNATURE...) and node's TLS codes.
+  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) return 'tls';
+  if (code.startsWith('HPE_')) return 'bad_answer';
+  return undefined;
+}
+
+/** The cause an HTTP status shows (undefined for the statuses that are the caller's own mistake, 400 and 422). */
+export function classifyStatus(status: number): FailureCause | undefined {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server_error';
+  return undefined;
+}
+
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
@@ -49,6 +89,16 @@ export interface UpstreamErrorOptions {
   /** For `protocol` errors of one field of an answer, where it is (`validators[3].nodeId`); for `input` errors, the answer's field the refused value was read from. */
   field?: string;
   cause?: unknown;
+  /** Why the upstream did not serve the call, when it is known (see {@link FailureCause}). */
+  failure?: FailureCause;
+  /** The origin of the URL called (`https://host:port`: never a path, user info or query, which may carry credentials). */
+  origin?: string;
+  /** For `timeout`: the time waited, ms. */
+  waitedMs?: number;
+  /** For an `unauthorized`/`forbidden` answer: the header the API key was sent in (never its value). */
+  keyHeader?: string;
+  /** For `circuit`: the last failure that kept the circuit open (its cause, origin...), so the refusal can say why. */
+  openedBy?: UpstreamError;
 }
 
 /** The one error type the upstream layer throws. The schema layer maps it to a coded GraphQL error. */
@@ -63,6 +113,11 @@ export class UpstreamError extends Error {
   readonly attempts: number;
   readonly parameter: string | undefined;
   readonly field: string | undefined;
+  readonly failure: FailureCause | undefined;
+  declare readonly origin: string | undefined;
+  readonly waitedMs: number | undefined;
+  readonly keyHeader: string | undefined;
+  readonly openedBy: UpstreamError | undefined;
 
   constructor(message: string, options: UpstreamErrorOptions) {
     super(message, { cause: options.cause });
@@ -77,6 +132,12 @@ export class UpstreamError extends Error {
     this.attempts = options.attempts ?? 1;
     this.parameter = options.parameter;
     this.field = options.field;
+    this.failure = options.failure;
+    // Not enumerable: it stays out of a serialized error (a client never learns where the upstreams live); the operator's lines read it.
+    Object.defineProperty(this, 'origin', { value: options.origin, enumerable: false });
+    this.waitedMs = options.waitedMs;
+    this.keyHeader = options.keyHeader;
+    this.openedBy = options.openedBy;
   }
 
   /** True for a 404 from the Data API: a single lookup of something that does not exist. */

@@ -17,9 +17,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
-import { createBreakers, type BreakerOptions, type Breakers, type BreakerStatus } from './breaker.ts';
+import { breakerVerdict, createBreakers, type BreakerOptions, type Breakers, type BreakerStatus } from './breaker.ts';
 import { throttledError, type UpstreamRate } from './upstream-rate.ts';
-import { errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamName } from './errors.ts';
+import { classifyStatus, classifyTransport, errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamName } from './errors.ts';
 import { normalizeErrorBody, statusText } from './normalize.ts';
 import type { ErrorBody } from '../shapes/index.ts';
 import { whenAborted } from '../lib/abort.ts';
@@ -170,6 +170,8 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
   const pools = new Map<string, Pool>();
   const breakers: Breakers | undefined = options.breaker === false ? undefined : createBreakers(options.breaker);
   const errorOf = (thrown: unknown): UpstreamError | undefined => (isAttemptFailure(thrown) ? thrown.error : undefined);
+  // Per upstream, the last attempt that failed in a way that moves the breaker: what an open circuit's refusal names as its cause.
+  const lastFailures = new Map<UpstreamName, UpstreamError>();
 
   const dispatcherFor = (origin: string): Dispatcher => {
     if (options.dispatcher) return options.dispatcher;
@@ -235,9 +237,12 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
       const result = interpret(call, res.statusCode, res.headers, text, attempt);
       notify(call, { upstream: call.upstream, operation: call.operation, attempt, status, durationMs: performance.now() - started });
       endAttemptSpan(span, status);
+      lastFailures.delete(call.upstream);
       return result;
     } catch (thrown) {
-      const failure = isAttemptFailure(thrown) ? thrown : { error: transportError(call, thrown, signal, attempt), retryable: isRetryableTransport(thrown, signal) };
+      const failure = isAttemptFailure(thrown) ? thrown : { error: transportError(call, thrown, signal, attempt, settings), retryable: isRetryableTransport(thrown, signal) };
+      if (breakerVerdict(failure.error) === 'failure') lastFailures.set(call.upstream, failure.error);
+      else if (breakerVerdict(failure.error) === 'answer') lastFailures.delete(call.upstream);
       const info: UpstreamAttempt = {
         upstream: call.upstream,
         operation: call.operation,
@@ -269,7 +274,12 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
         if (signal.aborted) throw abortError(call, signal, attempt);
         attempt += 1;
         // Refused at once, unsent, while the upstream's circuit is open: a retry never goes to a sick upstream.
-        breakers?.guard(call.upstream, call.operation, attempt - 1);
+        // A call whose own attempt failed reports that failure (it was made); one never sent names what opened the circuit.
+        try {
+          breakers?.guard(call.upstream, call.operation, attempt - 1);
+        } catch (refusal) {
+          throw previous ?? withOpenedBy(refusal, lastFailures.get(call.upstream));
+        }
         // Refused before it is sent: the request's upstream-call budget is spent (the observer decides about retries).
         if (!admitted(call, attempt)) throw budgetError(call, attempt, previous);
         if (options.upstreamRate) {
@@ -287,7 +297,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
             ? await breakers.run(call.upstream, call.operation, attempt - 1, () => attemptOnce(call, signal, attempt), errorOf)
             : await attemptOnce(call, signal, attempt);
         } catch (thrown) {
-          if (!isAttemptFailure(thrown)) throw thrown;
+          if (!isAttemptFailure(thrown)) throw isRefusal(thrown) ? previous ?? withOpenedBy(thrown, lastFailures.get(call.upstream)) : thrown;
           failure = thrown;
           previous = failure.error;
         }
@@ -337,6 +347,7 @@ function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders,
       throw {
         error: new UpstreamError(`${call.upstream} ${call.operation}: HTTP ${status} with ${what}`, {
           upstream: call.upstream, kind: 'protocol', operation: call.operation, status, attempts: attempt, ...(call.secretAnswer ? {} : { cause: parseError }),
+          failure: 'bad_answer', origin: call.url.origin,
         }),
         retryable: false,
       } satisfies AttemptFailure;
@@ -359,6 +370,7 @@ function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders,
       ...(body ? { body } : {}),
       ...(retryAfter !== undefined ? { retryAfter: retryAfter / 1000 } : {}),
       attempts: attempt,
+      ...diagnosis(call, classifyStatus(status)),
     }),
     retryable: RETRY_STATUSES.has(status),
   };
@@ -411,7 +423,7 @@ function abortError(call: HttpCall, signal: AbortSignal, attempts: number): Upst
     });
   }
   return new UpstreamError(`${call.upstream} ${call.operation}: no answer within ${reason.timeoutMs} ms`, {
-    upstream: call.upstream, kind: 'timeout', operation: call.operation, attempts, cause: reason,
+    upstream: call.upstream, kind: 'timeout', operation: call.operation, attempts, cause: reason, waitedMs: reason.timeoutMs, ...diagnosis(call, 'timeout'),
   });
 }
 
@@ -426,15 +438,49 @@ function errorCode(error: unknown): string | undefined {
   return cause !== undefined && cause !== error ? errorCode(cause) : undefined;
 }
 
-function transportError(call: HttpCall, error: unknown, signal: AbortSignal, attempts: number): UpstreamError {
+function transportError(call: HttpCall, error: unknown, signal: AbortSignal, attempts: number, timeouts: TimeoutSettings): UpstreamError {
   if (signal.aborted) return abortError(call, signal, attempts);
   const code = errorCode(error);
   let kind: UpstreamErrorKind = 'network';
   if (code !== undefined && TIMEOUT_CODES.has(code)) kind = 'timeout';
   else if (code !== undefined && (PROTOCOL_CODES.has(code) || code.startsWith('HPE_'))) kind = 'protocol';
   const what = excerpt(error instanceof Error ? error.message : String(error), redactorOf(call)) ?? 'no detail';
+  const waitedMs = code === 'UND_ERR_CONNECT_TIMEOUT' ? timeouts.connectTimeoutMs
+    : code === 'UND_ERR_HEADERS_TIMEOUT' ? timeouts.headersTimeoutMs
+      : code === 'UND_ERR_BODY_TIMEOUT' ? timeouts.bodyTimeoutMs : undefined;
   return new UpstreamError(`${call.upstream} ${call.operation}: ${kind} error${code ? ` ${code}` : ''}: ${what}`, {
     upstream: call.upstream, kind, operation: call.operation, attempts, cause: error,
+    ...diagnosis(call, classifyTransport(code) ?? (kind === 'protocol' ? 'bad_answer' : undefined)),
+    ...(waitedMs !== undefined ? { waitedMs } : {}),
+  });
+}
+
+type TimeoutSettings = Record<'connectTimeoutMs' | 'headersTimeoutMs' | 'bodyTimeoutMs', number>;
+
+/**
+ * What a failure's message needs to tell the operator what to check: its cause, the origin called (never
+ * the path, user info or query, which may carry credentials), and for a refused key the header it went in
+ * (the one whose value is among the call's credentials; never the value).
+ */
+function diagnosis(call: HttpCall, failure: ReturnType<typeof classifyTransport>): { failure?: NonNullable<typeof failure>; origin: string; keyHeader?: string } {
+  const keyHeader = failure === 'unauthorized' || failure === 'forbidden'
+    ? Object.entries(call.headers ?? {}).find(([name, value]) => name !== 'authorization' && call.credentials?.includes(value))?.[0]
+    : undefined;
+  return { ...(failure ? { failure } : {}), origin: call.url.origin, ...(keyHeader ? { keyHeader } : {}) };
+}
+
+function isRefusal(thrown: unknown): thrown is UpstreamError {
+  return thrown instanceof UpstreamError && thrown.kind === 'circuit';
+}
+
+/** A circuit refusal, with the failure that keeps the circuit open attached (anything else as it is). */
+function withOpenedBy(refusal: unknown, openedBy: UpstreamError | undefined): unknown {
+  if (!(refusal instanceof UpstreamError) || refusal.kind !== 'circuit' || !openedBy) return refusal;
+  return new UpstreamError(refusal.message, {
+    upstream: refusal.upstream, kind: 'circuit', operation: refusal.operation, attempts: refusal.attempts,
+    ...(refusal.retryAfter !== undefined ? { retryAfter: refusal.retryAfter } : {}),
+    openedBy,
+    ...(openedBy.origin ? { origin: openedBy.origin } : {}),
   });
 }
 

@@ -123,7 +123,10 @@ describe('an upstream that echoes the key it received', () => {
     expectNoSecret(answer);
     const error = answer.body.errors?.[0];
     expect(error?.extensions).toMatchObject({ code: 'UPSTREAM_UNAUTHORIZED', upstreamStatus: 401, upstreamError: 'Unauthorized [redacted]' });
-    expect(error?.message).toBe('The Data API failed on GET /v1/chains (HTTP 401): Invalid API key [redacted]');
+    expect(error?.message).toBe(
+      `The Data API refused the API key (401 Unauthorized): check DATA_API_KEY (sent in the x-service-api-key header), or the key the request sent in that header. The upstream said: Invalid API key [redacted]`,
+    );
+    expect(error?.extensions).toMatchObject({ cause: 'unauthorized', variable: 'DATA_API_KEY' });
   });
 
   it('a 500 in plain text repeating the key raw, URL-encoded and in a URL: the message is the gateway\'s own', async () => {
@@ -135,6 +138,7 @@ describe('an upstream that echoes the key it received', () => {
     const error = answer.body.errors?.[0];
     expect(error?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstreamStatus: 500 });
     expect(error?.message).toBe('The Data API failed on GET /v1/chains (HTTP 500)');
+    expect(error?.extensions).toMatchObject({ cause: 'server_error' });
   });
 
   it('the caller\'s own key, echoed back, is redacted too', async () => {

@@ -364,7 +364,8 @@ describe('RunningServer.close (in process)', () => {
       }
     };
     const workers = Array.from({ length: 24 }, worker);
-    await new Promise((r) => setTimeout(r, 500));
+    // Drain once every client is busy (counted, not timed: a loaded machine takes longer to get there).
+    for (let waited = 0; outcomes.answered < 48 && waited < 30_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     draining = true;
     const result = await running.close({ graceMs: 8000 });
     stop = true;

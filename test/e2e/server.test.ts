@@ -93,7 +93,11 @@ describe('health and readiness for load balancers', () => {
         notReady = await fetch(`${base}/ready`);
       }
       expect(notReady.status).toBe(503);
-      const body = JSON.stringify(await notReady.json());
+      const reason = (await notReady.json()) as Record<string, unknown>;
+      // Which upstream and why, never its address.
+      expect(reason).toMatchObject({ ready: false, upstream: 'data-api', cause: 'server_error' });
+      expect(reason['reason']).toMatch(/^The Data API failed on GET \/v1\/chains \(HTTP 503\)/);
+      const body = JSON.stringify(reason);
       expect(body).not.toContain(running.devnet?.url ?? 'never');
       expect((await fetch(`${base}/health`)).status).toBe(200);
     } finally {

@@ -48,7 +48,7 @@ describe('node names', () => {
     expect(nodeName(ctx)).toBe('a');
     expect(nodeName(ctx, 'b')).toBe('b');
     expect(() => nodeName(ctx, 'c')).toThrow(expect.objectContaining({ extensions: expect.objectContaining({ code: 'NODE_NOT_CONFIGURED', configured: ['a', 'b'] }) }));
-    expect(() => nodeName(contextOf([]))).toThrow(/No node is configured/);
+    expect(() => nodeName(contextOf([]))).toThrow(/This gateway has no node configured/);
   });
 });
 

@@ -244,9 +244,14 @@ describe('a stalled Data API', () => {
     const { api } = client({ retries: 5, timeoutMs: 5_000 });
     devnet.setChaos({ failNext: 100, routeFilter: CHAINS });
     const error = await rejection(api.listChains());
-    // Three 503s open the circuit; the fourth attempt is refused before it is sent.
+    // Three 503s open the circuit; the fourth attempt is refused before it is sent, and the call reports
+    // the failure it met (it was made), not the refusal.
     expect(devnet.stats().byRoute[CHAINS]).toBe(3);
-    expect(error).toMatchObject({ kind: 'circuit', attempts: 3 });
+    expect(error).toMatchObject({ kind: 'http', status: 503, attempts: 3 });
+    // The next call is not made at all: the refusal names the failure that keeps the circuit open.
+    const refused = await rejection(api.listChains());
+    expect(devnet.stats().byRoute[CHAINS]).toBe(3);
+    expect(refused).toMatchObject({ kind: 'circuit', attempts: 0, openedBy: { kind: 'http', status: 503, failure: 'server_error' } });
   });
 });
 

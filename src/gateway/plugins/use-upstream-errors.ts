@@ -11,7 +11,7 @@ export interface UpstreamErrorsOptions {
    * Never receives secrets: `message` is the mapped one, redacted by the context's `redactor`.
    */
   onUpstreamError?: (
-    info: { code: unknown; upstream: string; operation: string; message: string; path: readonly (string | number)[] | undefined },
+    info: { code: unknown; upstream: string; operation: string; message: string; path: readonly (string | number)[] | undefined; cause?: unknown; variable?: unknown; origin?: string },
     log: Logger | undefined,
   ) => void;
 }
@@ -43,6 +43,10 @@ export function useUpstreamErrors(options: UpstreamErrorsOptions = {}): Plugin {
         operation: original.operation,
         message: mapped.message,
         path: error.path,
+        // What failed and which setting to check, as the response's extensions say it.
+        ...(mapped.extensions['cause'] !== undefined ? { cause: mapped.extensions['cause'], variable: mapped.extensions['variable'] } : {}),
+        // The operator's log line says where (the client's error does not).
+        ...(original.origin ? { origin: original.origin } : {}),
       }, scope?.log);
       return new GraphQLError(mapped.message, { nodes: error.nodes, path: error.path, extensions: mapped.extensions });
     });
