@@ -261,7 +261,7 @@ builder.objectFields(AddressRef, (t) => {
           description: 'Only these token contracts.',
           bound: listOf({ max: MAX_CONTRACT_ADDRESSES, item: BOUNDS.evmAddress }),
         }),
-        currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of the prices and values (default USD).' }),
+        currency: t.arg({ type: CurrencyCodeEnum.ref, description: 'Currency of the prices and values (default USD).', bound: CurrencyCodeEnum.bound }),
       },
       checkArgs: (args) => checkAfter(args, PAGES.erc20Balances),
       upstreamCost: ERC20_BALANCE_LISTING_COST,

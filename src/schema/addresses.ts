@@ -194,7 +194,7 @@ AddressRef.implement({
       description: "The address's native token balance.",
       args: {
         blockNumber: t.arg.string({ description: 'At this block (default: the latest).', bound: BOUNDS.decimal }),
-        currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of the price and value (default USD).' }),
+        currency: t.arg({ type: CurrencyCodeEnum.ref, description: 'Currency of the price and value (default USD).', bound: CurrencyCodeEnum.bound }),
       },
       upstreamCost: NATIVE_BALANCE_COST,
       resolve: (a, args, ctx) =>

@@ -1,4 +1,5 @@
 import { builder, type BuilderTypes } from './builder.ts';
+import { CurrencyCodeEnum, openEnumField } from './enums.ts';
 import { CURRENCY_CODES, type AssetAmount, type ChainInfo, type CurrencyCode, type Price } from '../shapes/index.ts';
 
 /**
@@ -13,7 +14,7 @@ export const currencyOf = (value: string | null | undefined): CurrencyCode | und
 export const PriceRef = builder.objectRef<Price>('Price').implement({
   description: 'An amount of money in a fiat currency.',
   fields: (t) => ({
-    currencyCode: t.exposeString('currencyCode', { description: 'Lowercase currency code, e.g. `usd`.' }),
+    ...openEnumField(t, 'currencyCode', CurrencyCodeEnum, { description: 'The currency, e.g. `USD`: the same value as the `currency` argument that asked for it.', value: (p) => p.currencyCode }),
     value: t.exposeString('value', { description: 'The amount, a decimal string (e.g. "27.31").' }),
   }),
 });

@@ -2,6 +2,7 @@ import type { EnumRef, FieldRef } from '@pothos/core';
 import { builder, type BuilderTypes } from './builder.ts';
 import { badInput } from '../errors/graphql.ts';
 import type { Bound } from './bounds.ts';
+import { CURRENCY_CODES, type CurrencyCode } from '../shapes/index.ts';
 
 /** Internal value of the `UNKNOWN` member every upstream-backed enum carries. */
 export const UNKNOWN_ENUM_VALUE = '__unknown__';
@@ -155,12 +156,15 @@ export const SortOrderEnum = builder.enumType('SortOrder', {
   } as const,
 });
 
-export const CurrencyCodeEnum = builder.enumType('CurrencyCode', {
-  description: 'Currency in which prices are given.',
-  values: Object.fromEntries(
-    (['usd', 'eur', 'aud', 'cad', 'chf', 'clp', 'cny', 'czk', 'dkk', 'gbp', 'hkd', 'huf', 'jpy', 'nzd'] as const).map((c) => [
-      c.toUpperCase(),
-      { value: c, description: c.toUpperCase() },
-    ]),
-  ) as Record<string, { value: string; description: string }>,
-});
+/**
+ * The currency of an argument and of `Price.currencyCode` alike, so a caller gets back the
+ * value it passed (`EUR`, not `eur`); an argument refuses `UNKNOWN` with `CurrencyCodeEnum.bound`.
+ */
+export const CurrencyCodeEnum = upstreamEnum(
+  'CurrencyCode',
+  'Currency in which prices are given.',
+  Object.fromEntries(CURRENCY_CODES.map((c) => [c.toUpperCase(), { value: c, description: c.toUpperCase() }])) as Record<
+    string,
+    { value: CurrencyCode; description: string }
+  >,
+);

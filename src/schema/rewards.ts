@@ -140,7 +140,7 @@ function rewardParams(
 const currencyOf = (value: string | null | undefined) => CURRENCY_CODES.find((code) => code === value);
 
 const currencyArg = (t: ArgBuilder<Types>) =>
-  t({ type: CurrencyCodeEnum, description: 'Currency of `reward.historicalPrice` (default USD).' });
+  t({ type: CurrencyCodeEnum.ref, description: 'Currency of `reward.historicalPrice` (default USD).', bound: CurrencyCodeEnum.bound });
 
 builder.objectFields(NetworkRef, (t) => ({
   historicalRewards: t.field({

@@ -352,7 +352,7 @@ builder.objectFields(ChainRef, (t) => ({
     description: 'The transaction that deployed a contract; null when the address is not a contract deployed on this chain.',
     args: {
       address: t.arg.string({ required: true, description: 'Contract address.', bound: BOUNDS.evmAddress }),
-      currency: t.arg({ type: CurrencyCodeEnum, description: 'Currency of the native token prices (default USD).' }),
+      currency: t.arg({ type: CurrencyCodeEnum.ref, description: 'Currency of the native token prices (default USD).', bound: CurrencyCodeEnum.bound }),
     },
     upstreamCost: DEPLOYMENT_LOOKUP_COST,
     resolve: (c, args, ctx) => deploymentOf(ctx, c.chainId, args.address, currencyOf(args.currency)),

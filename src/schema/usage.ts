@@ -7,7 +7,7 @@ import {
 } from '../loaders/usage.ts';
 import { costs } from '../lib/cost.ts';
 import {
-  DATA_API_HEALTH_STATUSES, PAGES, type ApiLog, type DataApiHealth, type RpcUsageMetricsValue, type UsageMetricsValue,
+  DATA_API_HEALTH_STATUSES, PAGES, REQUEST_TYPES, type ApiLog, type DataApiHealth, type RpcUsageMetricsValue, type UsageMetricsValue,
 } from '../shapes/index.ts';
 import { grammar } from './bounds.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
@@ -87,7 +87,13 @@ const RpcIntervalEnum = enumOf('RpcUsageTimeInterval', 'How RPC usage is buckete
 const UsageGroupByEnum = enumOf('UsageGroupBy', 'What Data API usage values are grouped by.', ['requestPath', 'responseCode', 'chainId', 'apiKeyId', 'requestType'] as const, (v) => `One value per ${v}.`);
 const SubnetRpcGroupByEnum = enumOf('SubnetRpcUsageGroupBy', 'What Subnet RPC usage values are grouped by.', ['rpcMethod', 'responseCode', 'rlBypassToken'] as const, (v) => `One value per ${v}.`);
 const PrimaryRpcGroupByEnum = enumOf('PrimaryNetworkRpcUsageGroupBy', 'What primary-network RPC usage values are grouped by.', ['rpcMethod', 'requestPath', 'responseCode', 'country', 'continent', 'userAgent'] as const, (v) => `One value per ${v}.`);
-const RequestTypeEnum = enumOf('UsageRequestType', 'A Data API call or an RPC call.', ['data', 'rpc'] as const, (v) => (v === 'data' ? 'Data API (REST) requests.' : 'RPC requests.'));
+/** An argument and `ApiLog.requestType` alike, so a caller filtering on `DATA` reads `DATA` back. */
+const RequestTypeEnum = upstreamEnum('UsageRequestType', 'A Data API call or an RPC call.', {
+  DATA: { value: 'data', description: 'Data API (REST) requests.' },
+  RPC: { value: 'rpc', description: 'RPC requests.' },
+});
+/** A `UsageRequestType` argument as the upstream type (its bound has refused UNKNOWN); undefined when omitted. */
+const requestTypeOf = (value: string | null | undefined) => REQUEST_TYPES.find((type) => type === value);
 
 const rangeArgs = builder.args((t) => ({
   startTimestamp: t.field({ type: 'UInt64', description: 'Start of the range (the Data API rounds it down to a whole day).', bound: BOUNDS.unixSeconds }),
@@ -154,7 +160,7 @@ const ApiLogRef = builder.objectRef<ApiLog>('ApiLog').implement({
     eventTimestamp: t.field({ type: 'UInt64', nullable: true, description: 'When the request was made, unix seconds.', resolve: (l) => String(l.eventTimestamp) }),
     apiKeyId: t.exposeString('apiKeyId', { nullable: true, description: 'The id of the key used (never the key).' }),
     apiKeyAlias: t.exposeString('apiKeyAlias', { nullable: true, description: 'The key\'s alias.' }),
-    requestType: t.exposeString('requestType', { nullable: true, description: '`data` or `rpc`, as the Data API gives it.' }),
+    ...openEnumField(t, 'requestType', RequestTypeEnum, { description: 'A Data API or an RPC request.', value: (l) => l.requestType }),
     requestPath: t.exposeString('requestPath', { nullable: true, description: 'The path requested.' }),
     responseCode: t.exposeFloat('responseCode', { nullable: true, description: 'The HTTP status it was answered with.' }),
     requestDurationMsecs: t.exposeFloat('requestDurationMsecs', { nullable: true, description: 'How long answering took, milliseconds.' }),
@@ -175,13 +181,13 @@ const logArgs = builder.args((t) => ({
   ...rangeArgs,
   ...pageArgs(t, PAGES.apiLogs),
   chainId: t.string({ description: 'Only requests about this chain: its EVM chain id or blockchain id.', bound: BOUNDS.chainId }),
-  requestType: t.field({ type: RequestTypeEnum, description: 'Only Data API or only RPC requests.' }),
+  requestType: t.field({ type: RequestTypeEnum.ref, description: 'Only Data API or only RPC requests.', bound: RequestTypeEnum.bound }),
   requestPath: t.string({ description: 'Only requests to this path.', bound: FILTER_TEXT }),
 }));
 type LogArgs = InputShapeFromFields<typeof logArgs>;
 
 const logFilters = (args: LogArgs): ApiLogFilters =>
-  defined({ startTimestamp: args.startTimestamp, endTimestamp: args.endTimestamp, responseCode: args.responseCode, chainId: args.chainId, requestType: args.requestType, requestPath: args.requestPath });
+  defined({ startTimestamp: args.startTimestamp, endTimestamp: args.endTimestamp, responseCode: args.responseCode, chainId: args.chainId, requestType: requestTypeOf(args.requestType), requestPath: args.requestPath });
 
 /** The usage of the calling key; the object itself costs nothing, each report one call. */
 const ApiUsageRef = builder.objectRef<Record<string, never>>('ApiUsage').implement({
@@ -196,13 +202,13 @@ const ApiUsageRef = builder.objectRef<Record<string, never>>('ApiUsage').impleme
         timeInterval: t.arg({ type: UsageIntervalEnum, description: 'Bucket length (the Data API\'s default when omitted).' }),
         groupBy: t.arg({ type: UsageGroupByEnum, description: 'Split each bucket by this (not split when omitted).' }),
         chainId: t.arg.string({ description: 'Only requests about this chain: its EVM chain id or blockchain id.', bound: BOUNDS.chainId }),
-        requestType: t.arg({ type: RequestTypeEnum, description: 'Only Data API or only RPC requests.' }),
+        requestType: t.arg({ type: RequestTypeEnum.ref, description: 'Only Data API or only RPC requests.', bound: RequestTypeEnum.bound }),
         requestPath: t.arg.string({ description: 'Only requests to this path.', bound: FILTER_TEXT }),
       },
       checkArgs: checkRange,
       upstreamCost: USAGE_REPORT_COST,
       resolve: async (_u, args, ctx) => {
-        const r = await apiUsageMetrics(ctx, defined(args));
+        const r = await apiUsageMetrics(ctx, defined({ ...args, requestType: requestTypeOf(args.requestType) }));
         return { aggregateDuration: r.aggregateDuration, metrics: r.metrics, scope: r.orgId };
       },
     }),

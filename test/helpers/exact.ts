@@ -9,3 +9,7 @@ export const u64 = (value: number | string | bigint | null | undefined): string 
 
 /** Unix seconds (a number, or a wide integer's decimal text) as `DateTime` serializes them; null stays null. */
 export const isoOf = (seconds: number | string | null | undefined): string | null => (seconds == null ? null : new Date(Number(seconds) * 1000).toISOString());
+
+/** A wire `Price` as `Price { currencyCode currencyCodeRaw value }` serves it: the code as the `CurrencyCode` enum, the raw code beside it. */
+export const priceOf = (price: { currencyCode: string; value: string } | null | undefined) =>
+  price == null ? null : { currencyCode: price.currencyCode.toUpperCase(), currencyCodeRaw: price.currencyCode, value: price.value };

@@ -4,7 +4,7 @@ import type {
   Chain, FullTransaction, ListAddressTransactionsResponse, ListErc1155BalancesResponse, ListNativeTransactionsResponse, NftToken,
 } from '../../src/shapes/index.ts';
 import { dataOf, devnetGet, type GraphQLResponse, startStack, type TestStack } from '../helpers/stack.ts';
-import { isoOf, u64 } from '../helpers/exact.ts';
+import { isoOf, priceOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -163,7 +163,7 @@ describe('Chain.transaction, contractDeployment, nftToken', () => {
         id chain { chainId }
         nativeTransaction { ${NATIVE_FIELDS} input baseFeePerGas maxFeePerGas maxPriorityFeePerGas }
         ${TRANSFER_FIELDS}
-        networkTokenDetails { networkToken { name symbol decimals } currentPrice { currencyCode value } historicalPrice { currencyCode value } }
+        networkTokenDetails { networkToken { name symbol decimals } currentPrice { currencyCode currencyCodeRaw value } historicalPrice { currencyCode currencyCodeRaw value } }
         teleporterMessageInfo { teleporterMessageId direction sourceChainId destinationChainId }
       } } }`,
       { id: f.evmChainId, tx: f.txHash },
@@ -174,8 +174,8 @@ describe('Chain.transaction, contractDeployment, nftToken', () => {
     expectTransfers(tx, wire);
     expect(tx.internalTransactions.length).toBeGreaterThan(0);
     expect(tx.networkTokenDetails.networkToken.symbol).toBe(wire.networkTokenDetails.networkToken.symbol);
-    expect(tx.networkTokenDetails.currentPrice).toEqual(wire.networkTokenDetails.currentPrice);
-    expect(tx.networkTokenDetails.historicalPrice).toEqual(wire.networkTokenDetails.historicalPrice);
+    expect(tx.networkTokenDetails.currentPrice).toEqual(priceOf(wire.networkTokenDetails.currentPrice));
+    expect(tx.networkTokenDetails.historicalPrice).toEqual(priceOf(wire.networkTokenDetails.historicalPrice));
     expect(tx.teleporterMessageInfo).toBeNull();
   });
 
@@ -198,7 +198,7 @@ describe('Chain.transaction, contractDeployment, nftToken', () => {
       `query($id: String!, $a: String!) { chain(chainId: $id) { contractDeployment(address: $a, currency: EUR) {
         id nativeTransaction { ${NATIVE_FIELDS} input baseFeePerGas maxFeePerGas maxPriorityFeePerGas }
         ${TRANSFER_FIELDS}
-        networkTokenDetails { currentPrice { currencyCode value } }
+        networkTokenDetails { currentPrice { currencyCode currencyCodeRaw value } }
       } } }`,
       { id: f.evmChainId, a: f.contractAddress },
     );
@@ -206,7 +206,8 @@ describe('Chain.transaction, contractDeployment, nftToken', () => {
     expect(tx.nativeTransaction.txHash).toBe(f.deploymentTxHash);
     expect(tx.nativeTransaction.method.callType).toBe('CONTRACT_CREATION');
     expect(tx.nativeTransaction.input).toBe(wire.nativeTransaction.input);
-    expect(tx.networkTokenDetails.currentPrice.currencyCode).toBe('eur');
+    // The currency comes back in the form it was asked in.
+    expect(tx.networkTokenDetails.currentPrice).toMatchObject({ currencyCode: 'EUR', currencyCodeRaw: 'eur' });
     expectNative(tx.nativeTransaction, wire.nativeTransaction);
   });
 
@@ -347,7 +348,7 @@ describe('Address', () => {
     const data = await ok(
       `query($id: String!, $a: String!, $b: String) { chain(chainId: $id) { address(address: $a) {
         id address chain { chainId }
-        now: nativeBalance(currency: JPY) { name symbol decimals logoUri chainId price { currencyCode value } balance balanceValue { currencyCode value } }
+        now: nativeBalance(currency: JPY) { name symbol decimals logoUri chainId price { currencyCode currencyCodeRaw value } balance balanceValue { currencyCode currencyCodeRaw value } }
         then: nativeBalance(blockNumber: $b) { balance price { currencyCode } }
       } } }`,
       { id: f.evmChainId, a: f.address.toUpperCase().replace('0X', '0x'), b: '1000' },
@@ -355,9 +356,10 @@ describe('Address', () => {
     const a = data.chain.address;
     expect(a.address).toBe(f.address);
     expect(a.chain.chainId).toBe(f.evmChainId);
-    expect(a.now).toEqual({ ...now, logoUri: now.logoUri ?? null });
+    expect(a.now).toEqual({ ...now, logoUri: now.logoUri ?? null, price: priceOf(now.price), balanceValue: priceOf(now.balanceValue) });
+    expect(a.now.price.currencyCode).toBe('JPY');
     const then = (await direct<Data>(`/v1/chains/${f.evmChainId}/addresses/${f.address}/balances:getNative?blockNumber=1000`)).nativeTokenBalance;
-    expect(a.then).toEqual({ balance: then.balance, price: { currencyCode: 'usd' } });
+    expect(a.then).toEqual({ balance: then.balance, price: { currencyCode: 'USD' } });
   });
 
   it('serves ERC-1155 balances (E10) with the native balance alongside, filtered by contract', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
 import type { ExportOperation, IcmMessage, ListIcmMessagesResponse } from '../../src/shapes/index.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
-import { isoOf, u64 } from '../helpers/exact.ts';
+import { isoOf, priceOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -36,7 +36,7 @@ afterAll(async () => {
 const ICM_FIELDS = `
   id messageId icmContractAddress sourceBlockchainId destinationBlockchainId sourceEvmChainId destinationEvmChainId messageNonce
   from to data messageExecuted receipts { receivedMessageNonce relayerRewardAddress } receiptDelivered
-  rewardDetails { address name symbol decimals logoUri ercType ercTypeRaw price { currencyCode value } value }
+  rewardDetails { address name symbol decimals logoUri ercType ercTypeRaw price { currencyCode currencyCodeRaw value } value }
   sourceTransaction { txHash timestamp time gasSpent }
   destinationTransaction { txHash timestamp time gasSpent rewardRedeemer delivererAddress }
   status statusRaw sourceChain { chainId } destinationChain { chainId }
@@ -62,7 +62,7 @@ function expectMessage(gql: Data, wire: IcmMessage): void {
     messageExecuted: wire.messageExecuted,
     receipts: wire.receipts,
     receiptDelivered: wire.receiptDelivered,
-    rewardDetails: { ...wire.rewardDetails, ercType: 'ERC_20', ercTypeRaw: wire.rewardDetails.ercType },
+    rewardDetails: { ...wire.rewardDetails, ercType: 'ERC_20', ercTypeRaw: wire.rewardDetails.ercType, price: priceOf(wire.rewardDetails.price) },
     sourceTransaction: withTime(wire.sourceTransaction),
     destinationTransaction: withTime(wire.destinationTransaction),
     status: wire.status?.toUpperCase(),

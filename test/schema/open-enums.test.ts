@@ -262,6 +262,30 @@ describe('open enums: an unlisted upstream value is UNKNOWN + the raw string, a 
     expect(found[0]).toEqual(['UNKNOWN', NEW_VALUE]);
     expect(found[1]).toEqual([null, null]);
   });
+
+  it('Price.currencyCode: the form of the currency argument, UNKNOWN for a currency the enum lacks', async () => {
+    const query = `query($c: String!, $a: String!) { chain(chainId: $c) { address(address: $a) {
+      nativeBalance(currency: EUR) { price { currencyCode currencyCodeRaw } balanceValue { currencyCode currencyCodeRaw } } } } }`;
+    const plain = await run(query, addressVars());
+    expect(plain.errors, JSON.stringify(plain.errors)).toBeUndefined();
+    expect(pairs(plain.data, 'currencyCode')).toEqual([['EUR', 'eur'], ['EUR', 'eur']]);
+
+    // A currency the upstream added later (the shape allows any lowercase code).
+    edit = (path, body) => {
+      if (!path.endsWith('/balances:getNative')) return;
+      const balance = (body as { nativeTokenBalance: { price?: Record<string, unknown> } }).nativeTokenBalance;
+      if (balance.price) balance.price.currencyCode = 'xau';
+    };
+    const edited = await run(query, addressVars());
+    expect(edited.errors, JSON.stringify(edited.errors)).toBeUndefined();
+    expect(pairs(edited.data, 'currencyCode')).toEqual([['UNKNOWN', 'xau'], ['EUR', 'eur']]);
+  });
+
+  it('refuses UNKNOWN as a currency argument before any upstream call', async () => {
+    const res = await run('query($c: String!, $a: String!) { chain(chainId: $c) { address(address: $a) { nativeBalance(currency: UNKNOWN) { balance } } } }', addressVars());
+    expect(res.data).toBeUndefined();
+    expect(JSON.stringify(res.errors)).toContain('BAD_USER_INPUT');
+  });
 });
 
 describe('the mapping helper', () => {

@@ -6,7 +6,7 @@ import {
   PRIMARY_NETWORK_ID, type Delegator, type HistoricalReward, type PendingReward, type Validator,
 } from '../../src/shapes/index.ts';
 import { dataOf, startStack, type TestStack } from '../helpers/stack.ts';
-import { isoOf, u64 } from '../helpers/exact.ts';
+import { isoOf, priceOf, u64 } from '../helpers/exact.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- GraphQL results are walked dynamically */
 type Data = any;
@@ -214,7 +214,7 @@ describe('Validator.delegators', () => {
 
 const HISTORICAL_FIELDS = `
   network addresses txHash amountStaked nodeId startTimestamp startTime endTimestamp endTime rewardType rewardTypeRaw utxoId outputIndex rewardTxHash
-  reward { assetId name symbol denomination type amount historicalPrice { currencyCode value } }
+  reward { assetId name symbol denomination type amount historicalPrice { currencyCode currencyCodeRaw value } }
 `;
 const PENDING_FIELDS = `
   network addresses txHash amountStaked nodeId startTimestamp startTime endTimestamp endTime rewardType rewardTypeRaw progress
@@ -244,7 +244,7 @@ function expectHistorical(gql: Data, wire: HistoricalReward): void {
       denomination: wire.reward.denomination,
       type: wire.reward.type,
       amount: wire.reward.amount,
-      historicalPrice: wire.reward.historicalPrice ? { ...wire.reward.historicalPrice } : null,
+      historicalPrice: priceOf(wire.reward.historicalPrice),
     },
   });
 }
@@ -294,7 +294,7 @@ describe('rewards', () => {
     got.forEach((gql, i) => expectHistorical(gql, wire.historicalRewards[i] as HistoricalReward));
     for (const r of got) {
       expect(r.nodeId).toBe(f.completedNodeId);
-      expect(r.reward.historicalPrice.currencyCode).toBe('eur');
+      expect(r.reward.historicalPrice).toMatchObject({ currencyCode: 'EUR', currencyCodeRaw: 'eur' });
     }
   });
 

@@ -92,7 +92,7 @@ describe('usage of the calling key', () => {
     for (let i = 0; i < 3; i += 1) await ok('{ dataApiHealth { healthy } }', carol);
     await ok('{ dataApiLiveness { healthy } }', carol);
     stack.devnet.resetStats();
-    const LOGS = 'query ($after: String) { apiUsage { logs(first: 3, after: $after) { edges { node { logId requestPath responseCode requestType apiKeyId eventTimestamp } } pageInfo { hasNextPage endCursor } } } }';
+    const LOGS = 'query ($after: String) { apiUsage { logs(first: 3, after: $after) { edges { node { logId requestPath responseCode requestType requestTypeRaw apiKeyId eventTimestamp } } pageInfo { hasNextPage endCursor } } } }';
     const first = (await ok(LOGS, carol)).apiUsage.logs;
     expect(first.edges.map((e: Data) => e.node.requestPath)).toEqual(['/v1/live-check', '/v1/health-check', '/v1/health-check']);
     expect(first.pageInfo.hasNextPage).toBe(true);
@@ -101,7 +101,7 @@ describe('usage of the calling key', () => {
     expect(second.edges.map((e: Data) => e.node.requestPath)).toEqual(['/v1/health-check']);
     expect(second.pageInfo.hasNextPage).toBe(false);
     expect(new Set([...first.edges, ...second.edges].map((e: Data) => e.node.logId)).size).toBe(4);
-    expect(first.edges[0].node).toMatchObject({ responseCode: 200, requestType: 'data' });
+    expect(first.edges[0].node).toMatchObject({ responseCode: 200, requestType: 'DATA', requestTypeRaw: 'data' });
     expect(first.edges[0].node.apiKeyId).not.toContain('carol');
     expect(routes()).toEqual({ 'GET /v1/apiLogs': 2 });
   });
@@ -122,6 +122,8 @@ describe('usage of the calling key', () => {
       '{ apiUsage { logs(first: 101) { edges { cursor } } } }',
       '{ apiUsage { metrics(responseCode: "2000") { scope } } }',
       '{ apiUsage { primaryNetworkRpcMetrics(network: MAINNET, country: "france") { scope } } }',
+      '{ apiUsage { logs(first: 3, requestType: UNKNOWN) { edges { cursor } } } }',
+      '{ apiUsage { metrics(requestType: UNKNOWN) { scope } } }',
     ]) {
       expect(code(await stack.query(query, {}, ALICE)), query).toBe('BAD_USER_INPUT');
     }

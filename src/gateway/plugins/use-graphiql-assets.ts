@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { shortDigest } from '../../lib/text.ts';
+import { pageHtml } from './graphiql-page.ts';
 
 /** Options of {@link useGraphiQLAssets}. */
 export interface GraphiQLAssetsOptions {
@@ -113,47 +114,6 @@ function assetsFrom(built: WorkerAsset[], prefix: string): BuiltAssets {
     paths[role] = `${prefix}${name}`;
   }
   return { files, paths };
-}
-
-/** The editor's width relative to the response pane's (GraphiQL's `editorFlex`): 60% of the page for the editor. */
-const EDITOR_FLEX = 1.5;
-
-/** JSON that is safe inside a `<script>` element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** The page: yoga's GraphiQL template, with the assets as URLs instead of inlined. */
-function pageHtml(paths: Record<AssetRole, string>, title: string, defaultQuery: string): string {
-  const workers = { editorWorkerService: paths.editorWorkerService, json: paths.jsonWorker, graphql: paths.graphqlWorker };
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <title>${escapeHtml(title)}</title>
-    <link rel="icon" href="${paths.favicon}" />
-    <link rel="stylesheet" href="${paths.css}" />
-  </head>
-  <body id="body" class="no-focus-outline">
-    <noscript>You need to enable JavaScript to run this app.</noscript>
-    <div id="root"></div>
-    <script>
-      const workers = ${scriptJson(workers)};
-      self['MonacoEnvironment'] = { globalAPI: false, getWorkerUrl: (moduleId, label) => workers[label] };
-    </script>
-    <script src="${paths.js}"></script>
-    <script>
-      // GraphiQL splits editor and response 50/50; the editor opens wider (GraphiQL keeps a person's own drag in the same key).
-      try { if (!localStorage.getItem('graphiql:editorFlex')) localStorage.setItem('graphiql:editorFlex', '${EDITOR_FLEX}'); } catch {}
-      YogaGraphiQL.renderYogaGraphiQL(window.document.querySelector('#root'), ${scriptJson({ title, defaultQuery })});
-    </script>
-  </body>
-</html>
-`;
 }
 
 function pageAsset(html: string): Asset {
