@@ -35,7 +35,9 @@ if (problems.length) {
 }
 
 function run(command: string, args: string[], cwd = root): void {
-  const result = spawnSync(`${root}node_modules/.bin/${command}`, args, { cwd, stdio: 'inherit' });
+  // codegen.ts reads a running gateway unless CHAINGRAPH_SCHEMA names a schema file: here, the one just printed.
+  const env = { ...process.env, CHAINGRAPH_SCHEMA: 'examples/.generated/schema.graphql' };
+  const result = spawnSync(`${root}node_modules/.bin/${command}`, args, { cwd, env, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error(`examples: ${command} ${args.join(' ')} failed`);
     process.exit(result.status ?? 1);

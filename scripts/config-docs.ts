@@ -1,17 +1,19 @@
 /**
- * Rewrites the README's configuration table (between `<!-- config:start -->` and `<!-- config:end -->`)
- * from the settings table in src/server/settings.ts; test/server/settings.test.ts fails when it is stale.
+ * Rewrites the generated parts of docs/ (`npm run config:docs`): the configuration table from the
+ * settings in src/server/settings.ts, the heap arithmetic from src/server/heap-budget.ts, and the
+ * latest benchmark report; test/docs/generated.test.ts and test/server/settings.test.ts fail when
+ * one is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { withSettingsTable } from '../src/server/settings.ts';
+import { GENERATED, root } from './docs-tables.ts';
 
-const target = fileURLToPath(new URL('../README.md', import.meta.url));
-const current = readFileSync(target, 'utf8');
-const next = withSettingsTable(current);
-if (next === current) {
-  console.log('README.md configuration table is up to date.');
-} else {
-  writeFileSync(target, next);
-  console.log(`wrote the configuration table of ${target}`);
+for (const [file, generate] of Object.entries(GENERATED)) {
+  const current = readFileSync(`${root}${file}`, 'utf8');
+  const next = generate(current);
+  if (next === current) {
+    console.log(`${file} is up to date.`);
+  } else {
+    writeFileSync(`${root}${file}`, next);
+    console.log(`wrote ${file}`);
+  }
 }

@@ -97,10 +97,38 @@ const entitiesCost: FieldCost = {
   size: (args) => (Array.isArray(args['representations']) ? args['representations'].length : 0),
 };
 
-/** The federation plugin adds `_entities` itself: its cost is declared on the built schema. */
+/**
+ * What the docs explorer says of the fields and types federation adds: they come first in it,
+ * and a client developer should learn they are for a router, not for an app.
+ */
+const FEDERATION_DESCRIPTIONS = {
+  fields: {
+    _entities: 'For an Apollo Federation router, not for apps: resolves entity representations (`{ __typename, id }`) to objects, batched like `nodes(ids:)`. Apps refetch with `node(id:)`.',
+    _service: "For an Apollo Federation router, not for apps: this subgraph's SDL, with its federation directives.",
+  },
+  types: {
+    _Any: 'An entity representation sent by a federation router: an object with `__typename` and the key fields (`id`, or `chainId` for a `Chain`). Typed `unknown` in generated client code.',
+    _Entity: 'Every type a federation router may resolve through `_entities`.',
+    _Service: "This subgraph's SDL, for federation routers.",
+  },
+} as const;
+
+/**
+ * The federation plugin adds `_entities` itself: its cost, and the descriptions of what
+ * federation adds, are declared on the built schema.
+ */
 export function declareEntitiesCost(schema: GraphQLSchema): GraphQLSchema {
-  const field = schema.getQueryType()?.getFields()['_entities'];
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  const field = fields['_entities'];
   if (field) Object.assign(field, { extensions: { ...field.extensions, cost: entitiesCost } });
+  for (const [name, description] of Object.entries(FEDERATION_DESCRIPTIONS.fields)) {
+    const added = fields[name];
+    if (added && !added.description) added.description = description;
+  }
+  for (const [name, description] of Object.entries(FEDERATION_DESCRIPTIONS.types)) {
+    const type = schema.getType(name);
+    if (type && !type.description) type.description = description;
+  }
   return schema;
 }
 

@@ -247,7 +247,8 @@ const SCOPE = 'Needs your own Data API key (the API key header), or an admin cal
 builder.queryFields((t) => ({
   webhooks: t.field({
     type: WebhookConnection,
-    nullable: false,
+    // A caller without a key of their own gets UNAUTHENTICATED on this field alone, the rest of the query still answered.
+    nullable: true,
     description: `Your key's webhooks (listWebhooks). ${SCOPE}`,
     args: {
       ...pageArgs(t.arg, PAGES.webhooks),

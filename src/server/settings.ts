@@ -255,7 +255,7 @@ export const SETTINGS = {
   DATA_API_URL: parsed('http(s) URL', 'base URL of the Chain Data REST API (a trailing `/v1` is dropped: chaingraph adds it)', 'unset: built-in devnet', undefined as string | undefined, (raw) => parseDataApiUrl(raw), inUrls),
   DATA_API_KEY: secret("the server's Data API key, sent on every upstream call; never logged or returned", 'unset'),
   DATA_API_KEY_HEADER: text("header carrying the key, upstream and from callers (a caller's own key replaces the server's for their calls)", 'x-service-api-key', 'header name'),
-  NODE_URLS: parsed('list of `name=url`', '`name=url` pairs, comma separated (a bare URL is named `default`)', "unset: the devnet's `mainnet` and `fuji` nodes", [] as { name: string; url: string }[], (raw) => parseNodeUrls(raw), inUrls),
+  NODE_URLS: parsed('list of `name=url`', '`name=url` pairs, comma separated (a bare URL is named `default`)', "unset: no nodes (node fields answer `NODE_NOT_CONFIGURED`); with `DATA_API_URL` unset too, the devnet's `mainnet` and `fuji`", [] as { name: string; url: string }[], (raw) => parseNodeUrls(raw), inUrls),
   ADMIN_TOKEN: secret('callers sending `authorization: Bearer <token>` may call the admin mutations and the admin reads (`loggerLevels`, `chainAliases`)', 'unset: admin calls answer `ADMIN_DISABLED`'),
   REDIS_URL: parsed(
     'redis URL',
@@ -280,7 +280,7 @@ export const SETTINGS = {
     ...parsed(
       'list',
       'secrets that sign cursors, comma separated, each at least 32 characters; the first signs, all verify (rotate by prepending). Replicas behind one load balancer must share it',
-      'unset: a random secret per process',
+      'unset: a random secret per process (on the built-in devnet, a fixed development secret, so cursors survive a restart)',
       undefined as string[] | undefined,
       (raw) => parseCursorSecrets(raw),
       list,
@@ -313,7 +313,7 @@ export const SETTINGS = {
   ALLOW_FORM_POSTS: trueFalse('`true` also runs form-encoded and multipart POSTs (queries only); otherwise only JSON bodies run', false),
   GATEWAY_HEAP_MB: {
     ...optionalText(
-      'V8 old-space limit `npm start` gives the gateway; `npm run heap:explain` prints the arithmetic (see "Limits and security")',
+      'V8 old-space limit `npm start` gives the gateway; `npm run heap:explain` prints the arithmetic (docs/operations.md, "Memory, by construction")',
       'computed from the limits above (2624 with the defaults and the in-process devnet)',
       'MiB',
     ),

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /**
- * README.md's "Every Data API operation" table names every operation of the real Data API's
+ * docs/api.md's "Every Data API operation" table names every operation of the real Data API's
  * spec (the committed copy in test/data), and its count: a new operation in the spec, or a
  * row dropped from the table, fails here.
  */
@@ -13,7 +13,7 @@ const root = new URL('../../', import.meta.url);
 const spec = JSON.parse(readFileSync(new URL('test/data/glacier-openapi.json', root), 'utf8')) as {
   paths: Record<string, Record<string, { operationId?: string } | unknown>>;
 };
-const readme = readFileSync(new URL('README.md', root), 'utf8');
+const readme = readFileSync(new URL('docs/api.md', root), 'utf8');
 
 function operationIds(): string[] {
   const ids: string[] = [];
@@ -29,7 +29,7 @@ function operationIds(): string[] {
 function section(): string[] {
   const lines = readme.split('\n');
   const start = lines.findIndex((l) => l.trimEnd() === HEADING);
-  expect(start, `README.md has no "${HEADING}" section`).toBeGreaterThanOrEqual(0);
+  expect(start, `docs/api.md has no "${HEADING}" section`).toBeGreaterThanOrEqual(0);
   const next = lines.findIndex((l, i) => i > start && l.startsWith('## '));
   return lines.slice(start + 1, next === -1 ? undefined : next);
 }
@@ -38,7 +38,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 /** A whole word: not inside a longer identifier (`listTransactions` is not in `listTransactionsV2`). */
 const wholeWord = (id: string) => new RegExp(`(?<![\\w-])${escape(id)}(?![\\w-])`);
 
-describe('README: every Data API operation', () => {
+describe('docs/api.md: every Data API operation', () => {
   const ids = operationIds();
 
   it('reads the spec', () => {

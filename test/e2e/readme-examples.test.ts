@@ -6,23 +6,27 @@ import { configFromEnv } from '../../src/server/config.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 /**
- * The README's examples as a newcomer runs them: `npm start` with nothing configured (the devnet
- * with its default seed, whose sample ids `npm start` prints), each operation of each `graphql`
- * block pasted as written (except blocks for a federation router). Every query and mutation answers without errors; every subscription
- * is valid and delivers its first event.
+ * The examples of the README and docs/api.md as a newcomer runs them: `npm start` with nothing
+ * configured (the devnet with its default data, whose sample ids `npm start` prints), each operation
+ * of each `graphql` block pasted as written (except blocks for a federation router). Every query and
+ * mutation answers without errors; every subscription is valid and delivers its first event.
  */
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = ['../../README.md', '../../docs/api.md'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n');
 const ADMIN_TOKEN = 'readme-examples-admin-token-0123456789';
 
-function readmeOperations(): { name: string; operation: OperationDefinitionNode }[] {
+function readmeOperations(): { name: string; operation: OperationDefinitionNode; fragments: string[] }[] {
   // A block that starts with "# Through the router" needs the federated supergraph (test/federation runs those).
   const blocks = [...README.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => match[1] as string).filter((block) => !block.startsWith('# Through the router'));
-  return blocks.flatMap((block, index) =>
-    parse(block).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((operation, n) => ({
+  return blocks.flatMap((block, index) => {
+    const definitions = parse(block).definitions;
+    // An operation is sent with the block's fragments (a deferred named fragment, say).
+    const fragments = definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => print(d));
+    return definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((operation, n) => ({
       name: `block ${index + 1}, ${operation.name?.value ?? `operation ${n + 1}`} (${operation.operation})`,
       operation,
-    })),
-  );
+      fragments,
+    }));
+  });
 }
 
 describe('README examples', () => {
@@ -39,8 +43,8 @@ describe('README examples', () => {
     expect(README).not.toMatch(/"(0x|NodeID-)…"/);
   });
 
-  it.each(operations.map((o) => [o.name, o.operation] as const))('%s runs as written', async (_name, operation) => {
-    const query = print(operation);
+  it.each(operations.map((o) => [o.name, o.operation, o.fragments] as const))('%s runs as written', async (_name, operation, fragments) => {
+    const query = [print(operation), ...fragments].join('\n');
     const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` };
     const incremental = /@(defer|stream)\b/.test(query);
     if (operation.operation === 'subscription') headers['accept'] = 'text/event-stream';

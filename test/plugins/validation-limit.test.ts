@@ -315,8 +315,10 @@ describe('the gateway', () => {
 
   it('passes every document of GraphiQL, the README and the examples, and the full introspection query, far under the budget', () => {
     const documents = [exampleQueries(), getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true })];
-    for (const match of readFileSync(new URL('../../README.md', import.meta.url), 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)) documents.push(match[1] ?? '');
-    for (const file of ['examples/client/apollo.ts', 'examples/client/validators.ts', 'examples/relay/validators.ts']) {
+    for (const doc of ['README.md', 'docs/api.md']) {
+      for (const match of readFileSync(new URL(`../../${doc}`, import.meta.url), 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)) documents.push(match[1] ?? '');
+    }
+    for (const file of ['examples/client/apollo.ts', 'examples/client/apollo-defer.ts', 'examples/client/urql.ts', 'examples/client/validators.ts', 'examples/relay/validators.ts']) {
       const source = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
       // Each file's tagged documents together (the Relay ones spread each other's fragments).
       documents.push([...source.matchAll(/= graphql\(?`([\s\S]*?)`/g)].map((match) => match[1] ?? '').join('\n'));

@@ -25,9 +25,9 @@ function thrown(fn: () => unknown): Error {
 }
 
 describe('the settings table', () => {
-  it('is what the README shows (run `npm run config:docs` when this fails)', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    expect(withSettingsTable(readme)).toBe(readme);
+  it('is what docs/configuration.md shows (run `npm run config:docs` when this fails)', () => {
+    const docs = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
+    expect(withSettingsTable(docs)).toBe(docs);
   });
 
   it('has a row for every variable the process reads, and every row is read', () => {
