@@ -3,21 +3,15 @@
 // (WebhookAddressActivityResponse with its TransactionEvent, Transaction, Log, ERCTransfer, ERCToken,
 // WebhookInternalTransaction).
 
-export const WEBHOOK_EVENT_TYPES = ['address_activity', 'primary_network_address_activity', 'validator_activity'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import {
+  PRIMARY_ADDRESS_SUB_EVENTS, VALIDATOR_SUB_EVENTS, WEBHOOK_BALANCE_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES, type WebhookEventType,
+} from '../../shapes/index.ts';
 
-export const WEBHOOK_STATUSES = ['active', 'inactive'] as const;
+// The spec's enums, as the gateway reads them (one list each).
+export { VALIDATOR_SUB_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES, type WebhookEventType };
+export const PRIMARY_SUB_EVENTS = PRIMARY_ADDRESS_SUB_EVENTS;
+export const BALANCE_TYPES = WEBHOOK_BALANCE_TYPES;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
-
-export const PRIMARY_SUB_EVENTS = ['balance_change', 'balance_threshold', 'reward_distribution'] as const;
-export const VALIDATOR_SUB_EVENTS = [
-  'validator_stake', 'delegator_stake', 'reward_distribution', 'l1_validator_balance_increased', 'l1_validator_disabled',
-  'l1_validator_removed', 'l1_validator_balance_threshold',
-] as const;
-export const BALANCE_TYPES = [
-  'unlockedUnstaked', 'unlockedStaked', 'lockedPlatform', 'lockedStakeable', 'lockedStaked', 'pendingStaked', 'unlocked', 'locked',
-  'atomicMemoryUnlocked', 'atomicMemoryLocked',
-] as const;
 
 interface WebhookCommon {
   id: string;
