@@ -27,6 +27,9 @@ const logger = pino(
 // like any other instead, so JSON logs stay JSON lines only.
 process.removeAllListeners('warning');
 process.on('warning', (warning) => logger.warn({ err: warning }, `process warning: ${warning.name}`));
+// A promise rejected with nobody listening is a bug to fix, not a reason to drop every request in flight: it is
+// logged (redacted, as every line) and the gateway serves on. Node's default would end the process.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection (a bug: please report it); serving on'));
 
 /** The devnet's sample ids, printed so the examples (README and docs/api.md, which use them) can be run and varied. */
 function fixtureLines(fixtures: Record<string, string>, devnetUrl: string): string {

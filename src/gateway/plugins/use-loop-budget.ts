@@ -88,11 +88,18 @@ function wrapResolvers(schema: GraphQLSchema): void {
   }
 }
 
-function pausing(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
+const ignore = (): void => undefined;
+
+/** A field's resolver that yields to the loop budget when it should (exported for its test). */
+export function pausing(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
   const wrapper: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) => {
     const budget = (context as WithBudget)?.[BUDGET];
-    if (budget?.shouldPause() && mayWait(info)) return budget.park().then(() => resolve(source, args, context, info));
-    return resolve(source, args, context, info);
+    const result = budget?.shouldPause() && mayWait(info) ? budget.park().then(() => resolve(source, args, context, info)) : resolve(source, args, context, info);
+    // The executor awaits the result and reports its error; but once a sibling has failed their non-null parent it
+    // drops the results still pending, and one of them failing later would be an unhandled rejection (which ends
+    // a Node process). Marked handled here; the executor's own await still sees the error.
+    if (result instanceof Promise) result.catch(ignore);
+    return result;
   };
   // The markers other plugins left on the resolver (useTracing's "wrapped"), so they still find them and do not wrap it twice.
   for (const marker of Object.getOwnPropertySymbols(resolve)) Object.defineProperty(wrapper, marker, { value: (resolve as unknown as Record<symbol, unknown>)[marker] });
