@@ -91,7 +91,8 @@ const NODE_ID_PREFIX = 'NodeID-';
 const LOWER_HEX = /^0x(?:[0-9a-f]{2})+$/;
 const CANONICAL_UINT = /^(0|[1-9][0-9]{0,15})$/;
 const ZERO_ID = encodeCb58(new Uint8Array(32));
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// A leading U+FEFF is a part's own character, not a byte-order mark to drop (ignoreBOM keeps it).
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 class Writer {
   private readonly bytes: number[] = [];

@@ -87,6 +87,11 @@ describe('every id chaingraph emits decodes to what it was made of', () => {
     );
   });
 
+  it('round-trips a part that starts with U+FEFF (a character of the part, not a byte-order mark)', () => {
+    const values = ['', '0x0000000000000000000000000000000000000000', '\uFEFF'];
+    expect(decodeGlobalId(encodeGlobalId('NftToken', values)).parts).toEqual(values);
+  });
+
   it('keeps the text of ids already issued for ordinary values, and still reads the older JSON form', () => {
     const issued: [string, (string | number)[], string][] = [
       ['Network', ['mainnet'], 'AQU'],

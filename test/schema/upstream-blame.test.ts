@@ -131,7 +131,8 @@ const CASES: Case[] = [
     route: /\/blockchains\/[^/]+\/blocks$/,
     list: 'blocks',
     key: 'transactions',
-    query: '{ network(name: MAINNET) { blockchain(id: "p-chain") { blocks(first: 2) { edges { node { id transactionDetails(first: 2) { id } } } } } } }',
+    // The X-chain: every block of it has transactions (a P-chain commit block has none).
+    query: '{ network(name: MAINNET) { blockchain(id: "x-chain") { blocks(first: 2) { edges { node { id transactionDetails(first: 2) { id } } } } } } }',
     link: 'network.blockchain.blocks.edges.0.node.transactionDetails.0',
   },
 ];
