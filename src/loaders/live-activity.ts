@@ -499,6 +499,8 @@ function eventSeconds(item: ActivityItem): number | undefined {
 
 /** Message ids a subscriber remembers, to get a delivery touching several of its keys once. */
 const SEEN_PER_SUBSCRIBER = 1024;
+/** Events a subscriber may have waiting, unread, before its subscription ends (SERVER_BUSY). */
+export const QUEUED_PER_SUBSCRIBER = 256;
 
 /**
  * The subscriber's events from all its topics, each once, each in a new window of its budget. A
@@ -534,9 +536,15 @@ function merged(ctx: { readonly upstreamCalls?: UpstreamBudget }, streams: Async
         const id = `${item.webhookId}:${item.messageId}`;
         if (seen.has(id)) continue;
         seen.set(id, true);
+        // A subscriber that does not keep up is ended, loudly, rather than buffered without bound or skipped silently.
+        if (queue.length >= QUEUED_PER_SUBSCRIBER) {
+          failure ??= codedError(ErrorCode.SERVER_BUSY, `This subscription fell ${QUEUED_PER_SUBSCRIBER} events behind: subscribe again, and read events as they come`);
+          break;
+        }
         queue.push(item);
       }
       signal();
+      if (failure !== undefined) return;
     }
   };
   for (const stream of streams) void pump(stream);
