@@ -39,6 +39,15 @@ export interface DevnetOptions {
    * blocks produced since the last one. 0 runs no loop (tests call `devnet.webhooks.tick()`). Default 1000.
    */
   webhookIntervalMs?: number;
+  /** A dataset to serve instead of building one (a second devnet over the same data, as the gateway's warm-up uses). */
+  dataset?: Dataset;
+  /**
+   * Answers each distinct request (method, target, body) once and repeats that answer after, without
+   * computing it again: recorded answers for the gateway's warm-up, whose rounds ask the same requests.
+   * At most {@link REPLAY_MAX_ENTRIES} answers of at most {@link REPLAY_MAX_BYTES} in all; past that,
+   * answers are computed as usual. Neither counted in the stats nor logged. Default off.
+   */
+  replay?: boolean;
 }
 
 /**
@@ -117,13 +126,24 @@ const LOG_TEXT_ENTRY_CHARS = 16_384;
 const LOG_TEXT_BUDGET = 2_000_000;
 const LOG_TARGET_CUT = 256;
 
+/** The replay's bounds (see {@link DevnetOptions.replay}). */
+const REPLAY_MAX_ENTRIES = 1024;
+const REPLAY_MAX_BYTES = 32 * 1024 * 1024;
+
+interface Replayed {
+  answer: DevnetResponse;
+  payload: string | Buffer;
+}
+
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
   const now = options.now ?? Date.now;
-  const dataset = createDataset({
+  const dataset = options.dataset ?? createDataset({
     seed: options.seed ?? 1,
     validatorsPerNetwork: options.validators ?? DEFAULT_VALIDATORS,
     now,
   });
+  const replay = options.replay ? new Map<string, Replayed>() : undefined;
+  let replayBytes = 0;
   const webhookStore = createWebhookStore(dataset);
   const dataApi = createDataApiHandler(dataset, webhookStore);
   const webhooks = createWebhookDeliveries({ store: webhookStore, dataset, intervalMs: options.webhookIntervalMs ?? 1000 });
@@ -205,10 +225,22 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const target = route(url.pathname);
     if (!target) return send(res, errorResponse(404, `Cannot ${method} ${url.pathname}`, ''), 0);
 
+    const replayKey = replay ? `${method} ${req.url ?? '/'}\n${body}` : '';
+    const recorded = replay?.get(replayKey);
+    if (recorded) return send(res, recorded.answer, 0, recorded.payload);
     const request = { method, path: target.path, query: url.searchParams, headers: req.headers, body };
     const shortPages = chaos.shortPages;
     const built = await (shortPages !== undefined && target.handler === dataApi ? shortPage(dataApi, request, shortPages) : target.handler(request));
     const answer = oddities && target.handler === dataApi ? oddities(method, req.url ?? '/', built) : built;
+    if (replay) {
+      const payload = payloadOf(answer);
+      const bytes = Buffer.byteLength(payload) + replayKey.length;
+      if (replay.size < REPLAY_MAX_ENTRIES && replayBytes + bytes <= REPLAY_MAX_BYTES) {
+        replay.set(replayKey, { answer, payload });
+        replayBytes += bytes;
+      }
+      return send(res, answer, 0, payload);
+    }
     stats.requests += 1;
     stats.byRoute[answer.route] = (stats.byRoute[answer.route] ?? 0) + 1;
     if (log.length >= LOG_SIZE) {

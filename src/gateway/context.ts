@@ -10,6 +10,18 @@ import type { CallOptions, DataApi, UpstreamObserver } from '../upstream/client-
 import { URL_REDACTOR, type Redactor } from '../lib/redact.ts';
 import { bearer, sameSecret } from '../lib/secrets.ts';
 
+/**
+ * The upstream of a warm-up request, in the server context of the gateway's warm-up listener only
+ * (a symbol: no HTTP request can carry it). Such a request runs as any other, over this upstream.
+ */
+export const WARM_UP_UPSTREAM = Symbol('chaingraph.warmUpUpstream');
+
+/** What a warm-up request reads instead of the gateway's own upstream. */
+export interface WarmUpUpstream {
+  dataApi: DataApi;
+  nodes: NodeDirectory;
+}
+
 export interface ContextDeps {
   dataApi: DataApi;
   nodes: NodeDirectory;
@@ -40,7 +52,9 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
   }
   const upstreamCalls: UpstreamBudget = { count: 0, limit: Infinity, refused: 0, retries: 0 };
   const requestId = deps.requestId?.(request);
-  const observer = deps.observer;
+  const warmUp = (initial as { [WARM_UP_UPSTREAM]?: WarmUpUpstream })[WARM_UP_UPSTREAM];
+  // A warm-up request's calls are not the upstream's: the metrics of upstream calls never count them.
+  const observer = warmUp ? undefined : deps.observer;
   const freshUntil = { at: Infinity };
   let log: Logger | undefined;
   let redactor: Redactor | undefined;
@@ -69,7 +83,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     },
   };
   return {
-    ...loaderContext({ dataApi: deps.dataApi, nodes: deps.nodes }, call),
+    ...loaderContext(warmUp ?? { dataApi: deps.dataApi, nodes: deps.nodes }, call),
     adminConfigured: Boolean(deps.adminToken),
     isAdmin: sameSecret(bearer(request.headers.get('authorization')), deps.adminToken),
     upstreamCalls,

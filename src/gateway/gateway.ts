@@ -2,7 +2,8 @@ import { createYoga, useReadinessCheck, type YogaServerInstance } from 'graphql-
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import pino, { type Logger } from 'pino';
 import type { Context } from '../schema/context.ts';
-import { createContext } from './context.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createContext, WARM_UP_UPSTREAM } from './context.ts';
 import { createNodeDirectory, warmNodeDirectory } from '../loaders/registry.ts';
 import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
 import { createClientRateLimit, useRateLimit, type ClientRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.ts';
@@ -152,6 +153,11 @@ export interface GatewayOptions {
    * not the client's own. Absent: the activity subscriptions answer LIVE_ACTIVITY_NOT_CONFIGURED.
    */
   liveActivity?: { publicUrl: string | (() => string); path?: string; apiKey?: string };
+  /**
+   * Starts warming: `/ready` answers 503 "warming up" until `gateway.warmUp.finish()` (`server.ts` runs
+   * the example and persisted operations through `gateway.warmUp.listener` first). Default false: ready at once.
+   */
+  warmUp?: boolean;
 }
 
 export interface GatewayDeps {
@@ -184,7 +190,23 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
   readonly rateLimit?: ClientRateLimit;
   /** Its live activity (webhook deliveries and the activity subscriptions), when configured. */
   readonly liveActivity?: LiveActivity;
+  /** Its warm-up (see `GatewayOptions.warmUp` and src/server/warm-up.ts). */
+  readonly warmUp: GatewayWarmUp;
 };
+
+/** How the server warms a gateway before it says ready. */
+export interface GatewayWarmUp {
+  /**
+   * A request listener serving this gateway over `upstream` instead of its own: the same plugins,
+   * caches of documents and compiled operations, over other answers. Its upstream calls are not counted
+   * by the upstream metrics; its responses must not be held by the response cache (send `authorization`).
+   */
+  listener(upstream: { dataApi: DataApi; nodes: readonly NodeClient[] }): (req: IncomingMessage, res: ServerResponse) => void;
+  /** Ends the warming: `/ready` answers as it usually does from then on. */
+  finish(): void;
+  /** Whether `/ready` still answers "warming up". */
+  readonly warming: boolean;
+}
 
 /**
  * The gateway as a yoga instance: listens on nothing, so tests call `gateway.fetch`
@@ -249,6 +271,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     }
   }, options.readyProbeIntervalMs ?? 5000);
   const freshUntil = (context: unknown) => (context as Partial<Context>).freshUntil?.at;
+  let warming = options.warmUp === true;
   const responseCache = options.responseCache ? useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil }) : undefined;
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -365,6 +388,12 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useReadinessCheck({
         endpoint: '/ready',
         check: async ({ fetchAPI }) => {
+          if (warming) {
+            return new fetchAPI.Response(JSON.stringify({ ready: false, reason: 'warming up: running the example operations against recorded answers', warmingUp: true }), {
+              status: 503,
+              headers: { 'content-type': 'application/json' },
+            });
+          }
           if (await ready()) {
             const body = { ready: true, admission: policy.stats(), ...(deps.cache ? { cache: deps.cache.stats() } : {}) };
             return new fetchAPI.Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
@@ -377,7 +406,21 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       }),
     ],
   });
-  return Object.assign(yoga, { persisted, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}), ...(liveActivity ? { liveActivity } : {}) });
+  const warmUp: GatewayWarmUp = {
+    listener(upstream) {
+      const serverContext = { [WARM_UP_UPSTREAM]: { dataApi: upstream.dataApi, nodes: createNodeDirectory(upstream.nodes) } };
+      return (req, res) => {
+        void yoga.handle(req, res, serverContext);
+      };
+    },
+    finish() {
+      warming = false;
+    },
+    get warming() {
+      return warming;
+    },
+  };
+  return Object.assign(yoga, { persisted, warmUp, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}), ...(liveActivity ? { liveActivity } : {}) });
 }
 
 /**

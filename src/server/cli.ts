@@ -52,7 +52,7 @@ try {
 }
 
 try {
-  const running = await startServer(config, logger);
+  const running = await startServer(config, logger, { warmUp: true });
   // Announced whatever the log level, so the URL is easy to spot (and a script can wait for it): plain text
   // for a person at a terminal, else one JSON line of pino's form, so JSON logs stay JSON lines only.
   // Not "running" as if all were well while an upstream does not answer: the start-up probe's findings come first.

@@ -46,6 +46,8 @@ export interface GatewayConfig {
   protection: ProtectionConfig;
   /** `LOG_LEVEL`. */
   logLevel: string;
+  /** `WARM_UP_MS`: the warm-up's budget before ready (src/server/warm-up.ts); 0 for none. */
+  warmUpMs: number;
   /** The `OTEL_*` variables; absent: tracing off. */
   telemetry?: TelemetryConfig;
   /** `SHUTDOWN_GRACE_MS`. */
@@ -146,6 +148,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
       upstreamRateMaxWaitMs: s.UPSTREAM_RATE_MAX_WAIT_MS,
     },
     logLevel: s.LOG_LEVEL,
+    warmUpMs: s.WARM_UP_MS,
     telemetry: telemetryFromEnv(env),
     shutdownGraceMs: s.SHUTDOWN_GRACE_MS,
     readyProbe: s.READY_PROBE ?? 'chains',

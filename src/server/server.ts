@@ -24,6 +24,7 @@ import { createHttpUpstream } from '../upstream/http.ts';
 import { createUpstreamRate } from '../upstream/upstream-rate.ts';
 import { startTelemetry } from './telemetry.ts';
 import { probeUpstreams, type ProbeFailure } from './startup-probe.ts';
+import { warmUp } from './warm-up.ts';
 import { createRedactor, redactingLogOptions } from '../lib/redact.ts';
 
 /**
@@ -83,11 +84,22 @@ export interface EdgeStats {
  * starts the devnet in-process and points both clients at it, so `npm start`
  * works on a machine with no network and no keys.
  */
+/** How {@link startServer} starts. */
+export interface StartOptions {
+  /**
+   * Warms the gateway before `/ready` says ready, within `config.warmUpMs` (src/server/warm-up.ts): the
+   * CLI does; tests and embedders that start many servers need not. Default false.
+   */
+  warmUp?: boolean;
+}
+
 export async function startServer(
   config: GatewayConfig,
   // Every line written with the settings' secrets hidden (cli.ts makes its own logger the same way).
   logger: Logger = pino({ level: config.logLevel, ...redactingLogOptions(createRedactor(config.secrets)) }),
+  options: StartOptions = {},
 ): Promise<RunningServer> {
+  const warming = options.warmUp === true && config.warmUpMs > 0;
   let devnet: Devnet | undefined;
   let dataApiUrl = config.dataApiUrl;
   let nodes = config.nodes;
@@ -188,6 +200,7 @@ export async function startServer(
     admission,
   });
   if (liveActivity) gatewayOptions.liveActivity = liveActivity;
+  if (warming) gatewayOptions.warmUp = true;
   // On the devnet, the fixed development secret (see DEVNET_CURSOR_SECRET), so cursors survive a restart.
   if (devnet && !config.cursorSecrets) gatewayOptions.cursorSecrets = [DEVNET_CURSOR_SECRET];
   const gateway = createGateway(
@@ -248,6 +261,10 @@ export async function startServer(
     server.listen(config.port, config.host, () => resolve());
   });
   const notAnswering = await probing;
+  if (warming) {
+    const report = await warmUp({ gateway, budgetMs: config.warmUpMs, logger, signal: shutdown.signal, ...(devnet ? { dataset: devnet.dataset } : {}) });
+    logger.info(report, `warmed up in ${report.ms} ms: ${report.rounds} rounds of ${report.operations} operations over recorded answers, no upstream call`);
+  }
   const { port } = server.address() as AddressInfo;
   listening.origin = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
   const url = `http://${config.host}:${port}/graphql`;

@@ -308,6 +308,7 @@ export const SETTINGS = {
   MAX_TOPICS: int('subscription topics (one shared poller each) per replica', TOPICS_DEFAULTS.maxTopics),
   TOPIC_LEASE_TTL_MS: int("with `REDIS_URL`, how long a replica's lease on a topic's poller lasts without renewal (the takeover time)", TOPICS_DEFAULTS.leaseTtlMs, { min: 300, unit: 'ms' }),
   READY_PROBE_INTERVAL_MS: int('how long `/ready` reuses its last look at the Data API', 5000, { min: 0, unit: 'ms' }),
+  WARM_UP_MS: int('at start, the longest the gateway runs its example and persisted operations over recorded answers (no upstream call) before `/ready` says ready; it stops sooner once they stop getting faster. 0: ready at once, serving cold', 3000, { min: 0, unit: 'ms' }),
   CORS_ORIGINS: parsed('`*` or list of origins', 'origins allowed to call from a browser (comma separated `scheme://host[:port]`, or `*` for any, never with credentials)', '`*`', '*' as '*' | string[], (raw) => parseCorsOrigins(raw)),
   CORS_CREDENTIALS: trueFalse('`true` sends credentials to the origins of `CORS_ORIGINS` (which must then list them)', false),
   ALLOW_FORM_POSTS: trueFalse('`true` also runs form-encoded and multipart POSTs (queries only); otherwise only JSON bodies run', false),

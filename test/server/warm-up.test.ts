@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { configFromEnv } from '../../src/server/config.ts';
+import { startServer, type RunningServer } from '../../src/server/server.ts';
+import { warmUpOperations, type WarmUpReport } from '../../src/server/warm-up.ts';
+import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
+import { exampleQueries, VALIDATOR_WALK } from '../../src/gateway/graphiql-examples.ts';
+import { freePort } from '../helpers/redis.ts';
+
+/** The warm-up's log line and report, captured from the server's logger. */
+function capturingLogger(): { logger: pino.Logger; reports: WarmUpReport[]; lines: string[] } {
+  const reports: WarmUpReport[] = [];
+  const lines: string[] = [];
+  const logger = pino({ level: 'info' }, {
+    write(line: string) {
+      lines.push(line);
+      const entry = JSON.parse(line) as WarmUpReport & { msg: string };
+      if (entry.msg.startsWith('warmed up in')) reports.push(entry);
+    },
+  });
+  return { logger, reports, lines };
+}
+
+const post = async (url: string, body: unknown) => {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as { data?: unknown; errors?: unknown[] } };
+};
+
+describe('warm-up before ready, over recorded answers', () => {
+  let devnet: Devnet;
+  let running: RunningServer;
+  const captured = capturingLogger();
+  /** What `/ready` answered while the server was starting, in order. */
+  const readyAnswers: { status: number; warmingUp?: boolean }[] = [];
+  /** The devnet's requests during the start: the start-up probe's only. */
+  let startRoutes: Record<string, number> = {};
+
+  beforeAll(async () => {
+    devnet = await startDevnet({});
+    const port = await freePort();
+    // The response cache on (the default), so the test can also show the warm-up's answers are not held.
+    const config = { ...configFromEnv({ WARM_UP_MS: '1500' }), port, dataApiUrl: devnet.url, nodes: Object.entries(devnet.nodeUrls).map(([name, url]) => ({ name, url })) };
+    let started = false;
+    const starting = startServer(config, captured.logger, { warmUp: true }).finally(() => {
+      started = true;
+    });
+    // Polls /ready while the server starts: it says "warming up" until the warm-up ends.
+    const polling = (async () => {
+      while (!started) {
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/ready`);
+          const body = (await res.json()) as { warmingUp?: boolean };
+          readyAnswers.push({ status: res.status, ...(body.warmingUp ? { warmingUp: true } : {}) });
+        } catch {
+          // not listening yet
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    running = await starting;
+    await polling;
+    startRoutes = devnet.stats().byRoute;
+  }, 60_000);
+  afterAll(async () => {
+    await running?.close();
+    await devnet?.close();
+  });
+
+  it('runs every example operation, without errors, and logs how long it took', () => {
+    expect(captured.reports).toHaveLength(1);
+    const report = captured.reports[0] as WarmUpReport;
+    expect(report.operations).toBe(6);
+    expect(report.rounds).toBeGreaterThanOrEqual(1);
+    expect(report.requests).toBeGreaterThanOrEqual(report.rounds * report.operations);
+    expect(report.requests).toBeLessThanOrEqual((report.rounds + 1) * report.operations);
+    expect(report.errors).toBe(0);
+    expect(report.ms).toBeGreaterThan(0);
+  });
+
+  it('calls no upstream: the devnet saw only the start-up probe', () => {
+    // Nothing the examples read.
+    const routes = Object.keys(startRoutes);
+    expect(routes.every((route) => /chains|info\.|health/.test(route))).toBe(true);
+    expect(routes.some((route) => /validators|delegators|rewards|blocks|balances|peers/.test(route))).toBe(false);
+    // The chain list once; each node its version and its network id (`warmNodeDirectory`).
+    expect(Object.values(startRoutes).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1 + 2 * Object.keys(devnet.nodeUrls).length);
+  });
+
+  it('answers /ready 503 "warming up" until the warm-up ends, then 200', async () => {
+    expect(readyAnswers.some((answer) => answer.status === 503 && answer.warmingUp)).toBe(true);
+    expect(readyAnswers.every((answer) => answer.status === 503)).toBe(true);
+    const res = await fetch(running.url.replace('/graphql', '/ready'));
+    expect(res.status).toBe(200);
+  });
+
+  it('leaves nothing of its answers in the caches: the first walk after ready reads the upstream', async () => {
+    devnet.resetStats();
+    const { json } = await post(running.url, { query: VALIDATOR_WALK });
+    expect(json.errors).toBeUndefined();
+    expect(devnet.stats().requests).toBeGreaterThanOrEqual(7);
+  });
+
+  it('counts none of its calls in the upstream metrics', async () => {
+    const metrics = await (await fetch(running.url.replace('/graphql', '/metrics'))).text();
+    const calls = [...metrics.matchAll(/^chaingraph_upstream_requests_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    // The walk just above: its calls only (the warm-up's rounds made hundreds).
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThanOrEqual(devnet.stats().requests + 10);
+  });
+});
+
+describe('the warm-up requests', () => {
+  it('are each example operation as a document of its own, the fragments it spreads included', () => {
+    const examples = `${exampleQueries()}\nquery WithFragment { network(name: MAINNET) { ...Net } }\nfragment Net on Network { name }\nfragment Unused on Network { name }\n`;
+    const operations = warmUpOperations(examples, undefined, false);
+    expect(operations.map((op) => op.name)).toEqual(['ValidatorWalk', 'AddressActivity', 'WalletScreen', 'EvmBlockExplorer', 'SubnetWithChains', 'NodeOverview', 'WithFragment']);
+    expect(operations[0]?.body.query).toBe(VALIDATOR_WALK);
+    expect(operations[6]?.body.query).toBe('query WithFragment { network(name: MAINNET) { ...Net } }\n\nfragment Net on Network { name }');
+  });
+
+  it('add each persisted document by id, and only those when only persisted operations run', () => {
+    const persisted = new Map([['a'.repeat(64), '{ __typename }']]);
+    expect(warmUpOperations(exampleQueries(), persisted, false).at(-1)?.body).toEqual({ documentId: 'a'.repeat(64) });
+    expect(warmUpOperations(exampleQueries(), persisted, true)).toEqual([{ name: `persisted ${'a'.repeat(12)}`, body: { documentId: 'a'.repeat(64) } }]);
+  });
+});
