@@ -30,42 +30,49 @@ export function useWebhookDeliveries(live: LiveActivity, options: WebhookDeliver
     onContextBuilding({ extendContext }) {
       extendContext({ liveActivity: live });
     },
-    async onRequest({ request, url, fetchAPI, endResponse }) {
-      if (url.pathname !== live.path) return;
-      if (request.method !== 'POST') {
-        endResponse(edgeErrorResponse(fetchAPI, 405, ErrorCode.BAD_REQUEST, `${live.path} takes the Data API's webhook deliveries: POST only.`, { allow: 'POST' }));
-        return;
-      }
-      if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
-        endResponse(edgeErrorResponse(fetchAPI, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'A webhook delivery is application/json.'));
-        return;
-      }
-      // The endpoint is open to anyone: bodies read at once are bounded (the Data API retries a 503).
-      if (reading >= maxConcurrent) {
-        endResponse(edgeErrorResponse(fetchAPI, 503, ErrorCode.SERVER_BUSY, 'Too many webhook deliveries at once: retry shortly.', { 'retry-after': '1', connection: 'close' }));
-        return;
-      }
-      reading += 1;
-      let taken;
-      try {
-        const body = await boundedText(request, maxBodyBytes);
-        if (body === undefined) {
-          endResponse(edgeErrorResponse(fetchAPI, 413, ErrorCode.PAYLOAD_TOO_LARGE, `A webhook delivery is at most ${maxBodyBytes} bytes.`, { connection: 'close' }));
-          return;
-        }
-        taken = await live.receive(body, request.headers.get(WEBHOOK_SIGNATURE_HEADER) ?? undefined);
-      } finally {
-        reading -= 1;
-      }
-      endResponse(
-        new fetchAPI.Response(JSON.stringify({ status: taken.outcome }), {
-          status: taken.status,
-          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-        }),
-      );
+    // Not async: every request passes here, and only deliveries should pay for a promise.
+    onRequest(payload) {
+      if (payload.url.pathname !== live.path) return undefined;
+      return receive(payload);
     },
   };
+
+  async function receive({ request, fetchAPI, endResponse }: OnRequestPayload): Promise<void> {
+    if (request.method !== 'POST') {
+      endResponse(edgeErrorResponse(fetchAPI, 405, ErrorCode.BAD_REQUEST, `${live.path} takes the Data API's webhook deliveries: POST only.`, { allow: 'POST' }));
+      return;
+    }
+    if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
+      endResponse(edgeErrorResponse(fetchAPI, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'A webhook delivery is application/json.'));
+      return;
+    }
+    // The endpoint is open to anyone: bodies read at once are bounded (the Data API retries a 503).
+    if (reading >= maxConcurrent) {
+      endResponse(edgeErrorResponse(fetchAPI, 503, ErrorCode.SERVER_BUSY, 'Too many webhook deliveries at once: retry shortly.', { 'retry-after': '1', connection: 'close' }));
+      return;
+    }
+    reading += 1;
+    let taken;
+    try {
+      const body = await boundedText(request, maxBodyBytes);
+      if (body === undefined) {
+        endResponse(edgeErrorResponse(fetchAPI, 413, ErrorCode.PAYLOAD_TOO_LARGE, `A webhook delivery is at most ${maxBodyBytes} bytes.`, { connection: 'close' }));
+        return;
+      }
+      taken = await live.receive(body, request.headers.get(WEBHOOK_SIGNATURE_HEADER) ?? undefined);
+    } finally {
+      reading -= 1;
+    }
+    endResponse(
+      new fetchAPI.Response(JSON.stringify({ status: taken.outcome }), {
+        status: taken.status,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      }),
+    );
+  }
 }
+
+type OnRequestPayload = Parameters<NonNullable<Plugin['onRequest']>>[0];
 
 /** The body as text, or undefined past `limit` bytes (declared or counted: the rest is never read). */
 async function boundedText(request: Request, limit: number): Promise<string | undefined> {
