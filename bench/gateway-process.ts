@@ -1,37 +1,106 @@
 /**
  * The gateway and the devnet as separate processes for the benchmarks: the gateway
  * exactly as `npm start` runs it (the esbuild bundle under the start script's node
- * flags), the devnet through tsx, and the gateway's own CPU time read from /proc.
+ * flags and environment, read from package.json), the devnet through tsx, and the
+ * gateway's own CPU time read from /proc.
+ *
+ * Every CPU figure of the benchmarks comes from one method, `cpuCurve`: a gateway
+ * started fresh for that figure and ready (`GET /ready` answers 200), the query sent
+ * one at a time, the process's CPU (schedstat of all its threads, ns) read around:
+ *
+ * - cold: the mean over the first BENCH_COLD_QUERIES queries after ready (default 100);
+ * - warm: the mean over the next BENCH_WARM_QUERIES (default 300);
+ * - steady: once BENCH_STEADY_AFTER queries have been sent in all (default 1500), three
+ *   batches of at least 500 ms of CPU each (sized from the warm figure), the median.
+ *
+ * A gateway only gets to its steady cost after a few thousand queries (the JIT compiles
+ * the hot paths in stages), so a figure taken after load runs tells nothing about a
+ * replica just started; the three figures tell both.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { configFromEnv } from '../src/server/config.ts';
-import { heapBudget } from '../src/server/heap-budget.ts';
-import { freePort, root, waitFor } from './process.ts';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FloorRecording, FloorRequest } from './floor.ts';
+import { freePort, procMemory, root, waitFor } from './process.ts';
+import { median } from './stats.ts';
 
-/** The flags `npm start` gives node (see package.json): the heap follows the limits (src/server/heap-budget.ts), here with an external devnet. */
-const GATEWAY_HEAP_MB = process.env['GATEWAY_HEAP_MB'] ?? heapBudget(configFromEnv({ ...process.env, DATA_API_URL: 'http://devnet', NODE_URLS: 'mainnet=http://devnet' })).heapMb;
-export const GATEWAY_NODE_FLAGS = [`--max-old-space-size=${GATEWAY_HEAP_MB}`, '--max-semi-space-size=8', '--heap-growing-percent=100'];
+/** How many queries each part of `cpuCurve` sends (see the header). */
+export const CPU_COUNTS = {
+  cold: Number(process.env['BENCH_COLD_QUERIES'] ?? 100),
+  warm: Number(process.env['BENCH_WARM_QUERIES'] ?? 300),
+  steadyAfter: Number(process.env['BENCH_STEADY_AFTER'] ?? 1500),
+};
+/** CPU each steady batch reaches at least: 5 * 10^5 times schedstat's resolution and long enough that a GC pause or a late compilation is a small share of it. */
+const STEADY_BATCH_MS = 500;
+
+/**
+ * The start script's command after the build, `NAME=value ... exec node <flags> dist/cli.mjs`:
+ * its environment assignments and its node flags as shell words, unexpanded.
+ */
+function startCommand(): { assignments: string[]; flags: string } {
+  const script = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const last = script.split('&&').at(-1)?.trim() ?? '';
+  const found = /^((?:[A-Za-z_]\w*=\S*\s+)*)(?:exec\s+)?node\s+(.*?)\s*dist\/cli\.mjs$/s.exec(last);
+  if (!found) throw new Error(`unexpected start script (no "node <flags> dist/cli.mjs" after its last &&): ${script}`);
+  return { assignments: (found[1] as string).trim().split(/\s+/).filter(Boolean), flags: found[2] as string };
+}
+
+/**
+ * The node flags and environment the start script gives the gateway under `env`, expanded by
+ * the shell as npm's shell expands them (`${GATEWAY_HEAP_MB:-$(node dist/heap-budget-cli.mjs)}`
+ * is GATEWAY_HEAP_MB or the heap budget of the configuration in `env`), so a change of the
+ * start script is measured without editing the bench.
+ */
+export function startScriptLaunch(env: NodeJS.ProcessEnv): { flags: string[]; env: Record<string, string> } {
+  const { assignments, flags } = startCommand();
+  const names = assignments.map((a) => a.slice(0, a.indexOf('=')));
+  // The assignments as shell variables, then their values and the flag words, NUL-separated.
+  const script = `${assignments.map((a) => `${a};`).join(' ')} printf '%s\\0' ${names.map((n) => `"$${n}"`).join(' ')} ${flags}`;
+  const words = execFileSync('sh', ['-c', script], { cwd: root, env, encoding: 'utf8' }).split('\0').slice(0, -1);
+  return {
+    env: Object.fromEntries(names.map((n, i) => [n, words[i] as string])),
+    flags: words.slice(names.length).filter((w) => w !== ''),
+  };
+}
+
+/** The environment of a bench gateway over an external devnet at `devnetUrl`. */
+function gatewayEnv(devnetUrl: string, cache: 'off' | 'memory', env: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, LOG_LEVEL: 'warn', DATA_API_URL: devnetUrl, NODE_URLS: `mainnet=${devnetUrl},fuji=${devnetUrl}/nodes/fuji`, CACHE: cache, ...env };
+}
+
+/** The flags `npm start` gives node (package.json's start script), for a gateway over an external devnet with the default cache. */
+export const GATEWAY_NODE_FLAGS = startScriptLaunch(gatewayEnv('http://devnet', 'memory', {})).flags;
 
 export interface Proc {
   child: ChildProcess;
   pid: number;
   url: string;
+  /** Why it exited, once it has. */
+  exited(): string | undefined;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
 }
 
-function start(args: string[], env: Record<string, string>, url: string): Proc {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+export interface GatewayProc extends Proc {
+  /** From the spawn to the first 200 from `GET /ready`, ms (at the 200 ms of the polling). */
+  readyMs: number;
+}
+
+function start(args: string[], env: NodeJS.ProcessEnv, url: string): Proc {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  let exit: string | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exit = `${args.join(' ')} exited (${code ?? signal})`;
+      resolve();
+    }),
+  );
   return {
     child,
     pid: child.pid as number,
     url,
+    exited: () => exit,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
@@ -43,36 +112,49 @@ function start(args: string[], env: Record<string, string>, url: string): Proc {
 export async function startDevnetProcess(latencyMs: number): Promise<Proc> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = start(['--import', 'tsx', 'src/devnet/cli.ts'], { DEVNET_PORT: String(port), DEVNET_LATENCY_MS: String(latencyMs) }, url);
-  await waitFor(`${url}/__devnet/stats`);
+  const proc = start(['--import', 'tsx', 'src/devnet/cli.ts'], { ...process.env, LOG_LEVEL: 'warn', DEVNET_PORT: String(port), DEVNET_LATENCY_MS: String(latencyMs) }, url);
+  await waitFor(`${url}/__devnet/stats`, { exited: proc.exited });
   return proc;
 }
 
-/** The built gateway (`npm run build` first) on a free port, over `devnetUrl`; `url` is its /graphql. */
-export async function startGatewayProcess(devnetUrl: string, cache: 'off' | 'memory', nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<Proc> {
+/**
+ * The built gateway (`npm run build` first) on a free port over `devnetUrl`, started as the
+ * start script starts it (its node flags and environment, then `nodeFlags`) and returned once
+ * `GET /ready` answers 200: whatever the gateway does before it says ready is not a query's cost.
+ * `url` is its /graphql.
+ */
+export async function startGatewayProcess(devnetUrl: string, cache: 'off' | 'memory', nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<GatewayProc> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/graphql`;
-  const proc = start([...GATEWAY_NODE_FLAGS, ...nodeFlags, 'dist/cli.mjs'], {
-    // As the start script sets it (graphql's production instanceOf and the like).
-    NODE_ENV: process.env['NODE_ENV'] ?? 'production',
-    PORT: String(port),
-    DATA_API_URL: devnetUrl,
-    NODE_URLS: `mainnet=${devnetUrl},fuji=${devnetUrl}/nodes/fuji`,
-    CACHE: cache,
-    ...env,
-  }, url);
-  await waitFor(`${url}?query=%7B__typename%7D`);
-  return proc;
+  const base = `http://127.0.0.1:${port}`;
+  const full = { ...gatewayEnv(devnetUrl, cache, env), PORT: String(port) };
+  const launch = startScriptLaunch(full);
+  const t0 = performance.now();
+  const proc = start([...launch.flags, ...nodeFlags, 'dist/cli.mjs'], { ...full, ...launch.env }, `${base}/graphql`);
+  await waitFor(`${base}/ready`, { ready: (status) => status === 200, exited: proc.exited, timeoutMessage: `the gateway did not answer 200 on ${base}/ready within 60 s` });
+  return { ...proc, readyMs: Math.round(performance.now() - t0) };
 }
 
-const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+/**
+ * Time on CPU of a process so far, all its threads, ns: the first field of
+ * /proc/<pid>/task/<tid>/schedstat, summed. It agrees with utime + stime of /proc/<pid>/stat,
+ * whose 10 ms ticks are too coarse for a hundred cheap queries. (A thread that has ended no
+ * longer counts: node's threads live as long as the process.)
+ */
+export function cpuNs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return total;
+}
 
-/** User + system CPU time of a process and all its threads so far, ms (10 ms resolution). */
+/** `cpuNs` in ms. */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of stat (utime, stime), counted after the command name's closing parenthesis.
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  return cpuNs(pid) / 1e6;
 }
 
 /** Sends `query` `n` times, one at a time; throws on a GraphQL error. */
@@ -85,13 +167,104 @@ export async function runQueries(url: string, query: string, n: number, headers:
   }
 }
 
+/** A CPU figure: the gateway's CPU per query, ms, cold, warm and steady (see the header). */
+export interface CpuCurve {
+  coldMs: number;
+  warmMs: number;
+  steadyMs: number;
+  /** The three steady batches: queries sent and CPU per query of each. */
+  steadyBatches: { queries: number; msPerQuery: number }[];
+  counts: typeof CPU_COUNTS;
+  /** Queries sent in all. */
+  queries: number;
+  /** From the spawn to ready, ms. */
+  readyMs: number;
+  /** VmHWM of the gateway at its end, MB. */
+  peakRssMb: number;
+}
+
 /**
- * The gateway's CPU per query, ms: `n` sequential queries after `warmup`, CPU read from
- * /proc around them (so the client's own work is not counted).
+ * The one way the benchmarks measure the gateway's CPU: a gateway started fresh for this
+ * figure (`cache`, `env`), ready, sent `query` one at a time (the client's own work is in
+ * another process and not counted); stopped at the end.
  */
-export async function cpuPerQuery(gateway: Proc, query: string, n: number, warmup = 30): Promise<number> {
-  await runQueries(gateway.url, query, warmup);
-  const before = cpuMs(gateway.pid);
-  await runQueries(gateway.url, query, n);
-  return (cpuMs(gateway.pid) - before) / n;
+export async function cpuCurve(devnetUrl: string, cache: 'off' | 'memory', env: Record<string, string>, query: string, counts = CPU_COUNTS): Promise<CpuCurve> {
+  return cpuCurveOf(await startGatewayProcess(devnetUrl, cache, [], env), query, counts);
+}
+
+/** {@link cpuCurve} of a server already started and ready (the gateway, or the floor of bench/floor.ts); stopped at the end. */
+export async function cpuCurveOf(gateway: GatewayProc, query: string, counts = CPU_COUNTS): Promise<CpuCurve> {
+  try {
+    let sent = 0;
+    /** CPU per query, ms, over queries sent until `enough(ms, queries)`, `chunk(ms, queries)` at a time. */
+    const measure = async (chunk: (ms: number, queries: number) => number, enough: (ms: number, queries: number) => boolean) => {
+      const before = cpuNs(gateway.pid);
+      let queries = 0;
+      let ms = 0;
+      while (!enough(ms, queries)) {
+        const n = chunk(ms, queries);
+        await runQueries(gateway.url, query, n);
+        queries += n;
+        ms = (cpuNs(gateway.pid) - before) / 1e6;
+      }
+      sent += queries;
+      return { queries, msPerQuery: ms / queries };
+    };
+    const exactly = (n: number) => measure(() => n, (_ms, queries) => queries >= n);
+    const cold = await exactly(counts.cold);
+    const warm = await exactly(counts.warm);
+    await runQueries(gateway.url, query, Math.max(0, counts.steadyAfter - sent));
+    sent = Math.max(sent, counts.steadyAfter);
+    const size = Math.ceil(STEADY_BATCH_MS / Math.max(warm.msPerQuery, 0.001));
+    const steadyBatches: CpuCurve['steadyBatches'] = [];
+    for (let i = 0; i < 3; i += 1) {
+      // Sized from the warm figure; topped up at the rate measured so far when the steady cost is below it.
+      const topUp = (ms: number, queries: number) => (queries === 0 ? size : Math.ceil(((STEADY_BATCH_MS - ms) * queries) / Math.max(ms, 0.001)) + 1);
+      steadyBatches.push(await measure(topUp, (ms) => ms >= STEADY_BATCH_MS));
+    }
+    return {
+      coldMs: cold.msPerQuery,
+      warmMs: warm.msPerQuery,
+      steadyMs: median(steadyBatches.map((b) => b.msPerQuery)),
+      steadyBatches,
+      counts,
+      queries: sent,
+      readyMs: gateway.readyMs,
+      peakRssMb: procMemory(gateway.pid).peakMb,
+    };
+  } finally {
+    await gateway.stop();
+  }
+}
+
+/**
+ * What the gateway did for `query` on a fresh uncached gateway: the upstream requests it made (from
+ * the devnet's log) and the response it wrote, for the floor of bench/floor.ts.
+ */
+export async function recordQuery(devnetUrl: string, query: string): Promise<FloorRecording> {
+  const gateway = await startGatewayProcess(devnetUrl, 'off', [], { WARM_UP_MS: '0' });
+  try {
+    await fetch(`${devnetUrl}/__devnet/stats/reset`, { method: 'POST' });
+    const res = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const response = await res.text();
+    const log = (await (await fetch(`${devnetUrl}/__devnet/log`)).json()) as FloorRequest[];
+    return { requests: log.map((e) => ({ method: e.method, target: e.target, ...(e.body !== undefined ? { body: e.body } : {}) })), response };
+  } finally {
+    await gateway.stop();
+  }
+}
+
+/**
+ * The floor (bench/floor.ts) on a free port over `devnetUrl`, under the start script's node flags,
+ * answering every request by replaying `recording`; returned once it answers.
+ */
+export async function startFloorProcess(devnetUrl: string, recording: FloorRecording): Promise<GatewayProc> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const file = join(mkdtempSync(join(tmpdir(), 'chaingraph-floor-')), 'recording.json');
+  writeFileSync(file, JSON.stringify(recording));
+  const t0 = performance.now();
+  const proc = start([...GATEWAY_NODE_FLAGS, '--import', 'tsx', 'bench/floor.ts'], { ...process.env, FLOOR_PORT: String(port), FLOOR_UPSTREAM: devnetUrl, FLOOR_RECORDING: file }, `${base}/`);
+  await waitFor(`${base}/ready`, { ready: (status) => status === 200, exited: proc.exited });
+  return { ...proc, readyMs: Math.round(performance.now() - t0) };
 }
