@@ -38,8 +38,8 @@ const STEADY_BATCH_MS = 500;
  * The start script's command after the build, `NAME=value ... exec node <flags> dist/cli.mjs`:
  * its environment assignments and its node flags as shell words, unexpanded.
  */
-function startCommand(): { assignments: string[]; flags: string } {
-  const script = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+function startCommand(checkout = root): { assignments: string[]; flags: string } {
+  const script = (JSON.parse(readFileSync(`${checkout}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
   const last = script.split('&&').at(-1)?.trim() ?? '';
   const found = /^((?:[A-Za-z_]\w*=\S*\s+)*)(?:exec\s+)?node\s+(.*?)\s*dist\/cli\.mjs$/s.exec(last);
   if (!found) throw new Error(`unexpected start script (no "node <flags> dist/cli.mjs" after its last &&): ${script}`);
@@ -52,12 +52,12 @@ function startCommand(): { assignments: string[]; flags: string } {
  * is GATEWAY_HEAP_MB or the heap budget of the configuration in `env`), so a change of the
  * start script is measured without editing the bench.
  */
-export function startScriptLaunch(env: NodeJS.ProcessEnv): { flags: string[]; env: Record<string, string> } {
-  const { assignments, flags } = startCommand();
+export function startScriptLaunch(env: NodeJS.ProcessEnv, checkout = root): { flags: string[]; env: Record<string, string> } {
+  const { assignments, flags } = startCommand(checkout);
   const names = assignments.map((a) => a.slice(0, a.indexOf('=')));
   // The assignments as shell variables, then their values and the flag words, NUL-separated.
   const script = `${assignments.map((a) => `${a};`).join(' ')} printf '%s\\0' ${names.map((n) => `"$${n}"`).join(' ')} ${flags}`;
-  const words = execFileSync('sh', ['-c', script], { cwd: root, env, encoding: 'utf8' }).split('\0').slice(0, -1);
+  const words = execFileSync('sh', ['-c', script], { cwd: checkout, env, encoding: 'utf8' }).split('\0').slice(0, -1);
   return {
     env: Object.fromEntries(names.map((n, i) => [n, words[i] as string])),
     flags: words.slice(names.length).filter((w) => w !== ''),
@@ -87,8 +87,8 @@ export interface GatewayProc extends Proc {
   readyMs: number;
 }
 
-function start(args: string[], env: NodeJS.ProcessEnv, url: string): Proc {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+function start(args: string[], env: NodeJS.ProcessEnv, url: string, cwd = root): Proc {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
   let exit: string | undefined;
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
@@ -123,13 +123,13 @@ export async function startDevnetProcess(latencyMs: number): Promise<Proc> {
  * `GET /ready` answers 200: whatever the gateway does before it says ready is not a query's cost.
  * `url` is its /graphql.
  */
-export async function startGatewayProcess(devnetUrl: string, cache: 'off' | 'memory', nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<GatewayProc> {
+export async function startGatewayProcess(devnetUrl: string, cache: 'off' | 'memory', nodeFlags: string[] = [], env: Record<string, string> = {}, checkout = root): Promise<GatewayProc> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const full = { ...gatewayEnv(devnetUrl, cache, env), PORT: String(port) };
-  const launch = startScriptLaunch(full);
+  const launch = startScriptLaunch(full, checkout);
   const t0 = performance.now();
-  const proc = start([...launch.flags, ...nodeFlags, 'dist/cli.mjs'], { ...full, ...launch.env }, `${base}/graphql`);
+  const proc = start([...launch.flags, ...nodeFlags, 'dist/cli.mjs'], { ...full, ...launch.env }, `${base}/graphql`, checkout);
   await waitFor(`${base}/ready`, { ready: (status) => status === 200, exited: proc.exited, timeoutMessage: `the gateway did not answer 200 on ${base}/ready within 60 s` });
   return { ...proc, readyMs: Math.round(performance.now() - t0) };
 }

@@ -9,12 +9,7 @@ import { isApiKey, MAX_API_KEY_LENGTH } from '../lib/secrets.ts';
 import type { CallOptions, DataApi, UpstreamObserver } from '../upstream/client-types.ts';
 import { URL_REDACTOR, type Redactor } from '../lib/redact.ts';
 import { bearer, sameSecret } from '../lib/secrets.ts';
-
-/**
- * The upstream of a warm-up request, in the server context of the gateway's warm-up listener only
- * (a symbol: no HTTP request can carry it). Such a request runs as any other, over this upstream.
- */
-export const WARM_UP_UPSTREAM = Symbol('chaingraph.warmUpUpstream');
+import { WARM_UP_UPSTREAM } from './plugins/warm-up-requests.ts';
 
 /** What a warm-up request reads instead of the gateway's own upstream. */
 export interface WarmUpUpstream {

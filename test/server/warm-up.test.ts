@@ -100,8 +100,11 @@ describe('warm-up before ready, over recorded answers', () => {
     expect(devnet.stats().requests).toBeGreaterThanOrEqual(7);
   });
 
-  it('counts none of its calls in the upstream metrics', async () => {
+  it('counts none of its requests or calls in the metrics', async () => {
     const metrics = await (await fetch(running.url.replace('/graphql', '/metrics'))).text();
+    const requests = [...metrics.matchAll(/^chaingraph_graphql_requests_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    // The walk just above, alone.
+    expect(requests).toBe(1);
     const calls = [...metrics.matchAll(/^chaingraph_upstream_requests_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
     // The walk just above: its calls only (the warm-up's rounds made hundreds).
     expect(calls).toBeGreaterThan(0);

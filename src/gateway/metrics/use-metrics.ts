@@ -5,6 +5,7 @@ import { ErrorCode } from '../../errors/graphql.ts';
 import { bearer, sameSecret } from '../../lib/secrets.ts';
 import { OperationLabel, type GatewayMetrics } from './registry.ts';
 import { edgeErrorResponse } from '../plugins/edge-response.ts';
+import { isWarmUpRequest } from '../plugins/warm-up-requests.ts';
 
 /** Options of {@link useMetrics}. */
 export interface MetricsEndpointOptions {
@@ -98,7 +99,9 @@ export function useMetrics(metrics: GatewayMetrics, options: MetricsEndpointOpti
       const text = await metrics.scrape();
       endResponse(new fetchAPI.Response(text, { headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' } }));
     },
-    onRequestParse({ request }) {
+    onRequestParse({ request, serverContext }) {
+      // The warm-up's requests are not the clients': they are not counted (src/server/warm-up.ts).
+      if (isWarmUpRequest(serverContext)) return;
       measured.set(request, {
         started: performance.now(),
         operationName: OperationLabel.UNKNOWN,
