@@ -31,6 +31,8 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Whether a status means "up". Default: any status below 500. */
   ready?: (status: number) => boolean;
+  /** Whether an answer whose status is "up" is the one waited for (reads its body). Default: any. */
+  accept?: (res: Response) => Promise<boolean>;
   /** A reason when the process being waited for has exited: thrown at once instead of waiting on. */
   exited?: () => string | undefined;
   /** Thrown when the time is up. Default: `timed out waiting for <url>`. */
@@ -39,14 +41,14 @@ export interface WaitOptions {
 
 /** Polls `url` every 200 ms until it answers a ready status. */
 export async function waitFor(url: string, options: WaitOptions = {}): Promise<void> {
-  const { timeoutMs = 60_000, ready = (status: number) => status < 500, exited, timeoutMessage = `timed out waiting for ${url}` } = options;
+  const { timeoutMs = 60_000, ready = (status: number) => status < 500, accept, exited, timeoutMessage = `timed out waiting for ${url}` } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const exit = exited?.();
     if (exit) throw new Error(exit);
     try {
       const res = await fetch(url);
-      if (ready(res.status)) return;
+      if (ready(res.status) && (!accept || (await accept(res)))) return;
     } catch {
       // not up yet
     }
@@ -124,7 +126,7 @@ export interface StartOptions {
 /**
  * Runs `npm start` as a user does (the build, then the esbuild bundle under the start
  * script's node flags, the in-process devnet unless upstreams are configured), waits until
- * `GET /graphql?query={__typename}` answers 200 and finds the node process below npm.
+ * `GET /graphql?query={__typename}` answers 200 and its warm-up is over, and finds the node process below npm.
  */
 export async function startNpmGateway(options: StartOptions = {}): Promise<NpmGateway> {
   const port = options.port ?? (await freePort());
@@ -149,6 +151,15 @@ export async function startNpmGateway(options: StartOptions = {}): Promise<NpmGa
     ready: (status) => status >= 200 && status < 300,
     exited: () => exit,
     timeoutMessage: `the gateway did not start within ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s`,
+  });
+  // Then until its warm-up is over (`/ready` says something else than "warming up"): a test of a started
+  // gateway means one that has said whether it is ready.
+  await waitFor(`${base}/ready`, {
+    timeoutMs: options.timeoutMs ?? 120_000,
+    ready: () => true,
+    accept: async (res) => !((await res.json().catch(() => ({}))) as { warmingUp?: boolean }).warmingUp,
+    exited: () => exit,
+    timeoutMessage: 'the gateway did not end its warm-up',
   });
   // The node process itself, not the shell that npm runs the script in (a signal meant for node would end a shell).
   const pid = descendants(npm.pid as number).find((p) => {

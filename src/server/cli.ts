@@ -51,8 +51,19 @@ try {
   process.exit(1);
 }
 
+// A signal while the server starts (during its warm-up, say) ends the warm-up at once; the server then
+// shuts down as it does for a signal once running (below), draining what it already serves.
+const starting = new AbortController();
+let signalWhileStarting: NodeJS.Signals | undefined;
+const onSignalWhileStarting = (signal: NodeJS.Signals): void => {
+  signalWhileStarting ??= signal;
+  starting.abort();
+};
+process.on('SIGINT', onSignalWhileStarting);
+process.on('SIGTERM', onSignalWhileStarting);
+
 try {
-  const running = await startServer(config, logger, { warmUp: true });
+  const running = await startServer(config, logger, { warmUp: true, signal: starting.signal });
   // Announced whatever the log level, so the URL is easy to spot (and a script can wait for it): plain text
   // for a person at a terminal, else one JSON line of pino's form, so JSON logs stay JSON lines only.
   // Not "running" as if all were well while an upstream does not answer: the start-up probe's findings come first.
@@ -93,8 +104,11 @@ try {
       running.forceClose();
     }
   };
+  process.off('SIGINT', onSignalWhileStarting);
+  process.off('SIGTERM', onSignalWhileStarting);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  if (signalWhileStarting) onSignal(signalWhileStarting);
 } catch (error) {
   logger.fatal({ err: error }, 'chaingraph failed to start');
   process.exit(1);

@@ -91,6 +91,8 @@ export interface StartOptions {
    * CLI does; tests and embedders that start many servers need not. Default false.
    */
   warmUp?: boolean;
+  /** Aborted when the process is told to stop while it starts (cli.ts): the warm-up ends after the request in flight. */
+  signal?: AbortSignal;
 }
 
 export async function startServer(
@@ -262,7 +264,8 @@ export async function startServer(
   });
   const notAnswering = await probing;
   if (warming) {
-    const report = await warmUp({ gateway, budgetMs: config.warmUpMs, logger, signal: shutdown.signal, ...(devnet ? { dataset: devnet.dataset } : {}) });
+    const stop = options.signal ? AbortSignal.any([shutdown.signal, options.signal]) : shutdown.signal;
+    const report = await warmUp({ gateway, budgetMs: config.warmUpMs, logger, signal: stop, ...(devnet ? { dataset: devnet.dataset } : {}) });
     logger.info(report, `warmed up in ${report.ms} ms: ${report.rounds} rounds of ${report.operations} operations over recorded answers, no upstream call`);
   }
   const { port } = server.address() as AddressInfo;

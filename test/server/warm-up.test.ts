@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { configFromEnv } from '../../src/server/config.ts';
@@ -126,4 +128,33 @@ describe('the warm-up requests', () => {
     expect(warmUpOperations(exampleQueries(), persisted, false).at(-1)?.body).toEqual({ documentId: 'a'.repeat(64) });
     expect(warmUpOperations(exampleQueries(), persisted, true)).toEqual([{ name: `persisted ${'a'.repeat(12)}`, body: { documentId: 'a'.repeat(64) } }]);
   });
+});
+
+describe('a stop signal during the warm-up', () => {
+  it('ends the warm-up and shuts down cleanly (exit 0), not killed mid-start', async () => {
+    const port = await freePort();
+    const lines: string[] = [];
+    // A budget far longer than the test: the signal must be what ends the warm-up.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'info', PORT: String(port), WARM_UP_MS: '600000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const collect = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    // Until /ready says it is warming up.
+    for (let i = 0; i < 600; i += 1) {
+      const body = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.json() as Promise<{ warmingUp?: boolean }>, () => ({}) as { warmingUp?: boolean });
+      if (body.warmingUp) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.kill('SIGTERM');
+    const { code, signal } = await exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    const report = lines.map((line) => JSON.parse(line) as Partial<WarmUpReport> & { msg?: string }).find((entry) => entry.msg?.startsWith('warmed up in'));
+    expect(report?.settled).toBe(false);
+    expect(lines.some((line) => line.includes('shut down cleanly'))).toBe(true);
+  }, 90_000);
 });
