@@ -32,6 +32,8 @@ export const MAX_CONTRACTS_PER_REQUEST = 50;
 interface ContractKey {
   chainId: string;
   address: string;
+  /** Read for an address's own `contract` (charged per parent, so outside the request's cap on token contracts). */
+  uncapped?: boolean;
 }
 
 /** getContractMetadata: each (chain, address) once per request, null when there is no contract there. */
@@ -43,8 +45,8 @@ export function contractByAddress(ctx: LoaderContext): DataLoader<ContractKey, C
       (keys) =>
         settle(
           keys.map((k) => {
-            read += 1;
-            if (read > MAX_CONTRACTS_PER_REQUEST) {
+            if (!k.uncapped) read += 1;
+            if (!k.uncapped && read > MAX_CONTRACTS_PER_REQUEST) {
               return Promise.reject(codedError(ErrorCode.QUERY_TOO_COSTLY, `This request links more than ${MAX_CONTRACTS_PER_REQUEST} distinct contracts; ask for fewer.`));
             }
             return nullOnNotFound(dataApi.getContractMetadata(k.chainId, k.address, ctx.call));
@@ -55,11 +57,19 @@ export function contractByAddress(ctx: LoaderContext): DataLoader<ContractKey, C
   });
 }
 
-/** A contract through the request's loader (the address lowercased); null when there is none. */
-export async function contractOf(ctx: LoaderContext, chainId: string, address: string): Promise<ChainContract | null> {
-  const contract = await contractByAddress(ctx).load({ chainId, address: address.toLowerCase() });
+/**
+ * A contract through the request's loader (the address lowercased); null when there is none. A token's
+ * contract counts against the request's {@link MAX_CONTRACTS_PER_REQUEST}; an address's own (`uncapped`)
+ * does not: its link is charged one call per parent ({@link ADDRESS_CONTRACT_COST}), which its estimate
+ * already bounds, and a cap the estimate did not count would fail an operation it accepted.
+ */
+export async function contractOf(ctx: LoaderContext, chainId: string, address: string, uncapped = false): Promise<ChainContract | null> {
+  const contract = await contractByAddress(ctx).load({ chainId, address: address.toLowerCase(), ...(uncapped ? { uncapped } : {}) });
   return contract ? withFields(contract, { chainId }) : null;
 }
+
+/** `Address.contract`: the contract at each parent address, at most one call per parent (addresses are mostly distinct; no shared cap). */
+export const ADDRESS_CONTRACT_COST: FieldCost = { calls: ({ parents }) => parents };
 
 /**
  * A `contract` link: one call per distinct (chain, address), which is at most the

@@ -1,6 +1,6 @@
 import { builder } from './builder.ts';
 import { codedError, ErrorCode } from '../errors/graphql.ts';
-import { contractOf, CONTRACT_LOOKUP_COST, type ChainContract } from '../loaders/contracts.ts';
+import { ADDRESS_CONTRACT_COST, contractOf, type ChainContract } from '../loaders/contracts.ts';
 import { nftTokenOf, NFT_TOKEN_LOOKUP_COST, type ChainNftToken } from '../loaders/evm.ts';
 import {
   addressChains, allChainsBlockPages, allChainsTransactionPages, collectionTokenPages, deployedContractPages, reindexNftToken,
@@ -136,8 +136,8 @@ builder.objectFields(AddressRef, (t) => ({
     type: ContractInterface,
     nullable: true,
     description: 'The contract at this address with its metadata; null when it is not a contract the Data API knows (one read per distinct contract per request).',
-    upstreamCost: CONTRACT_LOOKUP_COST,
-    resolve: (a, _args, ctx) => contractOf(ctx, a.chainId, a.address),
+    upstreamCost: ADDRESS_CONTRACT_COST,
+    resolve: (a, _args, ctx) => contractOf(ctx, a.chainId, a.address, true),
   }),
   deployedContracts: t.field({
     type: ContractConnection,

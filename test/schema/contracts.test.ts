@@ -95,6 +95,19 @@ describe('Chain.contract', () => {
   });
 });
 
+describe("an address's own contract", () => {
+  it('is charged one call per address and never meets the cap on token contracts: more addresses than the cap, all served', async () => {
+    stack.devnet.resetStats();
+    const res = await stack.query<Data>(`{ latestTransactions(first: 100) { edges { node { fromAddress { address contract { chainId } } } } } }`);
+    expect(res.errors ?? []).toEqual([]);
+    const cost = res.extensions?.['cost'] as { estimatedUpstreamCalls: number; actualUpstreamCalls: number };
+    const senders = new Set((res.data?.latestTransactions.edges as Data[]).map((e) => e.node.fromAddress.address));
+    expect(senders.size).toBeGreaterThan(MAX_CONTRACTS_PER_REQUEST);
+    expect(routes()[CONTRACT_ROUTE]).toBeLessThanOrEqual(100);
+    expect(cost.actualUpstreamCalls).toBeLessThanOrEqual(cost.estimatedUpstreamCalls);
+  });
+});
+
 describe('the contract link of token references', () => {
   it('reads each distinct contract once for an EVM block explorer screen, within its estimate', async () => {
     const n = await fixtureBlock();
