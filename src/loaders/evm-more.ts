@@ -11,6 +11,7 @@ import type { ChainNftToken, WithChain } from './evm.ts';
 import { nftTokenById } from './evm.ts';
 import { blockById } from './evm-blocks.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
+import { MAX_CHAINS } from './chains.ts';
 
 /**
  * The EVM operations beside the per-chain ones: the latest blocks and transactions of
@@ -67,8 +68,11 @@ export function addressChains(ctx: LoaderContext): DataLoader<string, ListAddres
     );
   });
 }
-/** `Address.chains`: one call per distinct address of the parents. */
-export const ADDRESS_CHAINS_COST: FieldCost = costs.perParent();
+/**
+ * `Address.chains`: one call per distinct address of the parents; each answer a subset of the chain
+ * list, so up to {@link MAX_CHAINS} chains for what is asked under it (as `chains` itself counts them).
+ */
+export const ADDRESS_CHAINS_COST: FieldCost = { ...costs.perParent(), size: () => MAX_CHAINS };
 
 /** listContractDeployments as pages (`Address.deployedContracts`); each contract is remembered for `contract` links. */
 export function deployedContractPages(ctx: LoaderContext, chainId: string, deployer: string): FetchPage<ChainContract> {
