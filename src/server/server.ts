@@ -79,11 +79,6 @@ export interface EdgeStats {
   admission: EdgePolicyStats;
 }
 
-/**
- * Starts the gateway on a socket. With no DATA_API_URL and no NODE_URLS it first
- * starts the devnet in-process and points both clients at it, so `npm start`
- * works on a machine with no network and no keys.
- */
 /** How {@link startServer} starts. */
 export interface StartOptions {
   /**
@@ -95,6 +90,11 @@ export interface StartOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Starts the gateway on a socket. With no DATA_API_URL and no NODE_URLS it first
+ * starts the devnet in-process and points both clients at it, so `npm start`
+ * works on a machine with no network and no keys.
+ */
 export async function startServer(
   config: GatewayConfig,
   // Every line written with the settings' secrets hidden (cli.ts makes its own logger the same way).

@@ -48,7 +48,8 @@ describe('warm-up before ready, over recorded answers', () => {
     });
     // Polls /ready while the server starts: it says "warming up" until the warm-up ends.
     const polling = (async () => {
-      while (!started) {
+      // Until the first answer that is not "warming up" (a later one may ask the Data API: readiness does).
+      while (!started && !readyAnswers.some((answer) => !answer.warmingUp)) {
         try {
           const res = await fetch(`http://127.0.0.1:${port}/ready`);
           const body = (await res.json()) as { warmingUp?: boolean };
@@ -84,13 +85,16 @@ describe('warm-up before ready, over recorded answers', () => {
     const routes = Object.keys(startRoutes);
     expect(routes.every((route) => /chains|info\.|health/.test(route))).toBe(true);
     expect(routes.some((route) => /validators|delegators|rewards|blocks|balances|peers/.test(route))).toBe(false);
-    // The chain list once; each node its version and its network id (`warmNodeDirectory`).
-    expect(Object.values(startRoutes).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1 + 2 * Object.keys(devnet.nodeUrls).length);
+    // The chain list once (twice when a /ready poll landed between the warm-up's end and the start's); each node its version and its network id (`warmNodeDirectory`).
+    expect(Object.values(startRoutes).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2 + 2 * Object.keys(devnet.nodeUrls).length);
   });
 
   it('answers /ready 503 "warming up" until the warm-up ends, then 200', async () => {
     expect(readyAnswers.some((answer) => answer.status === 503 && answer.warmingUp)).toBe(true);
-    expect(readyAnswers.every((answer) => answer.status === 503)).toBe(true);
+    // Every answer before the warm-up ended said "warming up" (503); none said ready before it.
+    const warmingAnswers = readyAnswers.slice(0, readyAnswers.findIndex((answer) => !answer.warmingUp) >>> 0);
+    expect(warmingAnswers.length).toBeGreaterThan(0);
+    expect(warmingAnswers.every((answer) => answer.status === 503 && answer.warmingUp)).toBe(true);
     const res = await fetch(running.url.replace('/graphql', '/ready'));
     expect(res.status).toBe(200);
   });
