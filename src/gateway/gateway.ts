@@ -12,6 +12,7 @@ import { useGracefulShutdown } from './plugins/use-graceful-shutdown.ts';
 import { createMetrics, type GatewayMetrics, type MetricsOptions, type MetricsSources } from './metrics/registry.ts';
 import { useMetrics, type MetricsEndpointOptions } from './metrics/use-metrics.ts';
 import { createRequestIds, currentRequestId, useRequestId } from './plugins/use-request-id.ts';
+import { useUnexpectedErrors } from './plugins/use-unexpected-errors.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
 import { useCompiledExecution, type CompiledExecutionOptions } from './plugins/use-compiled-execution.ts';
 import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
@@ -293,12 +294,13 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     maxRequestBodySize: false,
     // Yoga's default echoes any Origin with credentials; only the configured ones are named (useCorsPolicy adds Vary).
     cors: corsOptions(options.cors),
-    // Yoga's own lines (masked errors) go to the gateway's logger, redacted as every other line, not to the console.
+    // Yoga's own lines (debug lines, errors outside an operation) go to the gateway's logger, redacted as every other line, not to the console.
     ...(deps.logger ? { logging: yogaLogging(deps.logger) } : {}),
     // Cost before input validation: its execute replacement yields to a BAD_USER_INPUT stop (see useQueryCost).
     plugins: [
       // Before anything that may refuse a request, so every response carries its id.
-      useRequestId(requestIds),
+      // Each request in its id's async scope only where yoga logs lines about every request (debug).
+      useRequestId(requestIds, { scoped: deps.logger?.isLevelEnabled('debug') === true }),
       // The Data API's webhook deliveries: answered here, never queued behind GraphQL requests nor counted against a caller.
       ...(liveActivity ? [useWebhookDeliveries(liveActivity)] : []),
       // Ahead of useReadinessCheck, whose /ready it answers 503 once shutdown has begun.
@@ -360,6 +362,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
       // A value a field's type cannot serve (an Int beyond 32 bits...) is the upstream's: UPSTREAM_PROTOCOL_ERROR, before masking.
       useUnservableValues(),
+      // An operation's unexpected errors (bugs), logged with the request's id and masked as yoga masks them.
+      useUnexpectedErrors(),
       // Admission when an operation is about to execute (its body read, its document valid and within its
       // cost), held until its last byte is written; the same hooks serve HTTP, both SSE modes and graphql-ws.
       useEdgePolicy(policy, { maxBodyBytes: options.requestLimits?.maxBodyBytes ?? REQUEST_LIMITS_DEFAULTS.maxBodyBytes }),
@@ -442,7 +446,7 @@ function notReadyReason(error: unknown, redactor: Redactor): { reason: string; u
 function yogaLogging(logger: Logger): Record<'debug' | 'info' | 'warn' | 'error', (...args: unknown[]) => void> {
   const at = (level: 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]): void => {
     if (!logger.isLevelEnabled(level)) return;
-    // Yoga logs without the request: the line is about the one being handled, if any (use-request-id.ts).
+    // Yoga logs without the request: at debug level the line is about the one being handled, if any (use-request-id.ts).
     const requestId = currentRequestId();
     const bound = requestId === undefined ? {} : { requestId };
     const [first, ...rest] = args;

@@ -43,28 +43,40 @@ export function createRequestIds(options: RequestIdOptions = {}): RequestIds {
 
 /**
  * The id of the request whose handling is running, for code that logs without being handed the request
- * (yoga's own logger, `gateway.ts`): the whole handling of a request, from yoga's first hook to its
- * response, runs inside {@link useRequestId}'s scope, and so does every promise it starts. Not a piece of
- * request state kept at module level: the store lives in the async context of each request.
+ * (yoga's own logger, `gateway.ts`): with {@link RequestScopeOptions.scoped}, the whole handling of a
+ * request, from yoga's first hook to its response, runs inside {@link useRequestId}'s scope, and so does
+ * every promise it starts. Not a piece of request state kept at module level: the store lives in the
+ * async context of each request.
  */
 const requestScope = new AsyncLocalStorage<string>();
 
-/** The id of the request being handled here, or undefined outside any request's handling (startup, timers). */
+/** The id of the request being handled here, or undefined outside any request's handling (startup, timers) or scope. */
 export function currentRequestId(): string | undefined {
   return requestScope.getStore();
+}
+
+export interface RequestScopeOptions {
+  /**
+   * Runs each request inside its id's async scope ({@link currentRequestId}). Wanted where yoga writes
+   * lines about every request, that is at debug level. Off otherwise: on Node 20 an AsyncLocalStorage in
+   * use runs promise hooks for every promise of every request (measured at about a tenth of the
+   * validator walk's CPU), and above debug yoga's only lines about an operation, its unexpected errors,
+   * are logged with the request's own logger by `useUnexpectedErrors`.
+   */
+  scoped?: boolean;
 }
 
 /**
  * Gives every request an id and returns it in `x-request-id` on every response: GraphQL results,
  * edge refusals (413, 503...), `/health`, `/ready`, `/metrics` and GraphiQL. First in the plugin
  * list, so the id exists before any other plugin may refuse the request; `onResponse` runs for
- * early responses too. The request is handled within its id's scope ({@link currentRequestId}).
+ * early responses too. With `scoped`, the request is handled within its id's scope ({@link currentRequestId}).
  */
-export function useRequestId(ids: RequestIds = createRequestIds()): Plugin {
+export function useRequestId(ids: RequestIds = createRequestIds(), options: RequestScopeOptions = {}): Plugin {
   return {
-    instrumentation: {
-      request: ({ request }, handle) => requestScope.run(ids.of(request), handle),
-    },
+    ...(options.scoped
+      ? { instrumentation: { request: ({ request }, handle) => requestScope.run(ids.of(request), handle) } satisfies Plugin['instrumentation'] }
+      : {}),
     onRequest({ request }) {
       ids.of(request);
     },
