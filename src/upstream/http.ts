@@ -12,6 +12,7 @@
  * observer that sees every attempt.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
@@ -495,20 +496,30 @@ function isAttemptFailure(value: unknown): value is AttemptFailure {
     && typeof (value as { retryable?: unknown }).retryable === 'boolean';
 }
 
-async function readText(body: AsyncIterable<unknown> & { destroy?: (error?: Error) => unknown }, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += buffer.length;
-    if (size > maxBytes) {
-      const error = Object.assign(new Error(`response body larger than ${maxBytes} bytes`), { code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
-      body.destroy?.(error);
-      throw error;
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The body as text, refused past `maxBytes` (the body destroyed, unread). Read by its 'data' events
+ * rather than its async iterator, which makes a promise per chunk.
+ */
+function readText(body: Readable, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer | Uint8Array) => {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      size += buffer.length;
+      if (size > maxBytes) {
+        const error = Object.assign(new Error(`response body larger than ${maxBytes} bytes`), { code: 'UND_ERR_RES_EXCEEDED_MAX_SIZE' });
+        body.destroy(error);
+        reject(error);
+        return;
+      }
+      chunks.push(buffer);
+    });
+    body.once('error', reject);
+    // Destroyed without an error (no 'end'): what the async iterator would have thrown. After 'end' or 'error', a no-op.
+    body.once('close', () => reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    body.once('end', () => resolve((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).toString('utf8')));
+  });
 }
 
 /** What an error about this call must not repeat: the secrets it sent and the credentials of its URL. */
