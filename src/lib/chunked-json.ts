@@ -10,6 +10,11 @@
 
 /** Pieces are about this many weight units (see {@link weigh}): some tens of KB of JSON, well under a millisecond to make. */
 const PIECE_WEIGHT = 4096;
+/**
+ * A value lighter than this is serialized by one `JSON.stringify` (some hundred KB of JSON, about a
+ * millisecond: well within the loop's slice); walking it in pieces costs more than it spares.
+ */
+const AT_ONCE_WEIGHT = 4 * PIECE_WEIGHT;
 /** Text is encoded to UTF-8 in runs of at least this many characters. */
 const ENCODE_CHARS = 64 * 1024;
 
@@ -121,12 +126,12 @@ async function writeContainer(value: Record<string, unknown> | unknown[], sink: 
 
 /**
  * The UTF-8 bytes of `JSON.stringify(value)` (which must not be undefined), identical to
- * `Buffer.from(JSON.stringify(value))`. A value of less than {@link PIECE_WEIGHT} is serialized at once
+ * `Buffer.from(JSON.stringify(value))`. A value of less than {@link AT_ONCE_WEIGHT} is serialized at once
  * and returned as is; a larger one is made in pieces, asking `pause()` between them, and comes back as a promise.
  * Throws what `JSON.stringify` throws (a cycle, a BigInt).
  */
 export function serializeJson(value: unknown, pause: Pause): Buffer<ArrayBuffer> | Promise<Buffer<ArrayBuffer>> {
-  if (!isPlainContainer(value) || weigh(value, PIECE_WEIGHT) < PIECE_WEIGHT) {
+  if (!isPlainContainer(value) || weigh(value, AT_ONCE_WEIGHT) < AT_ONCE_WEIGHT) {
     const text = JSON.stringify(value) as string | undefined;
     if (text === undefined) throw new TypeError('serializeJson: the value has no JSON text');
     return Buffer.from(text, 'utf8');
