@@ -1,8 +1,10 @@
 /**
  * Before and after in one run: the CPU figures of two builds of the gateway, measured by the bench's
- * one method (`cpuCurve`: a gateway started for each figure alone, cold, warm and steady), the two
- * builds taking turns (A, B, A, B...) so that whatever else the machine does weighs on both alike.
- * The median of the rounds of each is reported, and written to BENCH_OUT/compare-latest.md and .json.
+ * one method (`cpuCurve`: a fresh gateway per figure, cold, warm and steady). In each round a gateway of
+ * each build is started and the two are measured side by side (`cpuCurvesOf`): cold of one, cold of the
+ * other, then warm, then each steady batch in turn (7 each), so that whatever else the machine does at a
+ * given moment weighs on both alike; which build goes first alternates by round. The median of the rounds
+ * of each is reported, and written to BENCH_OUT/compare-latest.md and .json.
  *
  *   npx tsx bench/compare.ts <other checkout> [rounds]
  *
@@ -15,7 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { median } from './stats.ts';
 import { buildScenarios, type Fixtures } from './scenarios.ts';
-import { cpuCurveOf, startDevnetProcess, startGatewayProcess, type CpuCurve } from './gateway-process.ts';
+import { cpuCurvesOf, startDevnetProcess, startGatewayProcess, type CpuCurve } from './gateway-process.ts';
 import { root } from './process.ts';
 
 const [other, roundsArg = '2'] = process.argv.slice(2);
@@ -30,6 +32,8 @@ const FIGURES: { figure: string; scenario: string; cache: 'off' | 'memory'; env:
   { figure: 'Walk from cache', scenario: 'S2', cache: 'memory', env: { RESPONSE_CACHE: 'off' } },
 ];
 
+/** Steady batches per gateway in a comparison (the bench's figures take 3): more, since two builds differ by less than the batches of one. */
+const STEADY_BATCHES = 7;
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 const devnet = await startDevnetProcess(0);
 try {
@@ -41,10 +45,14 @@ try {
     const query = scenarios.find((s) => s.id === f.scenario)?.query as string;
     const curves = builds.map(() => [] as CpuCurve[]);
     for (let i = 0; i < Number(roundsArg); i += 1) {
-      for (const [b, build] of builds.entries()) {
-        const curve = await cpuCurveOf(await startGatewayProcess(devnet.url, f.cache, [], f.env, build.root), query);
+      const order = i % 2 === 0 ? [0, 1] : [1, 0];
+      const started = [];
+      for (const b of order) started.push(await startGatewayProcess(devnet.url, f.cache, [], f.env, (builds[b] as (typeof builds)[number]).root));
+      const measured = await cpuCurvesOf(started, query, undefined, STEADY_BATCHES);
+      for (const [k, b] of order.entries()) {
+        const curve = measured[k] as CpuCurve;
         curves[b]?.push(curve);
-        console.error(`${f.figure}, ${build.label}: cold ${round(curve.coldMs)}, warm ${round(curve.warmMs)}, steady ${round(curve.steadyMs)} ms, ready after ${curve.readyMs} ms`);
+        console.error(`${f.figure}, ${builds[b]?.label}: cold ${round(curve.coldMs)}, warm ${round(curve.warmMs)}, steady ${round(curve.steadyMs)} ms, ready after ${curve.readyMs} ms`);
       }
     }
     for (const [b, build] of builds.entries()) {

@@ -194,10 +194,21 @@ export async function cpuCurve(devnetUrl: string, cache: 'off' | 'memory', env: 
 
 /** {@link cpuCurve} of a server already started and ready (the gateway, or the floor of bench/floor.ts); stopped at the end. */
 export async function cpuCurveOf(gateway: GatewayProc, query: string, counts = CPU_COUNTS): Promise<CpuCurve> {
+  return (await cpuCurvesOf([gateway], query, counts))[0] as CpuCurve;
+}
+
+/**
+ * {@link cpuCurveOf} of several servers started and ready, measured side by side for a comparison: each
+ * part (cold, warm, the run up to steady, each steady batch) is taken of every server in turn before the
+ * next part, so that what else the machine does at a given moment weighs on all of them alike. `steadyBatches`
+ * (default 3) steady batches each, the median reported. All are stopped at the end.
+ */
+export async function cpuCurvesOf(gateways: readonly GatewayProc[], query: string, counts = CPU_COUNTS, steadyBatches = 3): Promise<CpuCurve[]> {
   try {
-    let sent = 0;
-    /** CPU per query, ms, over queries sent until `enough(ms, queries)`, `chunk(ms, queries)` at a time. */
-    const measure = async (chunk: (ms: number, queries: number) => number, enough: (ms: number, queries: number) => boolean) => {
+    const sent = gateways.map(() => 0);
+    /** CPU per query, ms, of server `g` over queries sent until `enough(ms, queries)`, `chunk(ms, queries)` at a time. */
+    const measure = async (g: number, chunk: (ms: number, queries: number) => number, enough: (ms: number, queries: number) => boolean) => {
+      const gateway = gateways[g] as GatewayProc;
       const before = cpuNs(gateway.pid);
       let queries = 0;
       let ms = 0;
@@ -207,33 +218,42 @@ export async function cpuCurveOf(gateway: GatewayProc, query: string, counts = C
         queries += n;
         ms = (cpuNs(gateway.pid) - before) / 1e6;
       }
-      sent += queries;
+      sent[g] = (sent[g] as number) + queries;
       return { queries, msPerQuery: ms / queries };
     };
-    const exactly = (n: number) => measure(() => n, (_ms, queries) => queries >= n);
-    const cold = await exactly(counts.cold);
-    const warm = await exactly(counts.warm);
-    await runQueries(gateway.url, query, Math.max(0, counts.steadyAfter - sent));
-    sent = Math.max(sent, counts.steadyAfter);
-    const size = Math.ceil(STEADY_BATCH_MS / Math.max(warm.msPerQuery, 0.001));
-    const steadyBatches: CpuCurve['steadyBatches'] = [];
-    for (let i = 0; i < 3; i += 1) {
-      // Sized from the warm figure; topped up at the rate measured so far when the steady cost is below it.
-      const topUp = (ms: number, queries: number) => (queries === 0 ? size : Math.ceil(((STEADY_BATCH_MS - ms) * queries) / Math.max(ms, 0.001)) + 1);
-      steadyBatches.push(await measure(topUp, (ms) => ms >= STEADY_BATCH_MS));
+    const each = async <T>(part: (g: number) => Promise<T>): Promise<T[]> => {
+      const out: T[] = [];
+      for (let g = 0; g < gateways.length; g += 1) out.push(await part(g));
+      return out;
+    };
+    const exactly = (n: number) => (g: number) => measure(g, () => n, (_ms, queries) => queries >= n);
+    const cold = await each(exactly(counts.cold));
+    const warm = await each(exactly(counts.warm));
+    await each(async (g) => {
+      await runQueries((gateways[g] as GatewayProc).url, query, Math.max(0, counts.steadyAfter - (sent[g] as number)));
+      sent[g] = Math.max(sent[g] as number, counts.steadyAfter);
+    });
+    const batches = gateways.map(() => [] as CpuCurve['steadyBatches']);
+    for (let i = 0; i < steadyBatches; i += 1) {
+      await each(async (g) => {
+        // Sized from the warm figure; topped up at the rate measured so far when the steady cost is below it.
+        const size = Math.ceil(STEADY_BATCH_MS / Math.max((warm[g] as { msPerQuery: number }).msPerQuery, 0.001));
+        const topUp = (ms: number, queries: number) => (queries === 0 ? size : Math.ceil(((STEADY_BATCH_MS - ms) * queries) / Math.max(ms, 0.001)) + 1);
+        batches[g]?.push(await measure(g, topUp, (ms) => ms >= STEADY_BATCH_MS));
+      });
     }
-    return {
-      coldMs: cold.msPerQuery,
-      warmMs: warm.msPerQuery,
-      steadyMs: median(steadyBatches.map((b) => b.msPerQuery)),
-      steadyBatches,
+    return gateways.map((gateway, g) => ({
+      coldMs: (cold[g] as { msPerQuery: number }).msPerQuery,
+      warmMs: (warm[g] as { msPerQuery: number }).msPerQuery,
+      steadyMs: median((batches[g] ?? []).map((b) => b.msPerQuery)),
+      steadyBatches: batches[g] ?? [],
       counts,
-      queries: sent,
+      queries: sent[g] as number,
       readyMs: gateway.readyMs,
       peakRssMb: procMemory(gateway.pid).peakMb,
-    };
+    }));
   } finally {
-    await gateway.stop();
+    await Promise.all(gateways.map((gateway) => gateway.stop()));
   }
 }
 
