@@ -1,8 +1,7 @@
-import { GraphQLError, type ExecutionResult } from 'graphql';
-import { handleStreamOrSingleExecutionResult, maskError, type Plugin } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import { maskError, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-
-type IncrementalPayload = ExecutionResult & { incremental?: readonly { errors?: readonly GraphQLError[] }[] };
+import { useResultErrors } from './result-errors.ts';
 
 /** What yoga's masking says in place of an unexpected error (`maskedErrors: true`). */
 const MASKED_MESSAGE = 'Unexpected error.';
@@ -38,26 +37,5 @@ export function useUnexpectedErrors(): Plugin {
     });
     return masked;
   };
-  const map = (result: IncrementalPayload, log: Logger | undefined): ExecutionResult | undefined => {
-    const errors = result.errors ? maskAll(result.errors, log) : undefined;
-    let partsChanged = false;
-    const parts = result.incremental?.map((part) => {
-      const partErrors = part.errors ? maskAll(part.errors, log) : undefined;
-      if (!partErrors) return part;
-      partsChanged = true;
-      return { ...part, errors: partErrors };
-    });
-    if (!errors && !partsChanged) return undefined;
-    return { ...result, ...(errors ? { errors } : {}), ...(partsChanged ? { incremental: parts } : {}) } as ExecutionResult;
-  };
-  const onDone = (context: unknown) => (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) =>
-    handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
-      if (!result.errors && !(result as IncrementalPayload).incremental) return;
-      const mapped = map(result, (context as { log?: Logger } | undefined)?.log);
-      if (mapped) setResult(mapped);
-    });
-  return {
-    onExecute: ({ args }) => ({ onExecuteDone: onDone(args.contextValue) }),
-    onSubscribe: ({ args }) => ({ onSubscribeResult: onDone(args.contextValue) }),
-  };
+  return useResultErrors((_schema, context) => (errors) => maskAll(errors, (context as { log?: Logger } | undefined)?.log));
 }

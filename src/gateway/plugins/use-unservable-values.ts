@@ -1,9 +1,8 @@
-import { GraphQLError, isLeafType, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
+import { GraphQLError, isLeafType, type GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ErrorCode, UNSERVABLE_MESSAGE, unservableMessage } from '../../errors/graphql.ts';
-
-type IncrementalPayload = ExecutionResult & { incremental?: readonly { errors?: readonly GraphQLError[] }[] };
+import { useResultErrors } from './result-errors.ts';
 
 /**
  * What a scalar's or an enum's serializer says when it refuses a value, by executor. Each names the type
@@ -56,27 +55,5 @@ export function useUnservableValues(): Plugin {
     });
     return mapped;
   };
-  const map = (schema: GraphQLSchema, result: IncrementalPayload, log: Logger | undefined): ExecutionResult | undefined => {
-    const errors = result.errors ? mapErrors(schema, result.errors, log) : undefined;
-    // A later payload of an incremental response (@defer, @stream) carries its errors per deferred or streamed part.
-    let partsChanged = false;
-    const parts = result.incremental?.map((part) => {
-      const partErrors = part.errors ? mapErrors(schema, part.errors, log) : undefined;
-      if (!partErrors) return part;
-      partsChanged = true;
-      return { ...part, errors: partErrors };
-    });
-    if (!errors && !partsChanged) return undefined;
-    return { ...result, ...(errors ? { errors } : {}), ...(partsChanged ? { incremental: parts } : {}) } as ExecutionResult;
-  };
-  const onDone = (schema: GraphQLSchema, context: unknown) => (payload: Parameters<typeof handleStreamOrSingleExecutionResult>[0]) =>
-    handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
-      if (!result.errors && !(result as IncrementalPayload).incremental) return;
-      const mapped = map(schema, result, (context as { log?: Logger } | undefined)?.log);
-      if (mapped) setResult(mapped);
-    });
-  return {
-    onExecute: ({ args }) => ({ onExecuteDone: onDone(args.schema, args.contextValue) }),
-    onSubscribe: ({ args }) => ({ onSubscribeResult: onDone(args.schema, args.contextValue) }),
-  };
+  return useResultErrors((schema, context) => (errors) => mapErrors(schema, errors, (context as { log?: Logger } | undefined)?.log));
 }
