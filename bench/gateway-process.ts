@@ -274,17 +274,24 @@ export async function recordQuery(devnetUrl: string, query: string): Promise<Flo
   }
 }
 
+/** The servers of bench/floor.ts: node's HTTP server alone, or a bare graphql-yoga. */
+export type FloorServer = 'plain' | 'yoga';
+
+/** The document each floor server is sent: the plain one ignores it; the bare yoga knows one field. */
+export const FLOOR_QUERY: Record<FloorServer, string | undefined> = { plain: undefined, yoga: '{ floor }' };
+
 /**
- * The floor (bench/floor.ts) on a free port over `devnetUrl`, under the start script's node flags,
- * answering every request by replaying `recording`; returned once it answers.
+ * A floor (bench/floor.ts, `server`) on a free port over `devnetUrl`, under the start script's node
+ * flags, answering every request by replaying `recording`; returned once it answers.
  */
-export async function startFloorProcess(devnetUrl: string, recording: FloorRecording): Promise<GatewayProc> {
+export async function startFloorProcess(devnetUrl: string, recording: FloorRecording, server: FloorServer = 'plain'): Promise<GatewayProc> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const file = join(mkdtempSync(join(tmpdir(), 'chaingraph-floor-')), 'recording.json');
   writeFileSync(file, JSON.stringify(recording));
   const t0 = performance.now();
-  const proc = start([...GATEWAY_NODE_FLAGS, '--import', 'tsx', 'bench/floor.ts'], { ...process.env, FLOOR_PORT: String(port), FLOOR_UPSTREAM: devnetUrl, FLOOR_RECORDING: file }, `${base}/`);
-  await waitFor(`${base}/ready`, { ready: (status) => status === 200, exited: proc.exited });
+  const env = { ...process.env, NODE_ENV: 'production', FLOOR_PORT: String(port), FLOOR_UPSTREAM: devnetUrl, FLOOR_RECORDING: file, FLOOR_SERVER: server };
+  const proc = start([...GATEWAY_NODE_FLAGS, '--import', 'tsx', 'bench/floor.ts'], env, server === 'yoga' ? `${base}/graphql` : `${base}/`);
+  await waitFor(`${base}/${server === 'yoga' ? 'health' : 'ready'}`, { ready: (status) => status === 200, exited: proc.exited });
   return { ...proc, readyMs: Math.round(performance.now() - t0) };
 }

@@ -30,7 +30,7 @@ import { busyTime, countRounds, percentile } from './stats.ts';
 import { buildScenarios, type Fixtures, type Scenario } from './scenarios.ts';
 import { directS2 } from './direct.ts';
 import { procMemory, root } from './process.ts';
-import { CPU_COUNTS, cpuCurve, cpuCurveOf, recordQuery, startFloorProcess, runQueries, startDevnetProcess, startGatewayProcess, type CpuCurve, type Proc } from './gateway-process.ts';
+import { CPU_COUNTS, cpuCurve, cpuCurveOf, FLOOR_QUERY, recordQuery, startFloorProcess, type FloorServer, runQueries, startDevnetProcess, startGatewayProcess, type CpuCurve, type Proc } from './gateway-process.ts';
 
 /** What each CPU figure must meet, ms per query; `coldOverSteady` bounds cold / steady, both as measured. */
 interface CpuTargets {
@@ -82,13 +82,17 @@ const CPU_FIGURES: { figure: string; scenario: string; mode: Mode; targets?: Cpu
 ];
 
 /**
- * The floors (bench/floor.ts): a plain Node server making the same upstream requests as the gateway
- * did for the query, parsing every answer and writing the same response. What no server in Node can
- * go below on this machine; measured by the same method, reported beside the figure it bounds.
+ * The floors (bench/floor.ts), measured by the same method and reported beside the figure they bound:
+ * - plain: a Node server making the same upstream requests as the gateway did for the query, parsing
+ *   every answer and writing the same response. What no server in Node can go below on this machine.
+ * - bare graphql-yoga: the same fetching and the same data through graphql-yoga with its defaults and
+ *   a one-field document. What the server framework the gateway is built on costs before any work of ours.
  */
-const FLOORS: { figure: string; scenario: string; of: string }[] = [
-  { figure: 'Walk floor (same requests parsed, same response, no GraphQL)', scenario: 'S2', of: 'Walk uncached' },
-  { figure: 'Single list floor (same request parsed, same response, no GraphQL)', scenario: 'S1', of: 'Single list uncached' },
+const FLOORS: { figure: string; scenario: string; of: string; server: FloorServer }[] = [
+  { figure: 'Walk floor (same requests parsed, same response, no GraphQL)', scenario: 'S2', of: 'Walk uncached', server: 'plain' },
+  { figure: 'Single list floor (same request parsed, same response, no GraphQL)', scenario: 'S1', of: 'Single list uncached', server: 'plain' },
+  { figure: 'Walk on bare graphql-yoga (same requests parsed, same data, `{ floor }`)', scenario: 'S2', of: 'Walk uncached', server: 'yoga' },
+  { figure: 'Single list on bare graphql-yoga (same request parsed, same data, `{ floor }`)', scenario: 'S1', of: 'Single list uncached', server: 'yoga' },
 ];
 
 type LogEntry = { start: number; end: number };
@@ -177,6 +181,8 @@ interface CpuRow extends CpuCurve {
   coldOverSteady: number;
   /** For a floor row: the figure it bounds. */
   floorOf?: string;
+  /** For a floor row: which server (bench/floor.ts). */
+  floorServer?: FloorServer;
 }
 
 /** The walk (S2, uncached) sent one at a time: wall time split into upstream critical path and gateway time. */
@@ -303,13 +309,13 @@ async function benchCpu(): Promise<void> {
   const devnet = await startDevnetProcess(0);
   try {
     const all = await scenariosOf(devnet.url);
-    const record = (figure: string, scenario: string, cache: string, curve: CpuCurve, t0: number, floorOf?: string): void => {
+    const record = (figure: string, scenario: string, cache: string, curve: CpuCurve, t0: number, floor?: { of: string; server: FloorServer }): void => {
       const row: CpuRow = {
         ...curve, figure, scenario, cache,
         coldMs: round(curve.coldMs, 3), warmMs: round(curve.warmMs, 3), steadyMs: round(curve.steadyMs, 3),
         steadyBatches: curve.steadyBatches.map((b) => ({ queries: b.queries, msPerQuery: round(b.msPerQuery, 3) })),
         coldOverSteady: round(curve.coldMs / curve.steadyMs), peakRssMb: round(curve.peakRssMb),
-        ...(floorOf ? { floorOf } : {}),
+        ...(floor ? { floorOf: floor.of, floorServer: floor.server } : {}),
       };
       cpuRows.push(row);
       console.error(`CPU ${figure} (${scenario}, cache=${cache}): cold ${row.coldMs}, warm ${row.warmMs}, steady ${row.steadyMs} ms/query (${row.steadyBatches.map((b) => `${b.queries} x ${b.msPerQuery}`).join(', ')}), cold/steady ${row.coldOverSteady}, ready after ${row.readyMs} ms; ${row.queries} queries in ${Math.round((performance.now() - t0) / 1000)} s`);
@@ -324,7 +330,7 @@ async function benchCpu(): Promise<void> {
       const query = (all.find((s) => s.id === f.scenario) as Scenario).query;
       const t0 = performance.now();
       const recording = await recordQuery(devnet.url, query);
-      record(f.figure, f.scenario, '-', await cpuCurveOf(await startFloorProcess(devnet.url, recording), query), t0, f.of);
+      record(f.figure, f.scenario, '-', await cpuCurveOf(await startFloorProcess(devnet.url, recording, f.server), FLOOR_QUERY[f.server] ?? query), t0, f);
       await resetDevnet(devnet.url);
     }
   } finally {
@@ -398,8 +404,9 @@ function targets(): { targets: Target[]; listVsDirect: number | undefined; peakR
     const row = cpuRows.find((c) => c.figure === f.figure);
     const name = `${f.figure} (${f.scenario}, CACHE=${f.mode.label}), gateway CPU per query`;
     const ms = (v: number) => `<= ${v} ms`;
-    const floor = cpuRows.find((c) => c.floorOf === f.figure);
-    list.push(t(`${name}, steady${floor ? ` (floor ${floor.steadyMs} ms)` : ''}`, ms(f.targets.steady), row?.steadyMs, 'ms', f.targets.steady));
+    const floor = (server: FloorServer) => cpuRows.find((c) => c.floorOf === f.figure && c.floorServer === server)?.steadyMs;
+    const floors = [floor('plain') === undefined ? '' : `floor ${floor('plain')} ms`, floor('yoga') === undefined ? '' : `bare graphql-yoga ${floor('yoga')} ms`].filter(Boolean);
+    list.push(t(`${name}, steady${floors.length ? ` (${floors.join('; ')})` : ''}`, ms(f.targets.steady), row?.steadyMs, 'ms', f.targets.steady));
     list.push(t(`${name}, warm`, ms(f.targets.warm), row?.warmMs, 'ms', f.targets.warm));
     if (f.targets.cold !== undefined) list.push(t(`${name}, cold`, ms(f.targets.cold), row?.coldMs, 'ms', f.targets.cold));
     if (f.targets.coldOverSteady !== undefined) list.push(t(`${name}, cold / steady`, `<= ${f.targets.coldOverSteady}x`, row?.coldOverSteady, 'x', f.targets.coldOverSteady));
