@@ -36,24 +36,32 @@ interface ContractKey {
   uncapped?: boolean;
 }
 
+/** The refusals of token contracts past the cap: an address's own link, which is not capped, reads past them. */
+const capRefusals = new WeakSet<object>();
+
 /** getContractMetadata: each (chain, address) once per request, null when there is no contract there. */
 export function contractByAddress(ctx: LoaderContext): DataLoader<ContractKey, ContractMetadata | null, string> {
   return memoLoader(ctx, 'contractByAddress', () => {
     const { dataApi } = upstreamOf(ctx);
     let read = 0;
-    return new DataLoader<ContractKey, ContractMetadata | null, string>(
+    const loader: DataLoader<ContractKey, ContractMetadata | null, string> = new DataLoader<ContractKey, ContractMetadata | null, string>(
       (keys) =>
         settle(
           keys.map((k) => {
             if (!k.uncapped) read += 1;
             if (!k.uncapped && read > MAX_CONTRACTS_PER_REQUEST) {
-              return Promise.reject(codedError(ErrorCode.QUERY_TOO_COSTLY, `This request links more than ${MAX_CONTRACTS_PER_REQUEST} distinct contracts; ask for fewer.`));
+              const refusal = codedError(ErrorCode.QUERY_TOO_COSTLY, `This request links more than ${MAX_CONTRACTS_PER_REQUEST} distinct contracts; ask for fewer.`);
+              capRefusals.add(refusal);
+              // Not kept: a later load of the same contract for an address's own link reads it.
+              loader.clear(k);
+              return Promise.reject(refusal);
             }
             return nullOnNotFound(dataApi.getContractMetadata(k.chainId, k.address, ctx.call));
           }),
         ),
       { cacheKeyFn: (k) => `${k.chainId}|${k.address}` },
     );
+    return loader;
   });
 }
 
@@ -64,7 +72,18 @@ export function contractByAddress(ctx: LoaderContext): DataLoader<ContractKey, C
  * already bounds, and a cap the estimate did not count would fail an operation it accepted.
  */
 export async function contractOf(ctx: LoaderContext, chainId: string, address: string, uncapped = false): Promise<ChainContract | null> {
-  const contract = await contractByAddress(ctx).load({ chainId, address: address.toLowerCase(), ...(uncapped ? { uncapped } : {}) });
+  const loader = contractByAddress(ctx);
+  const key: ContractKey = { chainId, address: address.toLowerCase(), ...(uncapped ? { uncapped } : {}) };
+  let contract: ContractMetadata | null;
+  try {
+    contract = await loader.load(key);
+  } catch (error) {
+    // The loader's entries are by chain and address alone: the same contract, asked for in the same batch as
+    // a token's contract past the cap, shared its refusal. The refusal left the cache, so this reads it (once,
+    // however many address links ask at the same time).
+    if (!uncapped || !(error instanceof Object) || !capRefusals.has(error)) throw error;
+    contract = await loader.load(key);
+  }
   return contract ? withFields(contract, { chainId }) : null;
 }
 

@@ -108,6 +108,30 @@ describe("an address's own contract", () => {
   });
 });
 
+describe('a contract refused past the cap as a token contract', () => {
+  it("is still an address's own contract when both are asked in one batch: the refusal is not kept", async () => {
+    stack.devnet.resetStats();
+    // Fifty other contracts first, so the fifty-first, read by id as a token contract would be, is refused;
+    // the same contract is also the address's own, which is charged per address and not capped.
+    const others = Array.from({ length: MAX_CONTRACTS_PER_REQUEST }, (_, i) => encodeGlobalId('Contract', [f.evmChainId, `0x${(i + 1).toString(16).padStart(40, '0')}`]));
+    const ids = [...others, encodeGlobalId('Contract', [f.evmChainId, f.contractAddress])];
+    const res = await stack.query<Data>(
+      `query($ids: [ID!]!, $c: String!, $a: String!) {
+        nodes(ids: $ids) { id }
+        chain(chainId: $c) { address(address: $a) { contract { address } } }
+      }`,
+      { ids, c: f.evmChainId, a: f.contractAddress },
+    );
+    expect(res.errors).toHaveLength(1);
+    expect(res.errors?.[0]).toMatchObject({ path: ['nodes', MAX_CONTRACTS_PER_REQUEST], extensions: { code: 'QUERY_TOO_COSTLY' } });
+    expect(res.data?.chain.address.contract).toEqual({ address: f.contractAddress.toLowerCase() });
+    // The fifty under the cap, then the address's own read once.
+    expect(routes()[CONTRACT_ROUTE]).toBe(MAX_CONTRACTS_PER_REQUEST + 1);
+    const cost = res.extensions?.['cost'] as { estimatedUpstreamCalls: number; actualUpstreamCalls: number };
+    expect(cost.actualUpstreamCalls).toBeLessThanOrEqual(cost.estimatedUpstreamCalls);
+  });
+});
+
 describe('the contract link of token references', () => {
   it('reads each distinct contract once for an EVM block explorer screen, within its estimate', async () => {
     const n = await fixtureBlock();
