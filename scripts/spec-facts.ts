@@ -88,10 +88,14 @@ function derive(specText: string): { facts: string; specText: string } {
   if (!isObject(paths) || !isObject(components)) throw new Error('the spec has no paths or no components.schemas');
   const reached = new Set<string>();
   const operations: JsonObject = {};
+  // Each operation's compute-unit tier (`x-execution-weight`), null where the spec gives none: the devnet bills by it.
+  const weights: JsonObject = {};
   for (const [path, methods] of Object.entries(paths)) {
     if (!isObject(methods)) continue;
     for (const [method, operation] of Object.entries(methods)) {
       if (!isObject(operation) || !isObject(operation['responses'])) continue;
+      const weight = operation['x-execution-weight'];
+      weights[`${method.toUpperCase()} ${path}`] = { operationId: operation['operationId'] ?? null, tier: typeof weight === 'string' ? weight : null };
       const answers: JsonObject = {};
       for (const [status, response] of Object.entries(operation['responses'])) {
         if (!status.startsWith('2') || !isObject(response)) continue;
@@ -123,6 +127,7 @@ function derive(specText: string): { facts: string; specText: string } {
       sha256: createHash('sha256').update(specText).digest('hex'),
     },
     operations: sorted(operations),
+    weights: sorted(weights),
     schemas: sorted(schemas),
   };
   // One line per operation and per schema, so a change of the spec shows as a readable diff.
@@ -130,7 +135,7 @@ function derive(specText: string): { facts: string; specText: string } {
     Object.entries(object)
       .map(([key, value]) => `    ${JSON.stringify(key)}: ${JSON.stringify(value)}`)
       .join(',\n');
-  const text = `{\n  "source": ${JSON.stringify(facts.source)},\n  "operations": {\n${lines(facts.operations)}\n  },\n  "schemas": {\n${lines(facts.schemas)}\n  }\n}\n`;
+  const text = `{\n  "source": ${JSON.stringify(facts.source)},\n  "operations": {\n${lines(facts.operations)}\n  },\n  "weights": {\n${lines(facts.weights)}\n  },\n  "schemas": {\n${lines(facts.schemas)}\n  }\n}\n`;
   return { facts: text, specText };
 }
 
