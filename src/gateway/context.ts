@@ -30,6 +30,8 @@ export interface ContextDeps {
   logger: Logger;
   /** Told about every upstream attempt of every request, after the budget (the gateway's metrics). */
   observer?: UpstreamObserver;
+  /** Who the caller is for the per-client rules (the edge policy's `clientOf`). Default: `addr:unknown` for everyone. */
+  clientOf?: (request: Request, socketAddress: string | undefined) => string;
   /** The gateway's secrets (`DATA_API_KEY`, `ADMIN_TOKEN`...), hidden from errors. Default: URL credentials only. */
   redactor?: Redactor;
 }
@@ -82,6 +84,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     adminConfigured: Boolean(deps.adminToken),
     isAdmin: sameSecret(bearer(request.headers.get('authorization')), deps.adminToken),
     upstreamCalls,
+    client: deps.clientOf?.(request, socketAddressOf(initial)) ?? 'addr:unknown',
     cursors: deps.cursors,
     requestId: requestId ?? '',
     // Made on first use: most requests log nothing, and a child logger costs a few microseconds.
@@ -94,4 +97,11 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
       return (redactor ??= (deps.redactor ?? URL_REDACTOR).with([callerKey]));
     },
   };
+}
+
+/** The caller's peer address: node:http's socket, or what a transport without one put in the context (graphql-ws). */
+function socketAddressOf(initial: YogaInitialContext): string | undefined {
+  const edge = initial as { req?: { socket?: { remoteAddress?: unknown } }; socketAddress?: unknown };
+  const address = edge.req?.socket?.remoteAddress ?? edge.socketAddress;
+  return typeof address === 'string' ? address : undefined;
 }

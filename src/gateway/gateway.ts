@@ -258,6 +258,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     nodes,
     cursors,
     apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key',
+    clientOf: (request: Request, socketAddress: string | undefined) => policy.clientOf(request, socketAddress),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
   };
   const readinessProbe = deps.readinessProbe ?? (() => deps.dataApi.listChains({}, { timeoutMs: 3000 }));

@@ -14,6 +14,12 @@ export interface Context extends LoaderContext {
   readonly upstreamCalls: UpstreamBudget;
   /** The gateway's cursor codec (one per gateway: its secret signs every cursor). */
   readonly cursors: CursorCodec;
+  /**
+   * Who the caller is for every per-client rule (rate, operation and subscription shares, topic and
+   * watched-address shares, compute-unit budgets): `key:<digest>` for an API key the Data API accepted,
+   * else `addr:<address or /64>`. Never a key itself.
+   */
+  readonly client: string;
   /** This request's id (`x-request-id`: the caller's when well-formed, else generated); sent upstream on every call. */
   readonly requestId: string;
   /** The gateway's logger bound to `{ requestId }`: what logs anything about this request logs through it. */
