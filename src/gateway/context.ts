@@ -10,6 +10,7 @@ import type { CallOptions, DataApi, UpstreamObserver } from '../upstream/client-
 import { URL_REDACTOR, type Redactor } from '../lib/redact.ts';
 import { bearer, sameSecret } from '../lib/secrets.ts';
 import { WARM_UP_UPSTREAM } from './plugins/warm-up-requests.ts';
+import type { ClientIdentity } from './plugins/client-identity.ts';
 
 /** What a warm-up request reads instead of the gateway's own upstream. */
 export interface WarmUpUpstream {
@@ -34,6 +35,11 @@ export interface ContextDeps {
   clientOf?: (request: Request, socketAddress: string | undefined) => string;
   /** The gateway's secrets (`DATA_API_KEY`, `ADMIN_TOKEN`...), hidden from errors. Default: URL credentials only. */
   redactor?: Redactor;
+  /**
+   * What the Data API said of callers' keys (the gateway's client identity): each answer to a call carrying the
+   * caller's key is reported, and a key it refused lately is answered UNAUTHENTICATED, unsent. Default: none.
+   */
+  keys?: Pick<ClientIdentity, 'refusedFor' | 'answered'>;
 }
 
 export function createContext(deps: ContextDeps, initial: YogaInitialContext): Context {
@@ -45,6 +51,16 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
       ErrorCode.UNAUTHENTICATED,
       `The ${deps.apiKeyHeader} header is not a well-formed API key (1-${MAX_API_KEY_LENGTH} characters among letters, digits and - _ . ~ + / =)`,
       { header: deps.apiKeyHeader, http: { status: 401 } },
+    );
+  }
+  // A key the Data API refused lately is not sent again until the refusal expires (fleet-wide with Redis).
+  const refusedMs = callerKey ? deps.keys?.refusedFor(callerKey) : undefined;
+  if (refusedMs !== undefined) {
+    const retryAfter = Math.max(1, Math.ceil(refusedMs / 1000));
+    throw codedError(
+      ErrorCode.UNAUTHENTICATED,
+      `The Data API refused this ${deps.apiKeyHeader} key recently (HTTP 401 or 403), so it is not sent again for now: check the key, or retry after ${retryAfter} s.`,
+      { header: deps.apiKeyHeader, retryAfter, http: { status: 401, headers: { 'retry-after': String(retryAfter) } } },
     );
   }
   const upstreamCalls: UpstreamBudget = { count: 0, limit: Infinity, refused: 0, retries: 0 };
@@ -76,7 +92,11 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
         upstreamCalls.count += 1;
         return true;
       },
-      onAttempt: (info) => observer?.onAttempt(info),
+      onAttempt: (info) => {
+        // The caller's key is judged by what its own calls got (warm-up answers are recordings, not the Data API's).
+        if (callerKey && !warmUp) deps.keys?.answered(callerKey, info);
+        observer?.onAttempt(info);
+      },
     },
   };
   return {

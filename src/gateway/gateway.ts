@@ -22,6 +22,7 @@ import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-ups
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions, type QueryCostOptions } from './plugins/use-query-cost.ts';
 import type { AdmissionGate } from './plugins/use-admission-control.ts';
 import { createEdgePolicy, useEdgePolicy, type EdgePolicy, type EdgePolicyOptions } from './plugins/edge-policy.ts';
+import type { ClientIdentity } from './plugins/client-identity.ts';
 import { REQUEST_LIMITS_DEFAULTS } from './plugins/use-request-limits.ts';
 import { createSharedProbe } from '../lib/shared-probe.ts';
 import { useIntrospectionLimit, type IntrospectionLimitOptions } from './plugins/use-introspection-limit.ts';
@@ -190,6 +191,8 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
   readonly persisted: PersistedDocuments;
   /** Its per-client rate limit (`RATE_LIMIT_RPS`), for the same transports; absent when off. */
   readonly rateLimit?: ClientRateLimit;
+  /** Who a client is for every per-client rule (its edge policy's: verified keys, else addresses), for the same transports and tests. */
+  readonly identity: ClientIdentity;
   /** Its live activity (webhook deliveries and the activity subscriptions), when configured. */
   readonly liveActivity?: LiveActivity;
   /** Its warm-up (see `GatewayOptions.warmUp` and src/server/warm-up.ts). */
@@ -238,7 +241,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     : undefined;
   const persisted = createPersistedDocuments(options.persistedDocuments);
   const rateLimitOptions = options.rateLimit ? { apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key', ...options.rateLimit } : undefined;
-  const rateLimit = rateLimitOptions ? createClientRateLimit(rateLimitOptions) : undefined;
+  // One identity for every per-client rule: the edge policy's, which the Data API's answers (the context's `keys`) feed.
+  const rateLimit = rateLimitOptions ? createClientRateLimit(rateLimitOptions, policy.identity) : undefined;
   const cache = deps.cache;
   const metrics =
     options.metrics === false
@@ -259,6 +263,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
     cursors,
     apiKeyHeader: options.apiKeyHeader ?? 'x-service-api-key',
     clientOf: (request: Request, socketAddress: string | undefined) => policy.clientOf(request, socketAddress),
+    keys: policy.identity,
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
   };
   const readinessProbe = deps.readinessProbe ?? (() => deps.dataApi.listChains({}, { timeoutMs: 3000 }));
@@ -426,7 +431,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       return warming;
     },
   };
-  return Object.assign(yoga, { persisted, warmUp, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}), ...(liveActivity ? { liveActivity } : {}) });
+  return Object.assign(yoga, { persisted, warmUp, identity: policy.identity, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}), ...(liveActivity ? { liveActivity } : {}) });
 }
 
 /**

@@ -57,7 +57,7 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** One client of one transport, named by its API key (the client the edge policy and the rate limit count). */
+/** One client of one transport, named by its address (the client the edge policy and the rate limit count) and sending its own API key. */
 interface Channel {
   run(operation: Operation): Running;
   close(): Promise<void>;
@@ -180,7 +180,18 @@ function fetched(url: string, init: RequestInit): Running {
   };
 }
 
-const jsonHeaders = (key: string): Record<string, string> => ({ 'content-type': 'application/json', accept: 'application/graphql-response+json', [API_KEY_HEADER]: key });
+/**
+ * A client of its own per key: its own address, as the proxy in front says it (`TRUST_PROXY=1`). Its key alone
+ * would not do: a key is a client of its own only once the Data API accepted it, and these operations never ask it.
+ */
+const addresses = new Map<string, string>();
+const addressOf = (key: string): string => {
+  let address = addresses.get(key);
+  if (address === undefined) addresses.set(key, (address = `10.0.${Math.floor(addresses.size / 250)}.${(addresses.size % 250) + 1}`));
+  return address;
+};
+const clientHeaders = (key: string): Record<string, string> => ({ [API_KEY_HEADER]: key, 'x-forwarded-for': addressOf(key) });
+const jsonHeaders = (key: string): Record<string, string> => ({ 'content-type': 'application/json', accept: 'application/graphql-response+json', ...clientHeaders(key) });
 
 /** A client of one of the stateful transports, closed with it. */
 function clientChannel(client: SseClient<boolean> | WsClient, close: () => Promise<void> | void): Channel {
@@ -229,7 +240,7 @@ const TRANSPORTS: readonly Transport[] = [
     setupRequests: 0,
     incremental: false,
     open: (server, key) => {
-      const client = createSseClient({ url: server.url, singleConnection: false, retryAttempts: 0, fetchFn: keepingRefusals, headers: { [API_KEY_HEADER]: key } });
+      const client = createSseClient({ url: server.url, singleConnection: false, retryAttempts: 0, fetchFn: keepingRefusals, headers: clientHeaders(key) });
       return clientChannel(client, () => client.dispose());
     },
   },
@@ -247,7 +258,7 @@ const TRANSPORTS: readonly Transport[] = [
         retryAttempts: 0,
         onNonLazyError: () => undefined,
         fetchFn: keepingRefusals,
-        headers: { [API_KEY_HEADER]: key },
+        headers: clientHeaders(key),
       });
       return clientChannel(client, () => client.dispose());
     },
@@ -258,10 +269,10 @@ const TRANSPORTS: readonly Transport[] = [
     setupRequests: 1,
     incremental: false,
     open: (server, key) => {
-      // The key on the upgrade request too, so the upgrade and the operations count against one client.
+      // The client's headers on the upgrade request, so the upgrade and the operations count against one client.
       class KeyedWebSocket extends WebSocket {
         constructor(url: string, protocols?: string | string[]) {
-          super(url, protocols, { headers: { [API_KEY_HEADER]: key } });
+          super(url, protocols, { headers: clientHeaders(key) });
         }
       }
       const client = createWsClient({
@@ -305,7 +316,7 @@ interface RefusalCase {
   skip?: Partial<Record<TransportName, string>>;
 }
 
-const BASE_ENV = { PORT: '0', CACHE: 'off' } as const;
+const BASE_ENV = { PORT: '0', CACHE: 'off', TRUST_PROXY: '1' } as const;
 /** The trusted documents of ONLY_PERSISTED, written before any server starts. */
 const MANIFEST_DIR = join(tmpdir(), `chaingraph-refusals-${process.pid}`);
 const MANIFEST = join(MANIFEST_DIR, 'manifest.json');
@@ -484,7 +495,7 @@ describe.each([...groups.values()].map((cases) => [Object.entries(cases[0]?.env 
       continue;
     }
     it(`${title}: ${refusal.code}`, async () => {
-      // One client per check: its own API key, so shares and rate buckets never mix between checks.
+      // One client per check: its own address (and key), so shares and rate buckets never mix between checks.
       const key = `refusals-${CASES.indexOf(refusal)}-${transport.name.replace(/\W/g, '-')}`;
       const channel = transport.open(server, key);
       openChannels.add(channel);

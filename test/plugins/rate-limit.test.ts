@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../src/server/config.ts';
-import { addressBlock, clientKey, createRateLimiter } from '../../src/gateway/plugins/use-rate-limit.ts';
+import { addressBlock, addressClient, createRateLimiter } from '../../src/gateway/plugins/use-rate-limit.ts';
+import { createClientIdentity } from '../../src/gateway/plugins/client-identity.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
@@ -72,24 +73,32 @@ describe('the token buckets', () => {
 describe('who a client is', () => {
   const request = (headers: Record<string, string> = {}): Request => new Request('http://gw.test/graphql', { headers });
 
-  it('a well-formed API key, hashed; a malformed one does not count', () => {
-    const a = clientKey(request({ 'x-service-api-key': 'team-a-key' }), '10.0.0.1');
-    const b = clientKey(request({ 'x-service-api-key': 'team-b-key' }), '10.0.0.1');
+  it('an API key once the Data API accepted it, as a digest; before that, or malformed, the address', () => {
+    const identity = createClientIdentity();
+    const accepted = (key: string) => identity.answered(key, { upstream: 'data-api', operation: 'GET /v1/chains', status: 200 });
+    const keyed = (key: string, header = 'x-service-api-key') => request({ [header]: key });
+    expect(identity.clientOf(keyed('team-a-key'), '10.0.0.1')).toBe('addr:10.0.0.1');
+    accepted('team-a-key');
+    accepted('team-b-key');
+    const a = identity.clientOf(keyed('team-a-key'), '10.0.0.1');
     expect(a).toMatch(/^key:[A-Za-z0-9_-]{22}$/);
     expect(a).not.toContain('team-a-key');
-    expect(a).not.toBe(b);
-    expect(clientKey(request({ 'x-service-api-key': 'bad key, two' }), '10.0.0.1')).toBe('addr:10.0.0.1');
-    expect(clientKey(request({ 'x-other': 'k' }), '10.0.0.1', { apiKeyHeader: 'x-other' })).toMatch(/^key:/);
+    expect(a).not.toBe(identity.clientOf(keyed('team-b-key'), '10.0.0.1'));
+    expect(identity.clientOf(keyed('bad key, two'), '10.0.0.1')).toBe('addr:10.0.0.1');
+    const other = createClientIdentity({ apiKeyHeader: 'x-other' });
+    other.answered('k', { upstream: 'data-api', operation: 'GET /v1/chains', status: 200 });
+    expect(other.clientOf(keyed('k', 'x-other'), '10.0.0.1')).toMatch(/^key:/);
   });
 
   it('ignores x-forwarded-for unless proxies are trusted, and then believes only the trusted hops', () => {
     const spoofed = request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.7' });
-    expect(clientKey(spoofed, '10.0.0.1')).toBe('addr:10.0.0.1');
-    expect(clientKey(spoofed, '10.0.0.1', { trustProxy: 1 })).toBe('addr:203.0.113.7');
-    expect(clientKey(spoofed, '10.0.0.1', { trustProxy: 2 })).toBe('addr:6.6.6.6');
-    expect(clientKey(request({ 'x-forwarded-for': '203.0.113.7:4431' }), '10.0.0.1', { trustProxy: 1 })).toBe('addr:203.0.113.7');
-    expect(clientKey(request({ 'x-forwarded-for': 'not-an-address' }), '10.0.0.1', { trustProxy: 1 })).toBe('addr:10.0.0.1');
-    expect(clientKey(request(), undefined)).toBe('addr:unknown');
+    expect(addressClient(spoofed, '10.0.0.1')).toBe('addr:10.0.0.1');
+    expect(addressClient(spoofed, '10.0.0.1', 1)).toBe('addr:203.0.113.7');
+    expect(addressClient(spoofed, '10.0.0.1', 2)).toBe('addr:6.6.6.6');
+    expect(addressClient(request({ 'x-forwarded-for': '203.0.113.7:4431' }), '10.0.0.1', 1)).toBe('addr:203.0.113.7');
+    expect(addressClient(request({ 'x-forwarded-for': 'not-an-address' }), '10.0.0.1', 1)).toBe('addr:10.0.0.1');
+    expect(addressClient(request(), undefined)).toBe('addr:unknown');
+    expect(createClientIdentity({ trustProxy: 1 }).clientOf(spoofed, '10.0.0.1')).toBe('addr:203.0.113.7');
   });
 
   it('counts IPv6 per /64 and IPv4-mapped addresses as IPv4', () => {
@@ -142,8 +151,11 @@ describe('useRateLimit in the gateway', () => {
       errors: [{ message: expect.stringContaining('Too many requests') as unknown, extensions: { code: 'RATE_LIMITED', retryAfter: 2 } }],
     });
     expect(stack.upstreamRequests()).toBe(0);
-    // A second client, and a caller with its own API key behind the same address, have their own buckets.
+    // A second client has its own bucket; behind the limited address, a key nobody verified counts against it.
     expect((await post('198.51.100.2')).status).toBe(200);
+    expect((await post('198.51.100.1', { 'x-service-api-key': 'team-b' })).status).toBe(429);
+    // Once the Data API accepted the key (its first request, from elsewhere), it has its own bucket behind that address too.
+    expect((await post('198.51.100.5', { 'x-service-api-key': 'team-b' })).status).toBe(200);
     expect((await post('198.51.100.1', { 'x-service-api-key': 'team-b' })).status).toBe(200);
   });
 
@@ -169,7 +181,8 @@ describe('useRateLimit in the gateway', () => {
 describe('over real sockets (npm start with RATE_LIMIT_RPS)', () => {
   let running: RunningServer;
   beforeAll(async () => {
-    running = await startServer({ ...configFromEnv({ RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '2' }), port: 0 }, pino({ level: 'silent' }));
+    // One token per 100 s: no bucket refills while the test runs, however slow the machine.
+    running = await startServer({ ...configFromEnv({ RATE_LIMIT_RPS: '0.01', RATE_LIMIT_BURST: '2' }), port: 0 }, pino({ level: 'silent' }));
   });
   afterAll(async () => {
     await running.close();
@@ -178,13 +191,17 @@ describe('over real sockets (npm start with RATE_LIMIT_RPS)', () => {
   const send = (headers: Record<string, string> = {}): Promise<Response> =>
     fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: QUERY });
 
-  it('limits by the socket address, and separately by API key', async () => {
-    const statuses = [];
-    for (let i = 0; i < 3; i += 1) statuses.push((await send()).status);
-    expect(statuses).toEqual([200, 200, 429]);
+  it('limits by the socket address, and separately by an API key the Data API accepted', async () => {
+    // The key's first request counts against the address (nobody verified it yet); its answer (2xx) verifies it.
+    expect((await send({ 'x-service-api-key': 'team-a' })).status).toBe(200);
     const keyed = [];
     for (let i = 0; i < 3; i += 1) keyed.push((await send({ 'x-service-api-key': 'team-a' })).status);
     expect(keyed).toEqual([200, 200, 429]);
+    const statuses = [];
+    for (let i = 0; i < 2; i += 1) statuses.push((await send()).status);
+    expect(statuses).toEqual([200, 429]);
+    // A key nobody verified is the address's.
+    expect((await send({ 'x-service-api-key': 'team-made-up' })).status).toBe(429);
   });
 
   it('is off unless RATE_LIMIT_RPS is set', () => {

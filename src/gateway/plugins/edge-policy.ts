@@ -5,14 +5,14 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../../errors/codes.ts';
 import { ADMISSION_DEFAULTS, createAdmissionGate, type AdmissionGate, type AdmissionOptions, type AdmissionStats } from './use-admission-control.ts';
 import { edgeError, edgeErrorResponse } from './edge-response.ts';
-import { clientKey, type RateLimitOptions } from './use-rate-limit.ts';
+import { createClientIdentity, type ClientIdentity, type ClientIdentityOptions } from './client-identity.ts';
 import type { PersistedDocuments } from './use-persisted-documents.ts';
 import { checkParams, type RequestLimitsOptions } from './use-request-limits.ts';
 
 /** Options of {@link createEdgePolicy}: the admission gate's, plus what one client may hold of it. */
 export interface EdgePolicyOptions extends AdmissionOptions {
   /**
-   * Most operations one client (its API key, else its address) may have executing at once
+   * Most operations one client (its verified API key, else its address) may have executing at once
    * (`MAX_OPERATIONS_PER_CLIENT`); its further operations wait in the gate's one queue, so one client
    * never holds every slot. Default half of `maxConcurrent`, at least 1 (a given gate's own share, if set).
    */
@@ -26,8 +26,12 @@ export interface EdgePolicyOptions extends AdmissionOptions {
    * the memory of bodies still arriving. Default 32 MiB.
    */
   maxBodyBytesInFlight?: number;
-  /** How a client is named: `TRUST_PROXY` and the API key header, as the rate limit names it. Defaults of `clientKey`. */
-  clients?: Pick<RateLimitOptions, 'trustProxy' | 'apiKeyHeader'>;
+  /**
+   * Who a client is (`TRUST_PROXY`, the API key header, the verified-key store and its bounds): the
+   * policy's {@link ClientIdentity}, which the gateway shares with the rate limit and the request context.
+   * Defaults in `CLIENT_IDENTITY_DEFAULTS`.
+   */
+  clients?: ClientIdentityOptions;
 }
 
 export const EDGE_POLICY_DEFAULTS = { maxBodyBytesInFlight: 32 * 1024 * 1024 } as const;
@@ -51,7 +55,9 @@ export interface EdgePolicyStats extends AdmissionStats {
 export interface EdgePolicy {
   readonly gate: AdmissionGate;
   readonly options: Required<Omit<EdgePolicyOptions, keyof AdmissionOptions | 'clients'>> & Required<AdmissionOptions>;
-  /** The client a request counts against (see `clientKey`). */
+  /** Who a client is: the gateway's one identity (the rate limit and the request context ask it too). */
+  readonly identity: ClientIdentity;
+  /** The client a request counts against: `key:<digest>` for a key the Data API accepted, else `addr:<address or /64>`. */
   clientOf(request: Request, socketAddress: string | undefined): string;
   /** A slot for one query or mutation, after the client's own share: undefined when busy or the caller left. */
   admitOperation(client: string, signal?: AbortSignal): Promise<Ticket | undefined>;
@@ -80,12 +86,14 @@ export function createEdgePolicy(options: EdgePolicyOptions = {}, gate?: Admissi
   const subscriptionsPerClient = options.maxSubscriptionsPerClient ?? Math.max(1, Math.floor(limits.maxSubscriptions / 2));
   const maxBodyBytesInFlight = options.maxBodyBytesInFlight ?? EDGE_POLICY_DEFAULTS.maxBodyBytesInFlight;
   const subscriptions = new Map<string, number>();
+  const identity = createClientIdentity(options.clients);
   let bodyBytes = 0;
 
   return {
     gate: slots,
     options: { ...limits, maxOperationsPerClient: limits.maxPerClient, maxSubscriptionsPerClient: subscriptionsPerClient, maxBodyBytesInFlight },
-    clientOf: (request, socketAddress) => clientKey(request, socketAddress, options.clients ?? {}),
+    identity,
+    clientOf: (request, socketAddress) => identity.clientOf(request, socketAddress),
     async admitOperation(client, signal) {
       const release = await slots.acquire(signal, client);
       return release ? { release: once(release) } : undefined;

@@ -7,28 +7,25 @@
  * every other team. Other paths (GraphiQL assets, /health, /ready, /metrics) are
  * never limited.
  *
- * A client is the caller's own API key when it sends a well-formed one (teams behind
- * one proxy or NAT keep separate budgets), else its address: the socket's peer, or,
- * behind `trustProxy` proxies, the address the outermost trusted proxy saw in
- * `x-forwarded-for` (the entries left of it are the caller's to write). IPv6 clients
- * are counted per /64, the block one host usually holds, so rotating addresses
- * within it does not buy new buckets. Keys are hashed, never stored. A caller who
- * makes up a new key per request gets a new bucket each time, but spends nothing of
- * the server's key: the Data API client sends the caller's key in place of it, and the
- * upstream refuses a made-up one (admission control still bounds what it costs here).
+ * A client is named by the gateway's client identity (`client-identity.ts`): the caller's API key
+ * once the Data API accepted it (teams behind one proxy or NAT keep separate budgets), else its
+ * address (the socket's peer, or behind `trustProxy` proxies the address the outermost trusted proxy
+ * saw; IPv6 per /64). A key nobody verified is no identity: a caller who makes up a new key per
+ * request is still one client, its address. The lookup is the identity's local view, synchronous, so
+ * the limit stays ahead of the body and every transport asks the same function.
  *
  * The buckets live in an LRU of at most `maxClients` entries, each dropped once it
  * would have refilled completely (a full bucket is what a new client gets), so the
  * state is bounded by entries whatever the callers send. rate-limiter-flexible's
  * memory store has no entry bound, hence this small bucket on lru-cache.
  */
-import { isIP } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { ErrorCode } from '../../errors/graphql.ts';
-import { shortDigest } from '../../lib/text.ts';
-import { isApiKey } from '../../lib/secrets.ts';
 import { edgeErrorBody } from './edge-response.ts';
+import { createClientIdentity, type ClientIdentity } from './client-identity.ts';
+
+export { addressBlock, addressClient } from './client-identity.ts';
 
 /** Options of {@link useRateLimit} and {@link createRateLimiter}. */
 export interface RateLimitOptions {
@@ -91,62 +88,28 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   };
 }
 
-/** The client a request counts against: `key:<hash>` for a caller's API key, else `addr:<address or /64>`. */
-export function clientKey(request: Request, socketAddress: string | undefined, options: Pick<RateLimitOptions, 'trustProxy' | 'apiKeyHeader'> = {}): string {
-  const key = request.headers.get(options.apiKeyHeader ?? RATE_LIMIT_DEFAULTS.apiKeyHeader);
-  // A malformed key is not an identity (the request fails UNAUTHENTICATED later): it is counted by address.
-  if (key !== null && isApiKey(key)) return `key:${shortDigest(key, 22)}`;
-  return `addr:${addressBlock(clientAddress(request, socketAddress, options.trustProxy ?? 0))}`;
-}
-
-function clientAddress(request: Request, socketAddress: string | undefined, trustProxy: number): string {
-  if (trustProxy > 0) {
-    const forwarded = request.headers.get('x-forwarded-for');
-    if (forwarded !== null) {
-      const hops = forwarded.split(',').map((hop) => hop.trim()).filter((hop) => hop !== '');
-      // Each trusted proxy appended the address it saw; the one `trustProxy` from the right was written by the outermost.
-      const entry = hops[hops.length - trustProxy] ?? hops[0];
-      if (entry !== undefined && isIP(stripPort(entry)) !== 0) return stripPort(entry);
-    }
-  }
-  return socketAddress ?? 'unknown';
-}
-
-/** `1.2.3.4:5678` and `[::1]:5678` as some proxies write them, without the port. */
-function stripPort(entry: string): string {
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
-  if (bracketed?.[1]) return bracketed[1];
-  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry);
-  return v4?.[1] ?? entry;
-}
-
-/** IPv4 as is (IPv4-mapped IPv6 included); IPv6 as its /64. */
-export function addressBlock(address: string): string {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped?.[1]) return mapped[1];
-  if (isIP(address) !== 6) return address;
-  const [head = '', tail = ''] = address.toLowerCase().split('%')[0]!.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = address.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
-}
-
 /**
  * One gateway's rate limit, for every transport: each HTTP request, each WebSocket upgrade and
  * each operation sent over a socket takes a token from its client's bucket.
  */
 export interface ClientRateLimit {
-  /** Takes a token for the client of this request (its API key, else its address): 0 when granted, else the ms until one is due. */
+  /** Takes a token for the client of this request (its verified API key, else its address): 0 when granted, else the ms until one is due. */
   take(request: Request, socketAddress: string | undefined): number;
   /** The refusal's message and `Retry-After` seconds for a wait of `waitMs`. */
   refusal(waitMs: number): { message: string; retryAfter: number };
 }
 
-export function createClientRateLimit(options: RateLimitOptions): ClientRateLimit {
+/**
+ * The rate limit over `identity`, the gateway's one (which the Data API's answers feed). Default: an
+ * identity of its own that nothing feeds, so every request counts against its address.
+ */
+export function createClientRateLimit(
+  options: RateLimitOptions,
+  identity: Pick<ClientIdentity, 'clientOf'> = createClientIdentity({ apiKeyHeader: options.apiKeyHeader, trustProxy: options.trustProxy }),
+): ClientRateLimit {
   const limiter = createRateLimiter(options);
   return {
-    take: (request, socketAddress) => limiter.take(clientKey(request, socketAddress, options)),
+    take: (request, socketAddress) => limiter.take(identity.clientOf(request, socketAddress)),
     refusal(waitMs) {
       const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
       return { retryAfter, message: `Too many requests from this client: at most ${options.rps} per second. Retry after ${retryAfter} s.` };
