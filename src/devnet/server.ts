@@ -48,6 +48,12 @@ export interface DevnetOptions {
    * answers are computed as usual. Neither counted in the stats nor logged. Default off.
    */
   replay?: boolean;
+  /**
+   * The caller keys the Data API accepts: a Data API request carrying any other key (in `x-service-api-key`)
+   * is answered 401, as the real API answers a key it does not know, before any work. A request without a
+   * key is served (the real API serves anonymous calls). Default: any key.
+   */
+  apiKeys?: readonly string[];
 }
 
 /**
@@ -126,6 +132,11 @@ const LOG_TEXT_ENTRY_CHARS = 16_384;
 const LOG_TEXT_BUDGET = 2_000_000;
 const LOG_TARGET_CUT = 256;
 
+/** Where the Data API reads a caller's key (the gateway's default `apiKeyHeader`). */
+const DEVNET_API_KEY_HEADER = 'x-service-api-key';
+/** The stats route of a request refused for its key ({@link DevnetOptions.apiKeys}). */
+export const UNKNOWN_KEY_ROUTE = 'unknown API key';
+
 /** The replay's bounds (see {@link DevnetOptions.replay}). */
 const REPLAY_MAX_ENTRIES = 1024;
 const REPLAY_MAX_BYTES = 32 * 1024 * 1024;
@@ -143,6 +154,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     now,
   });
   const replay = options.replay ? new Map<string, Replayed>() : undefined;
+  const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined;
   let replayBytes = 0;
   const webhookStore = createWebhookStore(dataset);
   const dataApi = createDataApiHandler(dataset, webhookStore);
@@ -230,7 +242,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     if (recorded) return send(res, recorded.answer, 0, recorded.payload);
     const request = { method, path: target.path, query: url.searchParams, headers: req.headers, body };
     const shortPages = chaos.shortPages;
-    const built = await (shortPages !== undefined && target.handler === dataApi ? shortPage(dataApi, request, shortPages) : target.handler(request));
+    const key = req.headers[DEVNET_API_KEY_HEADER];
+    const unknownKey = apiKeys && target.handler === dataApi && typeof key === 'string' && !apiKeys.has(key);
+    const built = unknownKey
+      ? errorResponse(401, 'Invalid API key', UNKNOWN_KEY_ROUTE)
+      : await (shortPages !== undefined && target.handler === dataApi ? shortPage(dataApi, request, shortPages) : target.handler(request));
     const answer = oddities && target.handler === dataApi ? oddities(method, req.url ?? '/', built) : built;
     if (replay) {
       const payload = payloadOf(answer);

@@ -144,6 +144,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
       ...(s.RATE_LIMIT_BURST ? { rateLimitBurst: s.RATE_LIMIT_BURST } : {}),
       rateLimitMaxClients: s.RATE_LIMIT_MAX_CLIENTS,
       trustProxy: s.TRUST_PROXY,
+      maxVerifiedKeys: s.VERIFIED_KEYS_MAX,
+      verifiedKeyTtlMs: s.VERIFIED_KEY_TTL_MS,
+      refusedKeyTtlMs: s.REFUSED_KEY_TTL_MS,
       ...(s.UPSTREAM_MAX_RPS > 0 ? { upstreamMaxRps: s.UPSTREAM_MAX_RPS } : {}),
       upstreamRateMaxWaitMs: s.UPSTREAM_RATE_MAX_WAIT_MS,
     },
@@ -180,7 +183,7 @@ export interface GatewayWiring {
   onUpstreamError?: GatewayOptions['onUpstreamError'];
 }
 
-/** The edge policy's options: slots, queue, per-client shares and bodies in flight, with clients named as the rate limit names them. */
+/** The edge policy's options: slots, queue, per-client shares and bodies in flight, and who a client is (the identity the rate limit shares). */
 export function edgePolicyOptionsFrom(config: GatewayConfig): EdgePolicyOptions {
   const { limits } = config;
   return {
@@ -191,7 +194,13 @@ export function edgePolicyOptionsFrom(config: GatewayConfig): EdgePolicyOptions 
     ...(limits.maxOperationsPerClient ? { maxOperationsPerClient: limits.maxOperationsPerClient } : {}),
     ...(limits.maxSubscriptionsPerClient ? { maxSubscriptionsPerClient: limits.maxSubscriptionsPerClient } : {}),
     maxBodyBytesInFlight: limits.maxBodyBytesInFlight,
-    clients: { apiKeyHeader: config.dataApiKeyHeader, trustProxy: config.protection.trustProxy },
+    clients: {
+      apiKeyHeader: config.dataApiKeyHeader,
+      trustProxy: config.protection.trustProxy,
+      maxVerifiedKeys: config.protection.maxVerifiedKeys,
+      verifiedKeyTtlMs: config.protection.verifiedKeyTtlMs,
+      refusedKeyTtlMs: config.protection.refusedKeyTtlMs,
+    },
   };
 }
 
@@ -304,6 +313,12 @@ export interface ProtectionConfig {
   rateLimitMaxClients: number;
   /** `TRUST_PROXY`. */
   trustProxy: number;
+  /** `VERIFIED_KEYS_MAX`. */
+  maxVerifiedKeys: number;
+  /** `VERIFIED_KEY_TTL_MS`. */
+  verifiedKeyTtlMs: number;
+  /** `REFUSED_KEY_TTL_MS`. */
+  refusedKeyTtlMs: number;
   /** `UPSTREAM_MAX_RPS`. */
   upstreamMaxRps?: number;
   /** `UPSTREAM_RATE_MAX_WAIT_MS`. */

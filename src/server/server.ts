@@ -10,6 +10,7 @@ import { createEdgePolicy, type EdgePolicyStats } from '../gateway/plugins/edge-
 import { createRedisConnections } from './redis.ts';
 import { createRedisTopics } from './redis-topics.ts';
 import { createRedisActivityStore } from './redis-activity.ts';
+import { createRedisKeyVerdicts } from './redis-key-verdicts.ts';
 import { trackConnections, type ConnectionStats, type DrainResult } from './drain.ts';
 import { edgeErrorBody } from '../gateway/plugins/edge-response.ts';
 import { exampleQueries } from '../gateway/graphiql-examples.ts';
@@ -164,8 +165,11 @@ export async function startServer(
   const telemetry = await startTelemetry(config.telemetry);
   if (telemetry) logger.info({ traces: new URL(config.telemetry?.tracesUrl ?? '').host, service: config.telemetry?.serviceName }, 'exporting traces over OTLP/HTTP');
   const shutdown = new AbortController();
-  // One edge policy for every transport: slots, per-client shares, bodies in flight.
-  const admission = createEdgePolicy(edgePolicyOptionsFrom(config));
+  // One edge policy for every transport: slots, per-client shares, bodies in flight, and who a client is: the
+  // keys the Data API accepted or refused are known to the whole fleet through Redis (per upstream, as the cache).
+  const edgeOptions = edgePolicyOptionsFrom(config);
+  const keyVerdicts = redis ? createRedisKeyVerdicts({ redis: redis.commands, keyPrefix: `chaingraph:identity:${upstreamScope(dataApiUrl)}:` }) : undefined;
+  const admission = createEdgePolicy(keyVerdicts ? { ...edgeOptions, clients: { ...edgeOptions.clients, store: keyVerdicts } } : edgeOptions);
   // The subscriptions' pollers: one per topic in the fleet through Redis, else one per topic in this process (the gateway's own).
   const topics = redis
     ? createRedisTopics({

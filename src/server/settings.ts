@@ -17,6 +17,7 @@ import { VALIDATION_LIMIT_DEFAULTS } from '../gateway/plugins/use-validation-lim
 import { BREAKER_DEFAULTS } from '../upstream/breaker.ts';
 import { UPSTREAM_RATE_DEFAULTS } from '../upstream/upstream-rate.ts';
 import { RATE_LIMIT_DEFAULTS } from '../gateway/plugins/use-rate-limit.ts';
+import { CLIENT_IDENTITY_DEFAULTS } from '../gateway/plugins/client-identity.ts';
 import { METRICS_DEFAULTS } from '../gateway/metrics/registry.ts';
 import { APQ_DEFAULTS } from '../gateway/plugins/use-persisted-documents.ts';
 import { GRAPHQL_WS_DEFAULTS } from './graphql-ws.ts';
@@ -333,12 +334,22 @@ export const SETTINGS = {
   BREAKER_FAILURES: int("consecutive failed attempts (timeouts, network errors, 5xx) that open an upstream's or a node's circuit", BREAKER_DEFAULTS.failures),
   BREAKER_HALF_OPEN_MS: int('how long an open circuit stays open before one probe', BREAKER_DEFAULTS.halfOpenAfterMs, { min: 0, unit: 'ms' }),
   RATE_LIMIT_RPS: rate(
-    "per-client request rate (keyed by a hash of the caller's API key, else the client address): 429 `RATE_LIMITED` + `Retry-After` beyond it. Off by default: behind a proxy without `TRUST_PROXY` every caller would share one limit",
+    "per-client request rate (keyed by a digest of the caller's API key once the Data API accepted it, else the client address): 429 `RATE_LIMITED` + `Retry-After` beyond it. Off by default: behind a proxy without `TRUST_PROXY` every caller would share one limit",
     'unset: off',
   ),
   RATE_LIMIT_BURST: optionalInt('requests a client may send at once under `RATE_LIMIT_RPS`', '2 × `RATE_LIMIT_RPS`'),
   RATE_LIMIT_MAX_CLIENTS: int('clients tracked by the rate limit (least recently seen forgotten first)', RATE_LIMIT_DEFAULTS.maxClients),
   TRUST_PROXY: int("number of proxies in front: the client address is then the n-th `x-forwarded-for` entry from the right, else the socket's peer", RATE_LIMIT_DEFAULTS.trustProxy, { min: 0 }),
+  VERIFIED_KEYS_MAX: int(
+    "caller API keys remembered as accepted (a digest each; the least recently used forgotten first): a key is a client of its own for the per-client limits only after the Data API answered a call carrying it with a 2xx, until then it counts against its address",
+    CLIENT_IDENTITY_DEFAULTS.maxVerifiedKeys,
+  ),
+  VERIFIED_KEY_TTL_MS: int('how long an accepted key stays a client of its own after its last use (shared by the replicas with `REDIS_URL`)', CLIENT_IDENTITY_DEFAULTS.verifiedKeyTtlMs, { unit: 'ms' }),
+  REFUSED_KEY_TTL_MS: int(
+    'how long a key the Data API refused (401, 403) is answered 401 `UNAUTHENTICATED` with `Retry-After`, without asking the Data API again (shared by the replicas with `REDIS_URL`)',
+    CLIENT_IDENTITY_DEFAULTS.refusedKeyTtlMs,
+    { unit: 'ms' },
+  ),
   UPSTREAM_MAX_RPS: int("ceiling on the gateway's own requests per second to each upstream, shared by every replica through Redis when `REDIS_URL` is set", 0, { min: 0, defaultText: 'unset (0): off' }),
   UPSTREAM_RATE_MAX_WAIT_MS: int('how long a call waits for its turn under `UPSTREAM_MAX_RPS`, else `UPSTREAM_RATE_LIMITED` unsent', UPSTREAM_RATE_DEFAULTS.maxWaitMs, { min: 0, unit: 'ms' }),
   METRICS_TOKEN: secret('when set, `/metrics` needs `authorization: Bearer <token>`', 'unset: `/metrics` open'),
