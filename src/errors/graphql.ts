@@ -90,10 +90,11 @@ export function upstreamToGraphQLError(error: UpstreamError, redactor: Redactor 
     const why = opened ? ` (${opened.short}${opened.check ? `: ${opened.check}` : ''})` : '';
     const what = error.kind === 'circuit'
       ? `${upstreamWords(error)} is failing${why}; this call (${error.operation}) was not made while its circuit breaker is open.`
-      : `${error.operation} was not called: the gateway is at its own upstream request rate limit (UPSTREAM_MAX_RPS).`;
+      : throttledWords(error);
     return new GraphQLError(`${what} Retry after ${error.retryAfter ?? 1} s.`, {
       extensions: {
         ...extensions,
+        ...(error.kind === 'throttled' ? { limit: error.throttledBy ?? 'UPSTREAM_MAX_RPS' } : {}),
         ...(error.kind === 'circuit' ? { circuit: 'open' } : {}),
         ...(opened ? { cause: opened.cause, ...(opened.variable ? { variable: opened.variable } : {}) } : {}),
         retryAfter: error.retryAfter ?? 1,
@@ -254,4 +255,16 @@ function codeFor(error: UpstreamError, isNode: boolean): ErrorCode {
 
 export function isUpstreamError(error: unknown): error is UpstreamError {
   return error instanceof UpstreamError;
+}
+
+/** Why a throttled call was not made, by the limit that held it back. */
+function throttledWords(error: UpstreamError): string {
+  switch (error.throttledBy) {
+    case 'upstream-429':
+      return `${error.operation} was not called: the Data API answered that the API key used is over its rate limit, and no call is sent with that key until the time it gave has passed.`;
+    case 'UPSTREAM_COMPUTE_UNITS_PER_MINUTE':
+      return `${error.operation} was not called: the gateway has spent the compute units its server key may use this minute (UPSTREAM_COMPUTE_UNITS_PER_MINUTE).`;
+    default:
+      return `${error.operation} was not called: the gateway is at its own upstream request rate limit (UPSTREAM_MAX_RPS).`;
+  }
 }

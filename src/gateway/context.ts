@@ -1,7 +1,7 @@
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { codedError, ErrorCode } from '../errors/graphql.ts';
-import type { UpstreamBudget } from '../loaders/budget.ts';
+import { budgetObserver, createBudget } from '../loaders/budget.ts';
 import { loaderContext, type NodeDirectory } from '../loaders/registry.ts';
 import type { Context } from '../schema/context.ts';
 import type { CursorCodec } from '../schema/pagination.ts';
@@ -63,7 +63,7 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
       { header: deps.apiKeyHeader, retryAfter, http: { status: 401, headers: { 'retry-after': String(retryAfter) } } },
     );
   }
-  const upstreamCalls: UpstreamBudget = { count: 0, limit: Infinity, refused: 0, retries: 0 };
+  const upstreamCalls = createBudget();
   const requestId = deps.requestId?.(request);
   const warmUp = (initial as { [WARM_UP_UPSTREAM]?: WarmUpUpstream })[WARM_UP_UPSTREAM];
   // A warm-up request's calls are not the upstream's: the metrics of upstream calls never count them.
@@ -78,26 +78,14 @@ export function createContext(deps: ContextDeps, initial: YogaInitialContext): C
     onExpiry: (at) => {
       if (at < freshUntil.at) freshUntil.at = at;
     },
-    // Every call that reaches the HTTP layer is admitted (counted) or refused here, before it is sent.
-    observer: {
-      admit: ({ attempt }) => {
-        if (attempt > 1) {
-          upstreamCalls.retries += 1;
-          return true;
-        }
-        if (upstreamCalls.count >= upstreamCalls.limit) {
-          upstreamCalls.refused += 1;
-          return false;
-        }
-        upstreamCalls.count += 1;
-        return true;
-      },
+    // Every call that reaches the HTTP layer is admitted (counted in calls and compute units) or refused here, before it is sent.
+    observer: budgetObserver(upstreamCalls, {
       onAttempt: (info) => {
         // The caller's key is judged by what its own calls got (warm-up answers are recordings, not the Data API's).
         if (callerKey && !warmUp) deps.keys?.answered(callerKey, info);
         observer?.onAttempt(info);
       },
-    },
+    }),
   };
   return {
     ...loaderContext(warmUp ?? { dataApi: deps.dataApi, nodes: deps.nodes }, call),

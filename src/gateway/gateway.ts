@@ -20,6 +20,7 @@ import { useValidationLimit } from './plugins/use-validation-limit.ts';
 import { opaqueInputChecks } from './plugins/opaque-inputs.ts';
 import { useUpstreamErrors, type UpstreamErrorsOptions } from './plugins/use-upstream-errors.ts';
 import { useOperationLimits, useQueryCost, type OperationLimitsOptions, type QueryCostOptions } from './plugins/use-query-cost.ts';
+import { createClientComputeUnits, type ClientComputeUnitsOptions } from './plugins/client-compute-units.ts';
 import type { AdmissionGate } from './plugins/use-admission-control.ts';
 import { createEdgePolicy, useEdgePolicy, type EdgePolicy, type EdgePolicyOptions } from './plugins/edge-policy.ts';
 import type { ClientIdentity } from './plugins/client-identity.ts';
@@ -82,6 +83,13 @@ export interface GatewayOptions {
   exampleQueries?: string;
   /** Most estimated upstream calls per operation (`MAX_QUERY_COST`); QUERY_TOO_COSTLY above. Default 500. */
   maxQueryCost?: number;
+  /** Most estimated Data API compute units per operation (`MAX_OPERATION_COMPUTE_UNITS`); QUERY_TOO_COSTLY above. Default 20000. */
+  maxOperationComputeUnits?: number;
+  /**
+   * Each client's compute units per minute (`CLIENT_COMPUTE_UNITS_PER_MINUTE`), fleet-wide with its `redis`
+   * (see `client-compute-units.ts`); RATE_LIMITED beyond. Default none.
+   */
+  clientComputeUnits?: ClientComputeUnitsOptions;
   /** Most objects (connection items, list elements) one response may hold. Default 50000. */
   maxQueryNodes?: number;
   /** Most estimated field comparisons validating a document may take (`MAX_VALIDATION_COMPLEXITY`); QUERY_TOO_COMPLEX above, before any rule runs. Default 2000. */
@@ -174,6 +182,8 @@ export interface GatewayDeps {
   logger?: Logger;
   /** Every circuit breaker and its state, for `chaingraph_upstream_breaker_state`. Default: no breaker gauge. */
   breakerStates?: MetricsSources['breakers'];
+  /** Compute units the upstream cache saved (the server's tally of `CachedClientOptions.onSaved`), for the metrics. Default none. */
+  computeUnitsSaved?: MetricsSources['computeUnitsSaved'];
   /**
    * The subscriptions' shared pollers, one per topic (src/loaders/topics.ts): `server.ts` passes
    * Redis-backed ones with REDIS_URL, so one replica of the fleet polls each topic. Default: in-process
@@ -251,6 +261,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
           admission: () => admission.stats(),
           ...(cache ? { cache: () => cache.stats() } : {}),
           ...(deps.breakerStates ? { breakers: deps.breakerStates } : {}),
+          ...(deps.computeUnitsSaved ? { computeUnitsSaved: deps.computeUnitsSaved } : {}),
         });
   const redactor = createRedactor([...(options.secrets ?? []), options.adminToken, ...(options.cursorSecrets ?? []), options.metrics ? options.metrics.token : undefined]);
   const contextDeps = {
@@ -356,6 +367,9 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       ...(options.compiledExecution === false ? [] : [useCompiledExecution(options.compiledExecution)]),
       useQueryCost({
         ...(options.maxQueryCost !== undefined ? { maxCost: options.maxQueryCost } : {}),
+        ...(options.maxOperationComputeUnits !== undefined ? { maxComputeUnits: options.maxOperationComputeUnits } : {}),
+        ...(options.clientComputeUnits ? { clientComputeUnits: createClientComputeUnits(options.clientComputeUnits) } : {}),
+        ...(metrics ? { onSpent: (client: string, units: number) => metrics.onComputeUnitsSpent(client, units) } : {}),
         ...(options.maxQueryNodes !== undefined ? { maxNodes: options.maxQueryNodes } : {}),
         ...(options.fieldCosts ? { fieldCosts: options.fieldCosts } : {}),
         listSizes: { 'Query.avalancheNodes': deps.nodes.length },

@@ -10,6 +10,8 @@
  * field's coerced arguments.
  */
 
+import { computeUnitsOf, NODE_CALL_COMPUTE_UNITS, type WeightTier } from './compute-units.ts';
+
 /** What a cost function sees. */
 export interface CostInput {
   /** Parent objects the field is resolved for (1 for a root field). */
@@ -24,6 +26,12 @@ export interface CostInput {
 export interface FieldCost {
   /** Upstream calls the field makes at most, for all its parents together. */
   calls(input: CostInput): number;
+  /**
+   * What one of those calls weighs at most, in the Data API's compute units: the heaviest endpoint the
+   * field's loader calls ({@link weighing}); 0 for node methods. Undefined: the estimator assumes the
+   * heaviest tier of all (an undeclared field is never underestimated; a test finds every such field).
+   */
+  computeUnits?: number;
   /**
    * Objects one parent's value holds for the fields below: a list's length, or a
    * connection's page (then `connection` is true and its `edges`/`nodes` lists hold
@@ -75,6 +83,14 @@ export interface PackingModel {
 
 const positive = (parents: number): boolean => parents > 0;
 
+/**
+ * `cost` with its calls weighed by the endpoints the field's loader calls (their rows, `src/upstream/endpoints.ts`):
+ * each call is charged as the heaviest of them, so the estimate in compute units is never below what the calls weigh.
+ */
+export function weighing(cost: FieldCost, ...endpoints: readonly [{ readonly weight: WeightTier }, ...{ readonly weight: WeightTier }[]]): FieldCost {
+  return { ...cost, computeUnits: Math.max(...endpoints.map((row) => computeUnitsOf(row.weight))) };
+}
+
 export const costs = {
   /** Resolved from the parent or the configuration: no call. */
   free: { calls: () => 0 } satisfies FieldCost as FieldCost,
@@ -84,9 +100,9 @@ export const costs = {
     return { calls: ({ parents }) => parents * each };
   },
 
-  /** A node method: once per node it is asked on, and at most once per configured node (`nodeRpc` memoises per request). */
+  /** A node method: once per node it is asked on, and at most once per configured node (`nodeRpc` memoises per request). Nodes bill no compute units. */
   nodeMethod(): FieldCost {
-    return { calls: ({ parents, nodeCount }) => Math.min(parents, nodeCount) };
+    return { calls: ({ parents, nodeCount }) => Math.min(parents, nodeCount), computeUnits: NODE_CALL_COMPUTE_UNITS };
   },
 
   /**

@@ -1,4 +1,5 @@
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import {
   PAGES, withFields, type AddressErc1155Transfer, type AddressErc20Transfer, type AddressErc721Transfer,
@@ -47,7 +48,7 @@ export function erc20BalancePages(
     nativeTokenBalance: () => native,
   };
 }
-export const ERC20_BALANCE_LISTING_COST: FieldCost = costs.listing(PAGES.erc20Balances);
+export const ERC20_BALANCE_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.erc20Balances), ENDPOINTS.listErc20Balances);
 
 /** listErc721Balances as pages (`Address.erc721Balances`), with the native balance the listing returns alongside. */
 export function erc721BalancePages(
@@ -67,7 +68,7 @@ export function erc721BalancePages(
     nativeTokenBalance: () => native,
   };
 }
-export const ERC721_BALANCE_LISTING_COST: FieldCost = costs.listing(PAGES.erc721Balances);
+export const ERC721_BALANCE_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.erc721Balances), ENDPOINTS.listErc721Balances);
 
 /** One collectible: an ERC-721 token held, or an ERC-1155 balance. */
 export type Collectible = Erc721TokenBalance | Erc1155TokenBalance;
@@ -99,7 +100,7 @@ export function collectiblePages(ctx: LoaderContext, chainId: string, address: s
     return { items: page.collectibleBalances.map(collectibleOf), nextPageToken: page.nextPageToken };
   };
 }
-export const COLLECTIBLE_BALANCE_LISTING_COST: FieldCost = costs.listing(PAGES.collectibleBalances);
+export const COLLECTIBLE_BALANCE_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.collectibleBalances), ENDPOINTS.listCollectibleBalances);
 
 // ---------------------------------------------------------------- transfers
 
@@ -118,7 +119,7 @@ export function erc20TransferPages(ctx: LoaderContext, chainId: string, address:
     return { items: page.transactions.map((x) => withFields(x, { chainId })), nextPageToken: page.nextPageToken };
   };
 }
-export const ERC20_TRANSFER_LISTING_COST: FieldCost = costs.listing(PAGES.erc20Transfers);
+export const ERC20_TRANSFER_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.erc20Transfers), ENDPOINTS.listErc20Transfers);
 
 /** listErc721Transactions as pages (`Address.erc721Transfers`), each transfer with its chain. */
 export function erc721TransferPages(ctx: LoaderContext, chainId: string, address: string, params: TransferFilters): FetchPage<ChainErc721Transfer> {
@@ -128,7 +129,7 @@ export function erc721TransferPages(ctx: LoaderContext, chainId: string, address
     return { items: page.transactions.map((x) => withFields(x, { chainId })), nextPageToken: page.nextPageToken };
   };
 }
-export const ERC721_TRANSFER_LISTING_COST: FieldCost = costs.listing(PAGES.erc721Transfers);
+export const ERC721_TRANSFER_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.erc721Transfers), ENDPOINTS.listErc721Transfers);
 
 /** listErc1155Transactions as pages (`Address.erc1155Transfers`), each transfer with its chain. */
 export function erc1155TransferPages(ctx: LoaderContext, chainId: string, address: string, params: TransferFilters): FetchPage<ChainErc1155Transfer> {
@@ -138,7 +139,7 @@ export function erc1155TransferPages(ctx: LoaderContext, chainId: string, addres
     return { items: page.transactions.map((x) => withFields(x, { chainId })), nextPageToken: page.nextPageToken };
   };
 }
-export const ERC1155_TRANSFER_LISTING_COST: FieldCost = costs.listing(PAGES.erc1155Transfers);
+export const ERC1155_TRANSFER_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.erc1155Transfers), ENDPOINTS.listErc1155Transfers);
 
 /** listInternalTransactions as pages (`Address.internalTransactions`), each with its chain. */
 export function internalTransactionPages(
@@ -153,4 +154,4 @@ export function internalTransactionPages(
     return { items: page.transactions.map((x) => withFields(x, { chainId })), nextPageToken: page.nextPageToken };
   };
 }
-export const INTERNAL_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.internalTransactions);
+export const INTERNAL_TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.internalTransactions), ENDPOINTS.listInternalTransactions);

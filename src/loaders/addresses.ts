@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import {
   PAGES, type CurrencyCode, type Erc1155TokenBalance, type ListAddressTransactionsParams, type ListErc1155BalancesParams,
@@ -35,7 +36,7 @@ export function addressTransactionPages(
     return { items: page.transactions.map((x) => withFields(x, { chainId })), nextPageToken: page.nextPageToken };
   };
 }
-export const ADDRESS_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.addressTransactions);
+export const ADDRESS_TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.addressTransactions), ENDPOINTS.listAddressTransactions, ENDPOINTS.listAddressTransactionsV2);
 
 /** E9 as pages (`Address.nativeTransactions`): transactions the address sent or received, without logs. */
 export function nativeTransactionPages(
@@ -50,7 +51,7 @@ export function nativeTransactionPages(
     return { items: page.transactions, nextPageToken: page.nextPageToken };
   };
 }
-export const NATIVE_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.nativeTransactions);
+export const NATIVE_TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.nativeTransactions), ENDPOINTS.listNativeTransactions);
 
 /** E10 as pages, and the native balance every page of it carries. */
 export interface Erc1155BalancePages {
@@ -77,7 +78,7 @@ export function erc1155BalancePages(
     nativeTokenBalance: () => native,
   };
 }
-export const ERC1155_BALANCE_LISTING_COST: FieldCost = costs.listing(PAGES.erc1155Balances);
+export const ERC1155_BALANCE_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.erc1155Balances), ENDPOINTS.listErc1155Balances);
 
 /** An address's native balance at a block (latest when omitted), priced in a currency. */
 export interface NativeBalanceKey {
@@ -107,4 +108,4 @@ export function nativeBalanceOf(ctx: LoaderContext): DataLoader<NativeBalanceKey
 }
 
 /** E14: one lookup per parent address (the loader only dedupes). */
-export const NATIVE_BALANCE_COST: FieldCost = costs.perParent();
+export const NATIVE_BALANCE_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getNativeBalance);

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import { newBudgetWindow, type UpstreamBudget } from './budget.ts';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { blockPages, type BlockOnChain, type PrimaryChain } from './primary-chain.ts';
 import type { LoaderContext } from './registry.ts';
@@ -25,7 +26,7 @@ const BLOCK_POLL_PAGE_SIZE = 20;
 const BLOCK_POLL_MAX_PAGES = 5;
 
 /** Per event of `Subscription.blocks`: one poll, at most {@link BLOCK_POLL_MAX_PAGES} pages (the head read at the start is one call). */
-export const BLOCK_POLL_COST: FieldCost = costs.perParent(BLOCK_POLL_MAX_PAGES);
+export const BLOCK_POLL_COST: FieldCost = weighing(costs.perParent(BLOCK_POLL_MAX_PAGES), ENDPOINTS.listBlocks);
 
 /** Transient failures (timeouts, 429, 5xx, network, an open breaker, the upstream rate ceiling) skip one poll; anything else ends the subscription. */
 function isTransient(error: unknown): boolean {
@@ -131,7 +132,7 @@ function blocksTopic(ctx: LoaderContext, chain: PrimaryChain): TopicSource<Block
       const poller = pollerContext(ctx, signal, BLOCK_POLL_COST.calls({ parents: 1, args: {}, nodeCount: 0 }));
       // A replica taking the topic over carries on after the last block it saw published.
       const after = last?.reduce<bigint | undefined>((top, block) => (top === undefined || height(block) > top ? height(block) : top), undefined);
-      for await (const batch of pollBlocks(poller, chain, signal, after)) publish(batch, poller.upstreamCalls.count);
+      for await (const batch of pollBlocks(poller, chain, signal, after)) publish(batch, poller.upstreamCalls.count, poller.upstreamCalls.actualComputeUnits);
     },
   };
 }

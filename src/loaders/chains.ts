@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { Chain } from '../shapes/index.ts';
 import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
@@ -39,7 +40,7 @@ export function chainsList(ctx: LoaderContext, network?: NetworkId): Promise<Cha
 export const MAX_CHAINS = 100;
 
 /** `chains`: one chain list (of one network or all), up to {@link MAX_CHAINS} chains. */
-export const CHAIN_LIST_COST: FieldCost = costs.list(() => MAX_CHAINS, () => 1);
+export const CHAIN_LIST_COST: FieldCost = weighing(costs.list(() => MAX_CHAINS, () => 1), ENDPOINTS.listChains);
 
 /**
  * A chain by EVM chain id (`43114`) or blockchain id (the chain's `platformChainId`),
@@ -60,7 +61,7 @@ export function chainById(ctx: LoaderContext): DataLoader<string, Chain | null> 
 }
 
 /** A link answered by {@link chainById}: the one chain list of the request, however many parents ask. */
-export const CHAIN_LOOKUP_COST: FieldCost = costs.oncePerScope(1);
+export const CHAIN_LOOKUP_COST: FieldCost = weighing(costs.oncePerScope(1), ENDPOINTS.listChains, ENDPOINTS.getChainInfo);
 
 /** Calls refetching chains (or addresses, which check their chain) by id makes: the one chain list. */
 export const chainRefetchCalls = (): number => 1;
@@ -83,4 +84,4 @@ export function chainInfoById(ctx: LoaderContext): DataLoader<string, Chain | nu
 }
 
 /** `Query.chain`: one call per field at most (getChainInfo, or the chain list for several in one batch). */
-export const CHAIN_INFO_COST: FieldCost = costs.perParent();
+export const CHAIN_INFO_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getChainInfo);

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import { codedError, ErrorCode } from '../errors/graphql.ts';
-import type { FieldCost } from '../lib/cost.ts';
-import { costs } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import { PAGES, withFields, type ContractMetadata, type ContractTransfer, type ListContractTransfersParams } from '../shapes/index.ts';
 import { settle, type WithChain } from './evm.ts';
@@ -88,13 +88,13 @@ export async function contractOf(ctx: LoaderContext, chainId: string, address: s
 }
 
 /** `Address.contract`: the contract at each parent address, at most one call per parent (addresses are mostly distinct; no shared cap). */
-export const ADDRESS_CONTRACT_COST: FieldCost = { calls: ({ parents }) => parents };
+export const ADDRESS_CONTRACT_COST: FieldCost = weighing({ calls: ({ parents }) => parents }, ENDPOINTS.getContractMetadata);
 
 /**
  * A `contract` link: one call per distinct (chain, address), which is at most the
  * parents and at most {@link MAX_CONTRACTS_PER_REQUEST} for the whole request.
  */
-export const CONTRACT_LOOKUP_COST: FieldCost = { calls: ({ parents }) => Math.min(parents, MAX_CONTRACTS_PER_REQUEST) };
+export const CONTRACT_LOOKUP_COST: FieldCost = weighing({ calls: ({ parents }) => Math.min(parents, MAX_CONTRACTS_PER_REQUEST) }, ENDPOINTS.getContractMetadata);
 
 /** listTransfers as pages (`Contract.transfers`): the token's transfers, newest first. */
 export function contractTransferPages(
@@ -110,4 +110,4 @@ export function contractTransferPages(
   };
 }
 /** One listing per parent contract. */
-export const CONTRACT_TRANSFER_LISTING_COST: FieldCost = costs.listing(PAGES.contractTransfers);
+export const CONTRACT_TRANSFER_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.contractTransfers), ENDPOINTS.listTransfers);

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import { PAGES, type EvmBlock, type NativeTransaction, type TransactionStatus } from '../shapes/index.ts';
 import { settle } from './evm.ts';
@@ -48,7 +49,7 @@ function primeBlock(loader: DataLoader<BlockKey, EvmBlock | null, string>, chain
 }
 
 /** A link to a block: one lookup per parent at most (listed blocks and blocks already read cost none). */
-export const BLOCK_LOOKUP_COST: FieldCost = costs.perParent();
+export const BLOCK_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getBlock);
 
 /** getLatestBlocks as pages (`Chain.blocks`), newest first; each block is remembered for the request's block links. */
 export function latestBlockPages(ctx: LoaderContext, chainId: string): FetchPage<EvmBlock> {
@@ -60,7 +61,7 @@ export function latestBlockPages(ctx: LoaderContext, chainId: string): FetchPage
     return { items: page.blocks, nextPageToken: page.nextPageToken };
   };
 }
-export const LATEST_BLOCK_LISTING_COST: FieldCost = costs.listing(PAGES.evmBlocks);
+export const LATEST_BLOCK_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.evmBlocks), ENDPOINTS.getLatestBlocks);
 
 /** getTransactionsForBlock as pages (`EvmBlock.transactions`), in block order. */
 export function blockTransactionPages(ctx: LoaderContext, chainId: string, blockId: string): FetchPage<NativeTransaction> {
@@ -71,7 +72,7 @@ export function blockTransactionPages(ctx: LoaderContext, chainId: string, block
   };
 }
 /** One listing per parent block: the endpoint takes one block. */
-export const BLOCK_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.evmBlockTransactions);
+export const BLOCK_TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.evmBlockTransactions), ENDPOINTS.getTransactionsForBlock);
 
 /** listLatestTransactions as pages (`Chain.latestTransactions`), newest first, optionally of one status. */
 export function latestTransactionPages(ctx: LoaderContext, chainId: string, status?: TransactionStatus): FetchPage<NativeTransaction> {
@@ -81,4 +82,4 @@ export function latestTransactionPages(ctx: LoaderContext, chainId: string, stat
     return { items: page.transactions, nextPageToken: page.nextPageToken };
   };
 }
-export const LATEST_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.latestTransactions);
+export const LATEST_TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.latestTransactions), ENDPOINTS.listLatestTransactions);

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import {
   PAGES, withFields, type EvmBlock, type ListAddressChainsResponse, type ListAddressTransactionsV2Params, type NativeTransaction,
@@ -43,7 +44,7 @@ export function allChainsBlockPages(ctx: LoaderContext, network: Network | undef
     return { items: page.blocks, nextPageToken: page.nextPageToken };
   };
 }
-export const ALL_CHAINS_BLOCK_LISTING_COST: FieldCost = costs.listing(PAGES.allChainsBlocks);
+export const ALL_CHAINS_BLOCK_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.allChainsBlocks), ENDPOINTS.listLatestBlocksAllChains);
 
 /** listLatestTransactionsAllChains as pages (`Query.latestTransactions`), optionally of one status. */
 export function allChainsTransactionPages(ctx: LoaderContext, network: Network | undefined, status: TransactionStatus | undefined): FetchPage<NativeTransaction> {
@@ -54,7 +55,7 @@ export function allChainsTransactionPages(ctx: LoaderContext, network: Network |
     return { items: page.transactions, nextPageToken: page.nextPageToken };
   };
 }
-export const ALL_CHAINS_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.allChainsTransactions);
+export const ALL_CHAINS_TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.allChainsTransactions), ENDPOINTS.listLatestTransactionsAllChains);
 
 /**
  * listAddressChains, once per distinct address per request: the endpoint is not by
@@ -72,7 +73,7 @@ export function addressChains(ctx: LoaderContext): DataLoader<string, ListAddres
  * `Address.chains`: one call per distinct address of the parents; each answer a subset of the chain
  * list, so up to {@link MAX_CHAINS} chains for what is asked under it (as `chains` itself counts them).
  */
-export const ADDRESS_CHAINS_COST: FieldCost = { ...costs.perParent(), size: () => MAX_CHAINS };
+export const ADDRESS_CHAINS_COST: FieldCost = weighing({ ...costs.perParent(), size: () => MAX_CHAINS }, ENDPOINTS.listAddressChains);
 
 /** listContractDeployments as pages (`Address.deployedContracts`); each contract is remembered for `contract` links. */
 export function deployedContractPages(ctx: LoaderContext, chainId: string, deployer: string): FetchPage<ChainContract> {
@@ -85,7 +86,7 @@ export function deployedContractPages(ctx: LoaderContext, chainId: string, deplo
   };
 }
 /** One listing per parent address. */
-export const DEPLOYED_CONTRACT_LISTING_COST: FieldCost = costs.listing(PAGES.contractDeployments);
+export const DEPLOYED_CONTRACT_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.contractDeployments), ENDPOINTS.listContractDeployments);
 
 /** listTransactionsV2 as pages (`Address.transactions(filterSpamTokens:)`). */
 export function addressTransactionV2Pages(
@@ -112,7 +113,7 @@ export function collectionTokenPages(ctx: LoaderContext, chainId: string, addres
   };
 }
 /** One listing per parent collection. */
-export const COLLECTION_TOKEN_LISTING_COST: FieldCost = costs.listing(PAGES.collectionTokens);
+export const COLLECTION_TOKEN_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.collectionTokens), ENDPOINTS.listCollectionTokens);
 
 /** reindexNft: asks the Data API to fetch a token's metadata again (accepted: 201, no body). Never cached. */
 export async function reindexNftToken(ctx: LoaderContext, chainId: string, address: string, tokenId: string): Promise<void> {
@@ -120,4 +121,4 @@ export async function reindexNftToken(ctx: LoaderContext, chainId: string, addre
   // What this request read of the token is stale now.
   nftTokenById(ctx).clear({ chainId, address: address.toLowerCase(), tokenId });
 }
-export const REINDEX_NFT_COST: FieldCost = costs.perParent();
+export const REINDEX_NFT_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.reindexNft);

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { CurrencyCode, FullTransaction, NftToken } from '../shapes/index.ts';
 import { withFields } from '../shapes/index.ts';
 import { nullOnNotFound } from './not-found.ts';
@@ -59,7 +60,7 @@ export async function transactionOf(ctx: LoaderContext, chainId: string, txHash:
 }
 
 /** A link to a transaction: one lookup per parent (no batch form; the loader only dedupes). */
-export const TRANSACTION_LOOKUP_COST: FieldCost = costs.perParent();
+export const TRANSACTION_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getTransaction);
 
 /** E6: the transaction that deployed the contract at `address`; null when there is none on this chain. */
 export async function deploymentOf(ctx: LoaderContext, chainId: string, address: string, currency?: CurrencyCode): Promise<ChainTransaction | null> {
@@ -69,7 +70,7 @@ export async function deploymentOf(ctx: LoaderContext, chainId: string, address:
 }
 
 /** E6: one lookup per parent chain. */
-export const DEPLOYMENT_LOOKUP_COST: FieldCost = costs.perParent();
+export const DEPLOYMENT_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getDeploymentTransaction);
 
 /** E19: one NFT, null when the chain, collection or token id is unknown; each key fetched once per request. */
 export function nftTokenById(ctx: LoaderContext): DataLoader<NftKey, NftToken | null, string> {
@@ -89,4 +90,4 @@ export async function nftTokenOf(ctx: LoaderContext, chainId: string, address: s
 }
 
 /** E19: one lookup per parent chain. */
-export const NFT_TOKEN_LOOKUP_COST: FieldCost = costs.perParent();
+export const NFT_TOKEN_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getNftToken);

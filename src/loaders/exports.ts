@@ -1,4 +1,5 @@
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import type { CreateExportBody, ExportOperation } from '../shapes/index.ts';
 import { nullOnNotFound } from './not-found.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
@@ -14,11 +15,11 @@ export function operationById(ctx: LoaderContext, operationId: string): Promise<
   return nullOnNotFound(dataApi.getOperation(operationId, ctx.call));
 }
 /** One read per operation asked for (a refetch by global id too). */
-export const OPERATION_LOOKUP_COST: FieldCost = costs.perParent();
+export const OPERATION_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getOperation);
 
 /** Starts an export (E5); the operation it answers is usually RUNNING. */
 export function startTransactionExport(ctx: LoaderContext, body: CreateExportBody): Promise<ExportOperation> {
   const { dataApi } = upstreamOf(ctx);
   return dataApi.createTransactionExport(body, ctx.call);
 }
-export const TRANSACTION_EXPORT_COST: FieldCost = costs.perParent();
+export const TRANSACTION_EXPORT_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.createTransactionExport);

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import { PAGES, type IcmMessage, type ListAllIcmMessagesParams } from '../shapes/index.ts';
 import { nullOnNotFound } from './not-found.ts';
@@ -30,7 +31,7 @@ export function icmMessagePages(
     return { items: page.messages, nextPageToken: page.nextPageToken };
   };
 }
-export const ICM_MESSAGE_LISTING_COST: FieldCost = costs.listing(PAGES.icmMessages);
+export const ICM_MESSAGE_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.icmMessages), ENDPOINTS.listIcmMessages, ENDPOINTS.listAllIcmMessages);
 
 function definedOnly(filters: IcmMessageFilters): IcmMessageFilters {
   const out: IcmMessageFilters = {};
@@ -57,7 +58,7 @@ export function icmMessageById(ctx: LoaderContext): DataLoader<string, IcmMessag
 }
 
 /** `icmMessage(messageId:)`: one getIcmMessage per parent at most (the same id is read once per request). */
-export const ICM_MESSAGE_LOOKUP_COST: FieldCost = costs.perParent(1);
+export const ICM_MESSAGE_LOOKUP_COST: FieldCost = weighing(costs.perParent(1), ENDPOINTS.getIcmMessage);
 
 /** Calls refetching these messages makes: one getIcmMessage per distinct message id (the second part of an id). */
 export const icmRefetchCalls = (ids: readonly (readonly string[])[]): number => new Set(ids.map((parts) => normalizeMessageId(parts[1] ?? ''))).size;

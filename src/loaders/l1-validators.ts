@@ -1,4 +1,5 @@
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import { PAGES, withFields, type L1Validator, type ListL1ValidatorsParams } from '../shapes/index.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
@@ -29,4 +30,4 @@ export function l1ValidatorPages(ctx: LoaderContext, network: NetworkId, filter:
   };
 }
 /** One listing per parent (and one more to continue from a cursor). */
-export const L1_VALIDATOR_LISTING_COST: FieldCost = costs.listing(PAGES.l1Validators);
+export const L1_VALIDATOR_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.l1Validators), ENDPOINTS.listL1Validators);

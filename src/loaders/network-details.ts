@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { AvaxSupply, NetworkDetails } from '../shapes/index.ts';
 import { memoLoader, upstreamOf, type LoaderContext } from './registry.ts';
 import type { NetworkId } from './types.ts';
@@ -16,7 +17,7 @@ export function networkDetails(ctx: LoaderContext): DataLoader<NetworkId, Networ
 }
 
 /** `Network.details`: one call per network at most (two networks). */
-export const NETWORK_DETAILS_COST: FieldCost = costs.oncePerScope(2);
+export const NETWORK_DETAILS_COST: FieldCost = weighing(costs.oncePerScope(2), ENDPOINTS.getNetworkDetails);
 
 /**
  * The AVAX supply (getAvaxSupply), once per request. The upstream has no network
@@ -30,4 +31,4 @@ export function avaxSupply(ctx: LoaderContext): Promise<AvaxSupply> {
 }
 
 /** `Network.avaxSupply`: one call per request however many parents. */
-export const AVAX_SUPPLY_COST: FieldCost = costs.oncePerScope(1);
+export const AVAX_SUPPLY_COST: FieldCost = weighing(costs.oncePerScope(1), ENDPOINTS.getAvaxSupply);

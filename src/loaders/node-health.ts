@@ -147,7 +147,7 @@ export function subscribeNodeHealth(ctx: LoaderContext & { readonly upstreamCall
     replayLast: true,
     async poll(signal, publish) {
       const poller = pollerContext(ctx, signal, HEALTH_POLL_COST.calls({ parents: 1, args: {}, nodeCount: 1 }));
-      for await (const report of pollNodeHealth(poller, name, signal)) publish([report], poller.upstreamCalls.count);
+      for await (const report of pollNodeHealth(poller, name, signal)) publish([report], poller.upstreamCalls.count, poller.upstreamCalls.actualComputeUnits);
     },
   };
   return delivered(ctx, topics.subscribe(source, ctx.call.signal), changes());

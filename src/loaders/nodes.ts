@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { codedError, configuredNames, ErrorCode, isUpstreamError, NO_NODE_CONFIGURED, upstreamValueError } from '../errors/graphql.ts';
 import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
+import { NODE_CALL_COMPUTE_UNITS } from '../lib/compute-units.ts';
 import type { NodeRpcMethod, NodeRpcMethods, PageSpec, Peer } from '../shapes/index.ts';
 import { withFields, withSharedFields } from '../shapes/index.ts';
 import type { NodeClient } from '../upstream/client-types.ts';
@@ -174,7 +175,11 @@ export async function ownNodeId(ctx: LoaderContext, name: string, requested?: Ne
 }
 
 /** What a link through {@link ownNodeId} costs: info.getNodeID on each node, then `link`. */
-export const throughOwnNodeId = (link: FieldCost): FieldCost => ({ calls: (input) => NODE_METHOD_COST.calls(input) + link.calls(input) });
+export const throughOwnNodeId = (link: FieldCost): FieldCost => ({
+  calls: (input) => NODE_METHOD_COST.calls(input) + link.calls(input),
+  // Each call weighs at most the link's heaviest (node calls weigh nothing).
+  ...(link.computeUnits !== undefined ? { computeUnits: link.computeUnits } : {}),
+});
 
 /** The networks a node can run that chaingraph reads validators of (a node of any other network reads MAINNET's). */
 const LINK_NETWORKS = 2;
@@ -189,6 +194,7 @@ const LINK_NETWORKS = 2;
 export const acrossNodeNetworks = (link: FieldCost): FieldCost => ({
   calls: (input) =>
     input.parents <= 0 ? 0 : link.calls(input) + Math.min(input.parents, LINK_NETWORKS) - 1 + NODE_METHOD_COST.calls(input),
+  ...(link.computeUnits !== undefined ? { computeUnits: link.computeUnits } : {}),
 });
 
 // ---------------------------------------------------------------- peers
@@ -236,7 +242,7 @@ export async function validatorPeer(ctx: LoaderContext, network: NetworkId, node
 }
 
 /** One info.peers call on the chosen node for all validators of the request ({@link MAX_PEER_IDS_PER_CALL} ids each). */
-export const VALIDATOR_PEER_COST: FieldCost = costs.batched(MAX_PEER_IDS_PER_CALL);
+export const VALIDATOR_PEER_COST: FieldCost = { ...costs.batched(MAX_PEER_IDS_PER_CALL), computeUnits: NODE_CALL_COMPUTE_UNITS };
 
 /**
  * Peers are an in-memory list read with one `info.peers` call: the schema pages it
@@ -257,4 +263,4 @@ export async function sortedPeers(ctx: LoaderContext, name: string, nodeIds?: re
 }
 
 /** One info.peers call per node, whatever the page; pages default to {@link PEERS_PAGE}'s 100 peers. */
-export const PEERS_COST: FieldCost = { calls: ({ parents }) => parents, size: (args) => pageOf(args, PEERS_PAGE), connection: true };
+export const PEERS_COST: FieldCost = { calls: ({ parents }) => parents, size: (args) => pageOf(args, PEERS_PAGE), connection: true, computeUnits: NODE_CALL_COMPUTE_UNITS };

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import { PAGES, withFields, type LastActivityTimestamp, type ListAssetTransactionsParams } from '../shapes/index.ts';
 import { settle } from './evm.ts';
 import { nullOnNotFound } from './not-found.ts';
@@ -43,7 +44,7 @@ export function activeChainIds(ctx: LoaderContext, network: NetworkId, address: 
   return loader.load(address);
 }
 /** Batched: ceil(addresses / {@link CHAIN_IDS_PER_CALL}) calls per request. */
-export const ACTIVE_CHAINS_COST: FieldCost = costs.batched(CHAIN_IDS_PER_CALL);
+export const ACTIVE_CHAINS_COST: FieldCost = weighing(costs.batched(CHAIN_IDS_PER_CALL), ENDPOINTS.getChainIdsForAddresses);
 
 export type LastActivityOnChain = LastActivityTimestamp & PrimaryChain;
 
@@ -71,7 +72,7 @@ export function lastActivity(ctx: LoaderContext, chain: PrimaryChain, addresses:
   return loader.load([...new Set(addresses)].sort().join(','));
 }
 /** One call per address set (per address when asked per address): the API cannot split one answer by address. */
-export const LAST_ACTIVITY_COST: FieldCost = costs.perParent();
+export const LAST_ACTIVITY_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getLastActivity, ENDPOINTS.getLastActivityByPost);
 
 export type AssetTransactionFilter = Omit<ListAssetTransactionsParams, 'pageSize' | 'pageToken'>;
 
@@ -85,4 +86,4 @@ export function assetTransactionPages(ctx: LoaderContext, chain: PrimaryChain, a
   };
 }
 /** One listing per asset (and one more to continue from a cursor). */
-export const ASSET_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.assetTransactions);
+export const ASSET_TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.assetTransactions), ENDPOINTS.listAssetTransactions);

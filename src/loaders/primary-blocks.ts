@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import { PAGES, type SortOrder } from '../shapes/index.ts';
 import { settle } from './evm.ts';
 import { nullOnNotFound } from './not-found.ts';
@@ -75,7 +76,7 @@ export function primaryBlockById(ctx: LoaderContext): DataLoader<PrimaryBlockKey
 }
 
 /** A block by id (`PrimaryBlockchain.block`, `Block.parent`): one lookup per parent at most (blocks the request holds cost none). */
-export const PRIMARY_BLOCK_LOOKUP_COST: FieldCost = costs.perParent();
+export const PRIMARY_BLOCK_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getPrimaryBlock);
 
 /** listPrimaryNetworkBlocksByNodeId as pages: the blocks of this chain `nodeId` proposed, newest first. */
 export function nodeBlockPages(ctx: LoaderContext, chain: PrimaryChain, nodeId: string, filter: BlockFilter = {}): FetchChainPage<BlockOnChain> {
@@ -86,7 +87,7 @@ export function nodeBlockPages(ctx: LoaderContext, chain: PrimaryChain, nodeId: 
   };
 }
 /** One listing per parent (a node, a block's proposer): the endpoint takes one node. */
-export const NODE_BLOCK_LISTING_COST: FieldCost = costs.listing(PAGES.nodeBlocks);
+export const NODE_BLOCK_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.nodeBlocks), ENDPOINTS.listBlocksByNode);
 
 // ---------------------------------------------------------------- vertices (X-chain)
 
@@ -107,7 +108,7 @@ export function vertexByHashLoader(ctx: LoaderContext): DataLoader<{ chain: Prim
   });
 }
 /** A vertex by hash: one lookup per parent at most. */
-export const VERTEX_LOOKUP_COST: FieldCost = costs.perParent();
+export const VERTEX_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getVertex);
 
 /** getVertexByHeight as pages (`PrimaryBlockchain.verticesAtHeight`): the vertices at one DAG height. */
 export function verticesAtHeightPages(ctx: LoaderContext, chain: PrimaryChain, vertexHeight: number, sortOrder?: SortOrder): FetchChainPage<VertexOnChain> {
@@ -117,4 +118,4 @@ export function verticesAtHeightPages(ctx: LoaderContext, chain: PrimaryChain, v
     return { items: page.vertices.map((v) => onChain(chain, v)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
   };
 }
-export const VERTICES_AT_HEIGHT_COST: FieldCost = costs.listing(PAGES.verticesByHeight);
+export const VERTICES_AT_HEIGHT_COST: FieldCost = weighing(costs.listing(PAGES.verticesByHeight), ENDPOINTS.listVerticesByHeight);

@@ -1,4 +1,5 @@
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import type { UpstreamPage } from '../lib/pages.ts';
 import {
   PAGES, type Block, type ChainInfo, type ListBlocksParams, type ListUtxosParams, type Utxo, type Vertex, withFields,
@@ -52,7 +53,7 @@ export function blockPages(ctx: LoaderContext, chain: PrimaryChain, filter: Bloc
     return { items: page.blocks.map((b) => onChain(chain, b)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
   };
 }
-export const BLOCK_LISTING_COST: FieldCost = costs.listing(PAGES.blocks);
+export const BLOCK_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.blocks), ENDPOINTS.listBlocks);
 
 /** E18 as pages (`PrimaryBlockchain.vertices`, X-chain only): the latest vertices, newest first. */
 export function vertexPages(ctx: LoaderContext, chain: PrimaryChain): FetchChainPage<VertexOnChain> {
@@ -62,7 +63,7 @@ export function vertexPages(ctx: LoaderContext, chain: PrimaryChain): FetchChain
     return { items: page.vertices.map((v) => onChain(chain, v)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
   };
 }
-export const VERTEX_LISTING_COST: FieldCost = costs.listing(PAGES.vertices);
+export const VERTEX_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.vertices), ENDPOINTS.listVertices);
 
 /** What a UTXO listing asks for (E4's parameters besides the page). */
 export type UtxoQuery = Omit<ListUtxosParams, 'pageSize' | 'pageToken'>;
@@ -88,7 +89,7 @@ export function utxoPages(ctx: LoaderContext, chain: PrimaryChain, query: UtxoQu
     return { items: page.utxos.map((u) => onChain(chain, u)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
   };
 }
-export const UTXO_LISTING_COST: FieldCost = costs.listing(PAGES.utxos);
+export const UTXO_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.utxos), ENDPOINTS.listUtxos, ENDPOINTS.listUtxosByGet);
 
 // ---------------------------------------------------------------- refetch scans (node(id:), _entities)
 

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, pageOf, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, pageOf, type FieldCost, weighing } from '../lib/cost.ts';
 import {
   PAGES, PRIMARY_CHAIN_IDS, withFields, type AssetDetails, type CChainAtomicTransaction, type ListPrimaryTransactionsParams,
   type PChainTransaction, type PrimaryBalancesByChain, type PrimaryChainAlias, type XChainTransaction,
@@ -64,15 +65,15 @@ export function primaryTransaction(ctx: LoaderContext, chain: PrimaryChain, txHa
   return alias ? txLoader(ctx, chain, alias).load(txHash) : Promise.resolve(null);
 }
 /** One lookup per parent (a distinct hash at most once per request). */
-export const PRIMARY_TX_LOOKUP_COST: FieldCost = costs.perParent();
+export const PRIMARY_TX_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getPrimaryTransaction);
 
 /** Most transactions `Block.transactionDetails` resolves per block, and its default. */
 export const BLOCK_TX_LINK = { defaultSize: 10, maxSize: 100 } as const;
 /** A block's transactions: one lookup per transaction id it resolves (`first`, by default 10), per block. */
-export const BLOCK_TX_LINK_COST: FieldCost = {
+export const BLOCK_TX_LINK_COST: FieldCost = weighing({
   calls: ({ parents, args }) => parents * pageOf(args, BLOCK_TX_LINK),
   size: (args) => pageOf(args, BLOCK_TX_LINK),
-};
+}, ENDPOINTS.getPrimaryTransaction);
 
 // ---------------------------------------------------------------- listings
 
@@ -92,7 +93,7 @@ export function transactionPages(ctx: LoaderContext, chain: PrimaryChain, filter
     return { items, nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
   };
 }
-export const TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.primaryTransactions);
+export const TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.primaryTransactions), ENDPOINTS.listPrimaryTransactions);
 
 /** listActivePrimaryNetworkStakingTransactions as pages (`PrimaryBlockchain.stakingTransactions`, P-chain). */
 export function stakingTransactionPages(ctx: LoaderContext, chain: PrimaryChain, filter: TransactionFilter): FetchChainPage<PChainTransactionOnChain> {
@@ -102,7 +103,7 @@ export function stakingTransactionPages(ctx: LoaderContext, chain: PrimaryChain,
     return { items: page.transactions.map((tx) => onChain(chain, 'p-chain', tx)), nextPageToken: page.nextPageToken, chainInfo: page.chainInfo };
   };
 }
-export const STAKING_TRANSACTION_LISTING_COST: FieldCost = costs.listing(PAGES.stakingTransactions);
+export const STAKING_TRANSACTION_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.stakingTransactions), ENDPOINTS.listStakingTransactions);
 
 // ---------------------------------------------------------------- balances and assets
 
@@ -115,7 +116,7 @@ export async function primaryBalances(ctx: LoaderContext, chain: PrimaryChain, a
   const answer = await upstreamOf(ctx).dataApi.getPrimaryBalances(chain.network, alias, { addresses, ...(blockTimestamp !== undefined ? { blockTimestamp } : {}) }, ctx.call);
   return withFields(answer, { network: chain.network, blockchainId: chain.blockchainId, chainAlias: alias }) as BalancesOnChain;
 }
-export const BALANCES_COST: FieldCost = costs.perParent();
+export const BALANCES_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getPrimaryBalances);
 
 export type AssetOnNetwork = AssetDetails & { network: NetworkId };
 
@@ -141,4 +142,4 @@ export function assetById(ctx: LoaderContext, network: NetworkId, assetId: strin
  * Asset links: one getAssetDetails per distinct asset id of the request. The estimate
  * counts one per parent (the upper bound: every parent could hold another asset).
  */
-export const ASSET_LINK_COST: FieldCost = costs.perParent();
+export const ASSET_LINK_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getAssetDetails);

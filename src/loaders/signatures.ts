@@ -1,4 +1,5 @@
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import type { AggregateSignaturesBody, SignedMessage } from '../shapes/index.ts';
 import { nullOnNotFound } from './not-found.ts';
 import { upstreamOf, type LoaderContext } from './registry.ts';
@@ -11,11 +12,11 @@ export function aggregatedSignaturesOf(ctx: LoaderContext, network: NetworkId, t
   const { dataApi } = upstreamOf(ctx);
   return nullOnNotFound(dataApi.getAggregatedSignatures(network, txHash, ctx.call));
 }
-export const AGGREGATED_SIGNATURES_COST: FieldCost = costs.perParent();
+export const AGGREGATED_SIGNATURES_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getAggregatedSignatures);
 
 /** E1: collects the signing subnet's BLS signatures of a message until the quorum is met. */
 export function aggregateSignatures(ctx: LoaderContext, network: NetworkId, body: AggregateSignaturesBody): Promise<SignedMessage> {
   const { dataApi } = upstreamOf(ctx);
   return dataApi.aggregateSignatures(network, body, ctx.call);
 }
-export const AGGREGATE_SIGNATURES_COST: FieldCost = costs.perParent();
+export const AGGREGATE_SIGNATURES_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.aggregateSignatures);

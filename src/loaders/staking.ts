@@ -1,4 +1,5 @@
-import { costs, type FieldCost, type PackingModel } from '../lib/cost.ts';
+import { costs, type FieldCost, type PackingModel, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import {
   PAGES, type CurrencyCode, type Delegator, type DelegationStatus, type HistoricalReward, type ListDelegatorsParams,
@@ -45,7 +46,7 @@ export function validatorPages(ctx: LoaderContext, network: NetworkId, params: L
     return { items: page.validators.map((v) => withNetwork(network, v)), nextPageToken: page.nextPageToken };
   };
 }
-export const VALIDATOR_LISTING_COST: FieldCost = costs.listing(PAGES.validators);
+export const VALIDATOR_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.validators), ENDPOINTS.listValidators);
 
 /** E13 as pages (`Network.delegators`). */
 export function delegatorPages(ctx: LoaderContext, network: NetworkId, params: ListDelegatorsParams): FetchPage<DelegatorWithNetwork> {
@@ -55,7 +56,7 @@ export function delegatorPages(ctx: LoaderContext, network: NetworkId, params: L
     return { items: page.delegators.map((d) => withNetwork(network, d)), nextPageToken: page.nextPageToken };
   };
 }
-export const DELEGATOR_LISTING_COST: FieldCost = costs.listing(PAGES.delegators);
+export const DELEGATOR_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.delegators), ENDPOINTS.listDelegators);
 
 /** E11 as pages (`Network.historicalRewards`). */
 export function historicalRewardPages(
@@ -69,7 +70,7 @@ export function historicalRewardPages(
     return { items: page.historicalRewards.map((r) => withNetwork(network, r)), nextPageToken: page.nextPageToken };
   };
 }
-export const HISTORICAL_REWARD_LISTING_COST: FieldCost = costs.listing(PAGES.historicalRewards);
+export const HISTORICAL_REWARD_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.historicalRewards), ENDPOINTS.listHistoricalRewards);
 
 /** E12 as pages (`Network.pendingRewards`). */
 export function pendingRewardPages(ctx: LoaderContext, network: NetworkId, params: ListRewardsParams): FetchPage<PendingRewardWithNetwork> {
@@ -79,7 +80,7 @@ export function pendingRewardPages(ctx: LoaderContext, network: NetworkId, param
     return { items: page.pendingRewards.map((r) => withNetwork(network, r)), nextPageToken: page.nextPageToken };
   };
 }
-export const PENDING_REWARD_LISTING_COST: FieldCost = costs.listing(PAGES.pendingRewards);
+export const PENDING_REWARD_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.pendingRewards), ENDPOINTS.listPendingRewards);
 
 // ---------------------------------------------------------------- one validation's lists
 
@@ -168,7 +169,7 @@ export const DELEGATOR_PACKING: PackingModel = {
   soloShare: 0.1,
   unpacked: (args) => args['delegationStatus'] != null,
 };
-export const VALIDATION_DELEGATORS_COST: FieldCost = costs.packedListing(PAGES.delegators, DELEGATOR_PACKING);
+export const VALIDATION_DELEGATORS_COST: FieldCost = weighing(costs.packedListing(PAGES.delegators, DELEGATOR_PACKING), ENDPOINTS.listDelegators);
 
 /** Options of a validation's reward lists. */
 export interface ValidationRewardsOptions {
@@ -236,8 +237,8 @@ export function validationPendingRewardPages(ctx: LoaderContext, v: ValidatorWit
  */
 const HISTORICAL_REWARDS_PACKING: PackingModel = { maxPage: STAKING_PAGE, meanItems: 21, soloShare: 0.15 };
 const PENDING_REWARDS_PACKING: PackingModel = { maxPage: STAKING_PAGE, meanItems: 11, soloShare: 0.1 };
-export const VALIDATION_HISTORICAL_REWARDS_COST: FieldCost = costs.packedListing(PAGES.historicalRewards, HISTORICAL_REWARDS_PACKING);
-export const VALIDATION_PENDING_REWARDS_COST: FieldCost = costs.packedListing(PAGES.pendingRewards, PENDING_REWARDS_PACKING);
+export const VALIDATION_HISTORICAL_REWARDS_COST: FieldCost = weighing(costs.packedListing(PAGES.historicalRewards, HISTORICAL_REWARDS_PACKING), ENDPOINTS.listHistoricalRewards);
+export const VALIDATION_PENDING_REWARDS_COST: FieldCost = weighing(costs.packedListing(PAGES.pendingRewards, PENDING_REWARDS_PACKING), ENDPOINTS.listPendingRewards);
 
 // ---------------------------------------------------------------- by identity (node(id:), _entities)
 

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import { scanPages, type FetchPage } from '../lib/pages.ts';
 import {
   PAGES, PRIMARY_NETWORK_ID, primaryNetworkSubnet, type Blockchain, type SortOrder, type Subnet, withFields,
@@ -86,7 +87,7 @@ export function subnetIndex(ctx: LoaderContext): DataLoader<NetworkId, SubnetInd
  * What a link answered from the subnet list costs: one list per network however many
  * parents (two networks at most), each read to {@link SUBNET_INDEX}'s bound in full.
  */
-export const SUBNET_LIST_COST: FieldCost = costs.oncePerScope(2, SUBNET_INDEX.maxPages);
+export const SUBNET_LIST_COST: FieldCost = weighing(costs.oncePerScope(2, SUBNET_INDEX.maxPages), ENDPOINTS.listSubnets);
 
 /** What a link answered from the subnet list says of its bound, for the field's description. */
 export const SUBNET_LIST_NOTE = `Read from the request's one subnet list (at most ${SUBNET_INDEX.maxPages} pages of ${SUBNET_INDEX.pageSize}); null when the id is not within it.`;
@@ -102,7 +103,7 @@ export function subnetPages(ctx: LoaderContext, network: NetworkId, sortOrder?: 
     return { items: page.subnets.map((s) => subnetWithNetwork(network, s)), nextPageToken: page.nextPageToken };
   };
 }
-export const SUBNET_LISTING_COST: FieldCost = costs.listing(PAGES.subnets);
+export const SUBNET_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.subnets), ENDPOINTS.listSubnets);
 
 /** A subnet by id (null when the network has none such), from the request's one subnet list. */
 export function subnetById(ctx: LoaderContext, network: NetworkId): DataLoader<string, SubnetWithNetwork | null> {
@@ -211,7 +212,7 @@ export function blockchainLookup(ctx: LoaderContext, network: NetworkId): DataLo
  * direct read of a lone id, or the list for several (aliases batch together), so the
  * list's bound per network, as for the links read from the list.
  */
-export const SUBNET_LOOKUP_COST: FieldCost = costs.oncePerScope(2, SUBNET_INDEX.maxPages);
+export const SUBNET_LOOKUP_COST: FieldCost = weighing(costs.oncePerScope(2, SUBNET_INDEX.maxPages), ENDPOINTS.listSubnets, ENDPOINTS.getSubnet);
 
 /** listBlockchains as pages (`Network.blockchains`), each blockchain with its network. */
 export function blockchainPages(ctx: LoaderContext, network: NetworkId, sortOrder?: SortOrder): FetchPage<BlockchainWithNetwork> {
@@ -221,4 +222,4 @@ export function blockchainPages(ctx: LoaderContext, network: NetworkId, sortOrde
     return { items: page.blockchains.map((b) => withFields(b, { network })), nextPageToken: page.nextPageToken };
   };
 }
-export const BLOCKCHAIN_LISTING_COST: FieldCost = costs.listing(PAGES.blockchains);
+export const BLOCKCHAIN_LISTING_COST: FieldCost = weighing(costs.listing(PAGES.blockchains), ENDPOINTS.listBlockchains, ENDPOINTS.getBlockchain);

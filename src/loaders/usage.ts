@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import {
   PAGES, type ApiLog, type ApiLogsParams, type DataApiHealth, type PrimaryNetworkRpcUsageMetricsResponse, type PrimaryRpcUsageParams,
@@ -41,7 +42,7 @@ export function dataApiLiveness(ctx: LoaderContext): Promise<DataApiHealth> {
 }
 
 /** Each health field: one call per request however often it is selected. */
-export const DATA_API_HEALTH_COST: FieldCost = costs.oncePerScope(1);
+export const DATA_API_HEALTH_COST: FieldCost = weighing(costs.oncePerScope(1), ENDPOINTS.dataHealthCheck, ENDPOINTS.liveCheck);
 
 /** A report per distinct set of parameters, once per request (the same report selected twice is one call). */
 function report<P, V>(ctx: LoaderContext, name: string, read: (params: P) => Promise<V>): DataLoader<P, V, string> {
@@ -67,7 +68,7 @@ export function primaryNetworkRpcUsageMetrics(ctx: LoaderContext & UsageCaller, 
 }
 
 /** Each usage report: one call per distinct set of arguments (a report selected once is one call). */
-export const USAGE_REPORT_COST: FieldCost = costs.perParent(1);
+export const USAGE_REPORT_COST: FieldCost = weighing(costs.perParent(1), ENDPOINTS.getApiUsageMetrics, ENDPOINTS.getSubnetRpcUsageMetrics, ENDPOINTS.getPrimaryNetworkRpcUsageMetrics);
 
 /** The filters of getApiLogs (its paging aside). */
 export type ApiLogFilters = Omit<ApiLogsParams, 'pageToken' | 'pageSize'>;
@@ -83,4 +84,4 @@ export function apiLogPages(ctx: LoaderContext & UsageCaller, filters: ApiLogFil
 }
 
 /** `ApiUsage.logs`: a page, or two with `after`. */
-export const API_LOGS_COST: FieldCost = costs.listing(PAGES.apiLogs);
+export const API_LOGS_COST: FieldCost = weighing(costs.listing(PAGES.apiLogs), ENDPOINTS.getApiLogs);

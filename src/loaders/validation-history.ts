@@ -1,4 +1,5 @@
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import { PAGES, type GetValidatorDetailsParams } from '../shapes/index.ts';
 import { nullOnNotFound } from './not-found.ts';
@@ -28,4 +29,4 @@ export function validationHistoryPages(
 }
 
 /** One getSingleValidatorDetails listing per parent (its page, plus one with `after`): the endpoint takes one node. */
-export const VALIDATION_HISTORY_COST: FieldCost = costs.listing(PAGES.validationHistory);
+export const VALIDATION_HISTORY_COST: FieldCost = weighing(costs.listing(PAGES.validationHistory), ENDPOINTS.getValidatorDetails);

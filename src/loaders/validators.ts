@@ -6,7 +6,8 @@ import {
 import { loadFirstPages, type PerParentKey } from './per-parent.ts';
 import { passedPeriod, timeOf } from './staking-time.ts';
 import { isCb58Id, isNodeId } from '../lib/ids.ts';
-import type { FieldCost } from '../lib/cost.ts';
+import { type FieldCost, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import { upstreamValueError } from '../errors/graphql.ts';
 import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
@@ -121,9 +122,9 @@ export function notFoundOrUnusable(nodeId: string): null | Error {
  * lookup answers from what it read (the node's best validation among those pages, or
  * null).
  */
-export const validatorLinkCost: FieldCost = {
+export const validatorLinkCost: FieldCost = weighing({
   calls: ({ parents }) => (parents <= 0 ? 0 : Math.ceil(parents / VALIDATOR_LINK.idsPerCall) * VALIDATOR_LINK.maxPages),
-};
+}, ENDPOINTS.listValidators, ENDPOINTS.getValidatorDetails);
 
 /** Arguments shared by a batch of per-validator list fields (everything but the parent). */
 export interface PerValidatorListArgs {
@@ -531,6 +532,6 @@ export function delegationRefetchCalls(keys: readonly { network: string; nodeId:
  * (every parent could name another node with a long list), so the lookup never meets
  * the run-time budget; parents naming the same delegation share one key.
  */
-export const delegationLinkCost: FieldCost = {
+export const delegationLinkCost: FieldCost = weighing({
   calls: ({ parents }) => (parents <= 0 ? 0 : Math.ceil(parents / STAKING_PAGE) + parents * MAX_REFETCH_PAGES),
-};
+}, ENDPOINTS.listDelegators);

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { costs, type FieldCost } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import type { FetchPage } from '../lib/pages.ts';
 import {
   PAGES, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookSharedSecret, type WebhookStatus,
@@ -30,7 +31,7 @@ export function webhookPages(ctx: Ctx, status: WebhookStatus | undefined): Fetch
 }
 
 /** `Query.webhooks`: a page, or two with `after`. */
-export const WEBHOOKS_COST: FieldCost = costs.listing(PAGES.webhooks);
+export const WEBHOOKS_COST: FieldCost = weighing(costs.listing(PAGES.webhooks), ENDPOINTS.listWebhooks);
 
 /**
  * getWebhook, once per id per request (the operation takes one id: nothing to batch). Null when
@@ -45,7 +46,7 @@ export function webhookById(ctx: Ctx, id: string): Promise<Webhook | null> {
 }
 
 /** `Query.webhook`: one call per distinct id. */
-export const WEBHOOK_LOOKUP_COST: FieldCost = costs.perParent();
+export const WEBHOOK_LOOKUP_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.getWebhook);
 
 /** What a page of a webhook's addresses says besides its items: how many it watches in all. */
 export interface AddressTotal {
@@ -68,7 +69,7 @@ export function webhookAddressPages(ctx: Ctx, id: string, total: AddressTotal): 
 }
 
 /** `Webhook.addresses`: a page (two with `after`) per webhook: it cannot batch. */
-export const WEBHOOK_ADDRESSES_COST: FieldCost = costs.listing(PAGES.webhookAddresses);
+export const WEBHOOK_ADDRESSES_COST: FieldCost = weighing(costs.listing(PAGES.webhookAddresses), ENDPOINTS.listWebhookAddresses);
 
 /** getSharedSecret: the secret the Data API signs the key's deliveries with. */
 export function webhookSharedSecret(ctx: Ctx): Promise<WebhookSharedSecret> {
@@ -109,4 +110,4 @@ export function changeWebhookAddresses(ctx: Ctx, id: string, change: 'add' | 're
 }
 
 /** Each webhook mutation and the shared secret: one call. */
-export const WEBHOOK_CALL_COST: FieldCost = costs.perParent();
+export const WEBHOOK_CALL_COST: FieldCost = weighing(costs.perParent(), ENDPOINTS.createWebhook, ENDPOINTS.updateWebhook, ENDPOINTS.deactivateWebhook, ENDPOINTS.addWebhookAddresses, ENDPOINTS.removeWebhookAddresses, ENDPOINTS.rotateWebhookSharedSecret, ENDPOINTS.getWebhookSharedSecret);

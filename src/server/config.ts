@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { GatewayOptions } from '../gateway/gateway.ts';
 import type { EdgePolicy, EdgePolicyOptions } from '../gateway/plugins/edge-policy.ts';
 import { loadPersistedManifest } from '../gateway/plugins/use-persisted-documents.ts';
@@ -24,6 +25,8 @@ export interface GatewayConfig {
   dataApiKeyHeader: string;
   /** `NODE_URLS`. */
   nodes: { name: string; url: string }[];
+  /** `DEVNET_COMPUTE_UNITS_PER_MINUTE`: the built-in devnet's limit; undefined for none. */
+  devnetComputeUnitsPerMinute?: number;
   /** `ADMIN_TOKEN`. */
   adminToken?: string;
   /** `CURSOR_SECRET`: the first signs, all verify. */
@@ -40,6 +43,10 @@ export interface GatewayConfig {
   compiledExecution: boolean;
   /** `MAX_QUERY_COST`. */
   maxQueryCost: number;
+  /** `MAX_OPERATION_COMPUTE_UNITS`. */
+  maxOperationComputeUnits: number;
+  /** `CLIENT_COMPUTE_UNITS_PER_MINUTE`; absent: no per-client budget. */
+  clientComputeUnitsPerMinute?: number;
   /** The HTTP edge's limits: body, response, concurrency. */
   limits: EdgeLimits;
   /** Circuit breakers, the per-client rate limit and the upstream rate ceiling. */
@@ -106,6 +113,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     ...(s.DATA_API_KEY ? { dataApiKey: s.DATA_API_KEY } : {}),
     dataApiKeyHeader: s.DATA_API_KEY_HEADER,
     nodes: s.NODE_URLS,
+    ...(s.DEVNET_COMPUTE_UNITS_PER_MINUTE ? { devnetComputeUnitsPerMinute: s.DEVNET_COMPUTE_UNITS_PER_MINUTE } : {}),
     ...(s.ADMIN_TOKEN ? { adminToken: s.ADMIN_TOKEN } : {}),
     ...(s.CURSOR_SECRET ? { cursorSecrets: s.CURSOR_SECRET } : {}),
     ...(s.REDIS_URL ? { redisUrl: s.REDIS_URL } : {}),
@@ -115,6 +123,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     responseCacheMaxBytes: s.RESPONSE_CACHE && cache !== 'off' ? s.RESPONSE_CACHE_MAX_BYTES : 0,
     compiledExecution: s.COMPILED_EXECUTION,
     maxQueryCost: s.MAX_QUERY_COST,
+    maxOperationComputeUnits: s.MAX_OPERATION_COMPUTE_UNITS,
+    ...(s.CLIENT_COMPUTE_UNITS_PER_MINUTE ? { clientComputeUnitsPerMinute: s.CLIENT_COMPUTE_UNITS_PER_MINUTE } : {}),
     limits: {
       maxBodyBytes: s.MAX_BODY_BYTES,
       maxResponseBytes: s.MAX_RESPONSE_BYTES,
@@ -126,6 +136,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
       wsMaxOperationsPerSocket: s.WS_MAX_OPERATIONS_PER_SOCKET,
       wsConnectionInitTimeoutMs: s.WS_CONNECTION_INIT_TIMEOUT_MS,
       maxTopics: s.MAX_TOPICS,
+      ...(s.MAX_TOPICS_PER_CLIENT ? { maxTopicsPerClient: s.MAX_TOPICS_PER_CLIENT } : {}),
+      ...(s.MAX_WATCHED_KEYS_PER_CLIENT ? { maxWatchedKeysPerClient: s.MAX_WATCHED_KEYS_PER_CLIENT } : {}),
+      registrationGraceMs: s.REGISTRATION_GRACE_MS,
       topicLeaseTtlMs: s.TOPIC_LEASE_TTL_MS,
       ...(s.MAX_OPERATIONS_PER_CLIENT ? { maxOperationsPerClient: s.MAX_OPERATIONS_PER_CLIENT } : {}),
       ...(s.MAX_SUBSCRIPTIONS_PER_CLIENT ? { maxSubscriptionsPerClient: s.MAX_SUBSCRIPTIONS_PER_CLIENT } : {}),
@@ -149,6 +162,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
       refusedKeyTtlMs: s.REFUSED_KEY_TTL_MS,
       ...(s.UPSTREAM_MAX_RPS > 0 ? { upstreamMaxRps: s.UPSTREAM_MAX_RPS } : {}),
       upstreamRateMaxWaitMs: s.UPSTREAM_RATE_MAX_WAIT_MS,
+      ...(s.UPSTREAM_COMPUTE_UNITS_PER_MINUTE ? { upstreamComputeUnitsPerMinute: s.UPSTREAM_COMPUTE_UNITS_PER_MINUTE } : {}),
     },
     logLevel: s.LOG_LEVEL,
     warmUpMs: s.WARM_UP_MS,
@@ -181,6 +195,8 @@ export interface GatewayWiring {
   exampleQueries?: string;
   /** Told about each upstream failure that reached a response (the server logs it). Default none. */
   onUpstreamError?: GatewayOptions['onUpstreamError'];
+  /** The Redis commands connection of `REDIS_URL`: the per-client compute units are then the fleet's. Default none. */
+  redis?: Redis;
 }
 
 /** The edge policy's options: slots, queue, per-client shares and bodies in flight, and who a client is (the identity the rate limit shares). */
@@ -217,6 +233,8 @@ export function gatewayOptionsFrom(config: GatewayConfig, wiring: GatewayWiring 
     cors: config.cors,
     allowFormPosts: config.allowFormPosts,
     maxQueryCost: config.maxQueryCost,
+    maxOperationComputeUnits: config.maxOperationComputeUnits,
+    ...(config.clientComputeUnitsPerMinute !== undefined ? { clientComputeUnits: { perMinute: config.clientComputeUnitsPerMinute, ...(wiring.redis ? { redis: wiring.redis } : {}) } } : {}),
     maxValidationComplexity: limits.maxValidationComplexity,
     ...(wiring.onUpstreamError ? { onUpstreamError: wiring.onUpstreamError } : {}),
     metrics: { maxOperationNames: config.metrics.maxOperationNames, ...(config.metrics.token ? { token: config.metrics.token } : {}) },
@@ -274,6 +292,12 @@ export interface EdgeLimits {
   wsConnectionInitTimeoutMs: number;
   /** `MAX_TOPICS`. */
   maxTopics: number;
+  /** `MAX_TOPICS_PER_CLIENT`: undefined for a quarter of `maxTopics`. */
+  maxTopicsPerClient?: number;
+  /** `MAX_WATCHED_KEYS_PER_CLIENT`: undefined for twice the client's share of topics. */
+  maxWatchedKeysPerClient?: number;
+  /** `REGISTRATION_GRACE_MS`. */
+  registrationGraceMs: number;
   /** `TOPIC_LEASE_TTL_MS`. */
   topicLeaseTtlMs: number;
   /** `MAX_OPERATIONS_PER_CLIENT`. */
@@ -323,5 +347,7 @@ export interface ProtectionConfig {
   upstreamMaxRps?: number;
   /** `UPSTREAM_RATE_MAX_WAIT_MS`. */
   upstreamRateMaxWaitMs: number;
+  /** `UPSTREAM_COMPUTE_UNITS_PER_MINUTE`. */
+  upstreamComputeUnitsPerMinute?: number;
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getHeapStatistics } from 'node:v8';
@@ -9,6 +9,7 @@ import { attachGraphQLWs } from './graphql-ws.ts';
 import { createEdgePolicy, type EdgePolicyStats } from '../gateway/plugins/edge-policy.ts';
 import { createRedisConnections } from './redis.ts';
 import { createRedisTopics } from './redis-topics.ts';
+import { createTopics } from '../loaders/topics.ts';
 import { createRedisActivityStore } from './redis-activity.ts';
 import { createRedisKeyVerdicts } from './redis-key-verdicts.ts';
 import { trackConnections, type ConnectionStats, type DrainResult } from './drain.ts';
@@ -23,6 +24,7 @@ import { createDataApiClient } from '../upstream/data-api.ts';
 import { createNodeClient } from '../upstream/node-client.ts';
 import { createHttpUpstream } from '../upstream/http.ts';
 import { createUpstreamRate } from '../upstream/upstream-rate.ts';
+import { createComputeUnitCeiling } from '../upstream/compute-unit-ceiling.ts';
 import { startTelemetry } from './telemetry.ts';
 import { probeUpstreams, type ProbeFailure } from './startup-probe.ts';
 import { warmUp } from './warm-up.ts';
@@ -38,8 +40,6 @@ type Devnet = import('../devnet/server.ts').Devnet;
 /** node:http's own refusals, by error code: status and GraphQL error code. */
 /** Where the gateway takes webhook deliveries on the built-in devnet. */
 export const DEVNET_WEBHOOK_PATH = '/webhooks/data-api';
-/** The key the gateway's webhooks belong to on the built-in devnet when DATA_API_KEY is not set (the devnet keeps webhooks per key). */
-const DEVNET_WEBHOOK_KEY = 'chaingraph-devnet';
 /**
  * The cursor secret on the built-in devnet when CURSOR_SECRET is not set: a fixed, public development
  * secret, so a page's cursor still works after `npm start` is restarted. It protects nothing (anyone can
@@ -89,6 +89,15 @@ export interface StartOptions {
   warmUp?: boolean;
   /** Aborted when the process is told to stop while it starts (cli.ts): the warm-up ends after the request in flight. */
   signal?: AbortSignal;
+  /** The clock of the subscriptions' registration grace (`REGISTRATION_GRACE_MS`): tests move it rather than wait. Default `Date.now`. */
+  now?: () => number;
+  /**
+   * The key the gateway's own webhooks belong to on the built-in devnet without DATA_API_KEY (the devnet
+   * keeps webhooks per key, as the Data API does). Default: a random one made at start, never logged nor
+   * answered, so no caller can send it to read the shared secret deliveries are checked with, or to
+   * deactivate the gateway's webhooks. A test that must sign deliveries as the devnet does gives its own.
+   */
+  devnetWebhookKey?: string;
 }
 
 /**
@@ -109,7 +118,7 @@ export async function startServer(
   if (!dataApiUrl && nodes.length === 0) {
     // eslint-disable-next-line import-x/no-restricted-paths -- the one way the gateway reaches the devnet: on demand, never statically
     const { startDevnet } = await import('../devnet/server.ts');
-    devnet = await startDevnet({});
+    devnet = await startDevnet(config.devnetComputeUnitsPerMinute ? { computeUnitsPerMinute: config.devnetComputeUnitsPerMinute } : {});
     dataApiUrl = devnet.url;
     nodes = Object.entries(devnet.nodeUrls).map(([name, url]) => ({ name, url }));
     logger.info({ devnet: devnet.url }, 'no DATA_API_URL or NODE_URLS configured: serving the built-in devnet (simulated data)');
@@ -140,6 +149,12 @@ export async function startServer(
       onStateChange: (change) => (change.state === 'open' ? logger.warn(change, 'circuit breaker opened: calls to this upstream fail fast') : logger.info(change, 'circuit breaker state')),
     },
     ...(upstreamRate ? { upstreamRate } : {}),
+    // The Data API's own limits, kept by the fleet: the server key's compute-unit ceiling, and no call with a key it paused (429).
+    computeUnits: createComputeUnitCeiling({
+      ...(protection.upstreamComputeUnitsPerMinute ? { maxPerMinute: protection.upstreamComputeUnitsPerMinute } : {}),
+      maxWaitMs: protection.upstreamRateMaxWaitMs,
+      ...(redis ? { redis: redis.commands, keyPrefix: `chaingraph:compute-units:${upstreamScope(dataApiUrl)}:` } : {}),
+    }),
   });
   const dataApi = createDataApiClient({
     baseUrl: dataApiUrl,
@@ -170,7 +185,15 @@ export async function startServer(
   const edgeOptions = edgePolicyOptionsFrom(config);
   const keyVerdicts = redis ? createRedisKeyVerdicts({ redis: redis.commands, keyPrefix: `chaingraph:identity:${upstreamScope(dataApiUrl)}:` }) : undefined;
   const admission = createEdgePolicy(keyVerdicts ? { ...edgeOptions, clients: { ...edgeOptions.clients, store: keyVerdicts } } : edgeOptions);
-  // The subscriptions' pollers: one per topic in the fleet through Redis, else one per topic in this process (the gateway's own).
+  // The subscriptions' pollers: one per topic in the fleet through Redis, else one per topic in this process;
+  // either way within MAX_TOPICS and each client's shares, with the registration grace.
+  const topicLimits = {
+    maxTopics: config.limits.maxTopics,
+    ...(config.limits.maxTopicsPerClient ? { maxTopicsPerClient: config.limits.maxTopicsPerClient } : {}),
+    ...(config.limits.maxWatchedKeysPerClient ? { maxWatchedKeysPerClient: config.limits.maxWatchedKeysPerClient } : {}),
+    lingerMs: config.limits.registrationGraceMs,
+    ...(options.now ? { now: options.now } : {}),
+  };
   const topics = redis
     ? createRedisTopics({
         publisher: redis.commands,
@@ -178,21 +201,22 @@ export async function startServer(
         replicaId: redis.replicaId,
         // Replicas share topics only when they poll the same upstreams: a fleet in front of others keeps apart.
         keyPrefix: `chaingraph:topic:${upstreamScope([dataApiUrl, ...nodeClients.map((client) => client.url)].join(' '))}:`,
-        maxTopics: config.limits.maxTopics,
+        ...topicLimits,
         leaseTtlMs: config.limits.topicLeaseTtlMs,
         onError: (err, topic) => logger.warn({ err, topic }, 'Redis unavailable for subscriptions: their events wait until it answers again'),
       })
-    : undefined;
+    : createTopics(topicLimits);
   // Live activity's delivery endpoint: WEBHOOK_PUBLIC_URL, or on the built-in devnet this gateway's own (known once it listens).
   const listening: { origin?: string } = {};
+  const devnetWebhookKey = devnet && !config.dataApiKey ? (options.devnetWebhookKey ?? randomBytes(32).toString('hex')) : undefined;
   const liveActivity = config.webhookPublicUrl
     ? undefined
     : devnet
       ? {
           publicUrl: () => `${listening.origin ?? `http://127.0.0.1:${config.port}`}${DEVNET_WEBHOOK_PATH}`,
           path: DEVNET_WEBHOOK_PATH,
-          // The devnet keeps webhooks per key, as the Data API does; without DATA_API_KEY the gateway's own are under this one.
-          ...(config.dataApiKey ? {} : { apiKey: DEVNET_WEBHOOK_KEY }),
+          // The devnet keeps webhooks per key, as the Data API does; without DATA_API_KEY the gateway's own are under a secret one.
+          ...(devnetWebhookKey ? { apiKey: devnetWebhookKey } : {}),
         }
       : undefined;
   const gatewayOptions = gatewayOptionsFrom(config, {
@@ -204,15 +228,20 @@ export async function startServer(
     tracing: Boolean(telemetry),
     shutdownSignal: shutdown.signal,
     admission,
+    ...(redis ? { redis: redis.commands } : {}),
   });
   if (liveActivity) gatewayOptions.liveActivity = liveActivity;
+  // Redacted like every other secret, should an upstream's error text ever quote it.
+  if (devnetWebhookKey) gatewayOptions.secrets = [...(gatewayOptions.secrets ?? []), devnetWebhookKey];
   if (warming) gatewayOptions.warmUp = true;
   // On the devnet, the fixed development secret (see DEVNET_CURSOR_SECRET), so cursors survive a restart.
   if (devnet && !config.cursorSecrets) gatewayOptions.cursorSecrets = [DEVNET_CURSOR_SECRET];
+  // Compute units the upstream cache saved, by how (its metric).
+  const saved = { stored: 0, joined: 0 };
   const gateway = createGateway(
     gatewayOptions,
     {
-      ...(cache ? { dataApi: withDataApiCache(dataApi, cache, { scope: upstreamScope(dataApiUrl) }), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache } : { dataApi, nodes: nodeClients }),
+      ...(cache ? { dataApi: withDataApiCache(dataApi, cache, { scope: upstreamScope(dataApiUrl), onSaved: (source, units) => void (saved[source] += units) }), computeUnitsSaved: () => ({ ...saved }), nodes: nodeClients.map((client) => withNodeCache(client, cache)), cache } : { dataApi, nodes: nodeClients }),
       readinessProbe,
       logger,
       breakerStates,

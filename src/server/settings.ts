@@ -17,6 +17,7 @@ import { VALIDATION_LIMIT_DEFAULTS } from '../gateway/plugins/use-validation-lim
 import { BREAKER_DEFAULTS } from '../upstream/breaker.ts';
 import { UPSTREAM_RATE_DEFAULTS } from '../upstream/upstream-rate.ts';
 import { RATE_LIMIT_DEFAULTS } from '../gateway/plugins/use-rate-limit.ts';
+import { QUERY_COST_DEFAULTS } from '../gateway/plugins/use-query-cost.ts';
 import { CLIENT_IDENTITY_DEFAULTS } from '../gateway/plugins/client-identity.ts';
 import { METRICS_DEFAULTS } from '../gateway/metrics/registry.ts';
 import { APQ_DEFAULTS } from '../gateway/plugins/use-persisted-documents.ts';
@@ -257,6 +258,10 @@ export const SETTINGS = {
   DATA_API_KEY: secret("the server's Data API key, sent on every upstream call; never logged or returned", 'unset'),
   DATA_API_KEY_HEADER: text("header carrying the key, upstream and from callers (a caller's own key replaces the server's for their calls)", 'x-service-api-key', 'header name'),
   NODE_URLS: parsed('list of `name=url`', '`name=url` pairs, comma separated (a bare URL is named `default`)', "unset: no nodes (node fields answer `NODE_NOT_CONFIGURED`); with `DATA_API_URL` unset too, the devnet's `mainnet` and `fuji`", [] as { name: string; url: string }[], (raw) => parseNodeUrls(raw), inUrls),
+  DEVNET_COMPUTE_UNITS_PER_MINUTE: optionalInt(
+    "on the built-in devnet (and `npm run devnet`): compute units each Data API key, else each client address, may spend a minute, each call weighing its operation's tier in the spec; beyond, 429 with `Retry-After`, as the real Data API limits a plan",
+    'unset: no limit (calls billed, headers announce `20000`, the Pro tier)',
+  ),
   ADMIN_TOKEN: secret('callers sending `authorization: Bearer <token>` may call the admin mutations and the admin reads (`loggerLevels`, `chainAliases`)', 'unset: admin calls answer `ADMIN_DISABLED`'),
   REDIS_URL: parsed(
     'redis URL',
@@ -289,6 +294,18 @@ export const SETTINGS = {
     secret: true,
   },
   MAX_QUERY_COST: positiveNumber('estimated upstream calls above which a query is refused with `QUERY_TOO_COSTLY`; also the cap of its run-time budget', 500),
+  MAX_OPERATION_COMPUTE_UNITS: int(
+    "estimated Data API compute units (the spec's weights: free 1, small 10, medium 20, large 50, xl 100, xxl 200 per call) above which an operation, or one subscription event, is refused with `QUERY_TOO_COSTLY` before any call; also the cap of its run-time budget",
+    QUERY_COST_DEFAULTS.maxComputeUnits,
+  ),
+  CLIENT_COMPUTE_UNITS_PER_MINUTE: optionalInt(
+    'compute units one client (a key the Data API accepted, else its address) may spend per minute, all replicas together with `REDIS_URL`: each operation reserves its estimate before any call and gets back what it did not spend; 429 `RATE_LIMITED` with `Retry-After` when it does not fit',
+    'unset: off',
+  ),
+  UPSTREAM_COMPUTE_UNITS_PER_MINUTE: optionalInt(
+    "ceiling on the compute units the server's key (`DATA_API_KEY`) spends per minute, all replicas together with `REDIS_URL`, kept in step with the Data API's `ratelimit-remaining`; a call over it waits up to `UPSTREAM_RATE_MAX_WAIT_MS`, else `UPSTREAM_RATE_LIMITED` unsent. Set it below the key's plan limit. After a 429 every replica holds its calls with that key for its `retry-after`, set or not",
+    'unset: off',
+  ),
   MAX_BODY_BYTES: int('largest request body, counted while it streams (413 `PAYLOAD_TOO_LARGE`)', REQUEST_LIMITS_DEFAULTS.maxBodyBytes, { unit: 'bytes' }),
   MAX_RESPONSE_BYTES: int('largest serialized response (`RESPONSE_TOO_LARGE` instead of the data)', RESPONSE_LIMIT_DEFAULTS.maxResponseBytes, { unit: 'bytes' }),
   MAX_CONCURRENT_OPERATIONS: int('queries and mutations executing at once, each from execution to the last byte of its answer written', ADMISSION_DEFAULTS.maxConcurrent),
@@ -307,6 +324,19 @@ export const SETTINGS = {
   WS_CONNECTION_INIT_TIMEOUT_MS: int('graphql-ws: how long a socket may wait before `connection_init`', GRAPHQL_WS_DEFAULTS.connectionInitTimeoutMs, { unit: 'ms' }),
   MAX_VALIDATION_COMPLEXITY: int('field comparisons validation may take (400 `QUERY_TOO_COMPLEX` beyond)', VALIDATION_LIMIT_DEFAULTS.maxComplexity),
   MAX_TOPICS: int('subscription topics (one shared poller each) per replica', TOPICS_DEFAULTS.maxTopics),
+  MAX_TOPICS_PER_CLIENT: optionalInt(
+    "distinct subscription topics one client (its API key, else its address) may hold per replica: each chain's `blocks`, each node's health, each address or node a live-activity subscription watches (a topic held twice counts once); beyond, `SERVER_BUSY` before any upstream call",
+    'a quarter of `MAX_TOPICS`',
+  ),
+  MAX_WATCHED_KEYS_PER_CLIENT: optionalInt(
+    "topics one client's live subscriptions watch per replica, counted per subscription (a live-activity subscription of 100 addresses watches 100, the same address in two subscriptions counts twice); beyond, `SERVER_BUSY` before any upstream call",
+    'twice `MAX_TOPICS_PER_CLIENT`',
+  ),
+  REGISTRATION_GRACE_MS: int(
+    "how long a live-activity key (its webhook registration) stays registered after its last subscriber left, so a subscription closed and opened again reuses it with no upstream call; lingering keys hold no client's share and make room for new topics at `MAX_TOPICS`. 0: given back at once",
+    TOPICS_DEFAULTS.lingerMs,
+    { min: 0, unit: 'ms' },
+  ),
   TOPIC_LEASE_TTL_MS: int("with `REDIS_URL`, how long a replica's lease on a topic's poller lasts without renewal (the takeover time)", TOPICS_DEFAULTS.leaseTtlMs, { min: 300, unit: 'ms' }),
   READY_PROBE_INTERVAL_MS: int('how long `/ready` reuses its last look at the Data API', 5000, { min: 0, unit: 'ms' }),
   WARM_UP_MS: int('at start, the longest the gateway runs its example and persisted operations over recorded answers (no upstream call) before `/ready` says ready; it stops sooner once they stop getting faster. 0: ready at once, serving cold', 3000, { min: 0, unit: 'ms' }),

@@ -35,6 +35,7 @@ import { LRUCache } from 'lru-cache';
 import { whenAborted } from '../lib/abort.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { shortDigest } from '../lib/text.ts';
+import { computeUnitsOf } from '../lib/compute-units.ts';
 import type { CallOptions, DataApi, HealthGetResult, NodeClient } from './client-types.ts';
 import type { ResponseCache } from './cache.ts';
 import { ENDPOINT_NAMES, ENDPOINTS, operationOf, type CacheClass, type EndpointRow } from './endpoints.ts';
@@ -85,6 +86,12 @@ export interface CachedClientOptions {
    * always scoped by their node's URL. Default none.
    */
   scope?: string;
+  /**
+   * Told of every call answered without reaching the upstream, with what it would have cost in the Data API's
+   * compute units: `stored` for an answer the cache held, `joined` for a caller that joined an identical call in
+   * flight (the metrics' compute units saved by each cache). Default none.
+   */
+  onSaved?: (source: 'stored' | 'joined', computeUnits: number) => void;
 }
 
 /** A short digest naming an upstream (its URL) in shared keys; never the URL itself, which may carry credentials. */
@@ -134,13 +141,14 @@ export function withDataApiCache(api: DataApi, cache: ResponseCache, options: Ca
     // The arguments before the `CallOptions` form the key.
     const optsIndex = row.args.length;
     const operation = operationOf(row);
+    const computeUnits = computeUnitsOf(row.weight);
     const method = (api[name] as (...args: unknown[]) => Promise<unknown>).bind(api);
     wrapped[name] = (...args: unknown[]): Promise<unknown> => {
       const opts = args[optsIndex] as CallOptions | undefined;
       // Padded so `listChains()` and `listChains(undefined)` share a key.
       const keyArgs = Array.from({ length: optsIndex }, (_, i) => args[i]);
       return cached.run(
-        { cacheClass: row.cache, key: `${prefix}:${name}:${canonicalJson(keyArgs)}`, upstream: 'data-api', operation },
+        { cacheClass: row.cache, key: `${prefix}:${name}:${canonicalJson(keyArgs)}`, upstream: 'data-api', operation, computeUnits },
         opts,
         (callOpts) => {
           const callArgs = keyArgs.slice();
@@ -163,14 +171,14 @@ export function withNodeCache(client: NodeClient, cache: ResponseCache, options:
     url: client.url,
     call<M extends NodeRpcMethod>(method: M, params?: NodeRpcMethods[M]['params'], opts?: CallOptions): Promise<NodeRpcMethods[M]['result']> {
       return cached.run(
-        { cacheClass: NODE_METHOD_CLASSES[method] ?? null, key: `${prefix}:${method}:${canonicalJson(params ?? {})}`, upstream, operation: method },
+        { cacheClass: NODE_METHOD_CLASSES[method] ?? null, key: `${prefix}:${method}:${canonicalJson(params ?? {})}`, upstream, operation: method, computeUnits: 0 },
         opts,
         (callOpts) => client.call(method, params, callOpts),
       );
     },
     healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
       return cached.run(
-        { cacheClass: 'health', key: `${prefix}:GET ${HEALTH_GET_PATHS[path]}:${canonicalJson(tags ?? [])}`, upstream, operation: `GET ${HEALTH_GET_PATHS[path]}` },
+        { cacheClass: 'health', key: `${prefix}:GET ${HEALTH_GET_PATHS[path]}:${canonicalJson(tags ?? [])}`, upstream, operation: `GET ${HEALTH_GET_PATHS[path]}`, computeUnits: 0 },
         opts,
         (callOpts) => client.healthGet(path, tags, callOpts),
       );
@@ -183,6 +191,8 @@ interface CallSpec {
   key: string;
   upstream: UpstreamName;
   operation: string;
+  /** What the call weighs in compute units (0 for node calls). */
+  computeUnits: number;
 }
 
 /**
@@ -223,6 +233,7 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
       // The hot path: an answer held in this process, shared as it is (frozen), without a promise chain of its own.
       const held = cache.get(key);
       if (held !== undefined && !(held instanceof Promise)) {
+        if (spec.computeUnits > 0) options.onSaved?.('stored', spec.computeUnits);
         opts?.onExpiry?.(held.expiresAt);
         return Promise.resolve(held.value as T);
       }
@@ -233,7 +244,10 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
       created.promise = (async (): Promise<Shared> => {
         // A cache is best effort: a store that throws anyway reads as a miss.
         const hit = held ? await held.catch(() => undefined) : undefined;
-        if (hit !== undefined) return { value: hit.value, expiresAt: hit.expiresAt };
+        if (hit !== undefined) {
+          if (spec.computeUnits > 0) options.onSaved?.('stored', spec.computeUnits);
+          return { value: hit.value, expiresAt: hit.expiresAt };
+        }
         const value = await fetch(sharedOpts);
         const violations = violationsOf(value);
         if (violations) return { json: JSON.stringify(value) ?? 'null', violations, expiresAt: 0 };
@@ -248,7 +262,7 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
       );
       inFlight.set(key, created);
       entry = created;
-    }
+    } else if (spec.computeUnits > 0) options.onSaved?.('joined', spec.computeUnits);
     return waitFor(entry, key, spec, opts?.signal).then(
       (shared) => {
         opts?.onExpiry?.(shared.expiresAt);

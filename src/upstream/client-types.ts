@@ -65,10 +65,12 @@ export interface UpstreamAttempt {
   /** What failed, when the attempt did not get an answer (or got an error status). */
   error?: UpstreamErrorKind;
   durationMs: number;
+  /** What the call weighs in the Data API's compute units (its endpoint's tier); absent for node calls, which bill nothing. */
+  computeUnits?: number;
 }
 
 /** An attempt about to be sent, as offered to {@link UpstreamObserver.admit}. */
-export type UpstreamAttemptRequest = Pick<UpstreamAttempt, 'upstream' | 'operation' | 'attempt'>;
+export type UpstreamAttemptRequest = Pick<UpstreamAttempt, 'upstream' | 'operation' | 'attempt' | 'computeUnits'>;
 
 /** Sees every attempt (retries included), e.g. to count upstream calls per GraphQL request. */
 export interface UpstreamObserver {

@@ -3,6 +3,8 @@ import { UpstreamError } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
 import { requestIdHeader } from '../lib/request-id.ts';
 import { isApiKey } from '../lib/secrets.ts';
+import { shortDigest } from '../lib/text.ts';
+import { computeUnitsOf } from '../lib/compute-units.ts';
 import { ENDPOINT_NAMES, ENDPOINTS, operationOf, shapeOf, type EndpointRow } from './endpoints.ts';
 import { readShape, type Leaf, type Violation } from '../shapes/index.ts';
 import { createRedactor, excerpt } from '../lib/redact.ts';
@@ -200,6 +202,8 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       throw new UpstreamError(`data-api ${operation}: not sent: the caller's API key is not well-formed`, { upstream: 'data-api', kind: 'input', operation, parameter: keyHeader });
     }
     const key = opts?.apiKey ?? options.apiKey;
+    // Billed upstream to the key it is sent with: the caller's own (by digest), else the server's (or, keyless, the gateway's address).
+    const billing = { key: opts?.apiKey !== undefined ? `caller:${shortDigest(opts.apiKey, 22)}` : 'server', computeUnits: computeUnitsOf(endpoint.weight) };
     if (key) headers[keyHeader] = key;
     Object.assign(headers, requestIdHeader(opts?.requestId));
 
@@ -209,6 +213,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       method: endpoint.method,
       url,
       headers,
+      billing,
       ...(key ? { credentials: [key] } : {}),
       json: args.json,
       // Only GETs are retried: the POSTs, PATCHes and DELETEs start or change work, or are not known to be safe to repeat.

@@ -23,7 +23,8 @@ export type UpstreamName = 'data-api' | `node:${string}`;
  * - `circuit`: nothing sent: the upstream's circuit breaker is open after repeated
  *   failures, or testing it with one probe (`retryAfter`; see `breaker.ts`);
  * - `throttled`: nothing sent: the gateway's own ceiling on its upstream request
- *   rate (`UPSTREAM_MAX_RPS`) had no room before the deadline (see `upstream-rate.ts`).
+ *   rate (`UPSTREAM_MAX_RPS`, see `upstream-rate.ts`) or on the server key's compute units had no
+ *   room before the deadline, or the Data API's 429 paused the key (`throttledBy`; see `compute-unit-ceiling.ts`).
  */
 export type UpstreamErrorKind = 'http' | 'rpc' | 'timeout' | 'aborted' | 'network' | 'protocol' | 'input' | 'budget' | 'circuit' | 'throttled';
 
@@ -99,6 +100,11 @@ export interface UpstreamErrorOptions {
   keyHeader?: string;
   /** For `circuit`: the last failure that kept the circuit open (its cause, origin...), so the refusal can say why. */
   openedBy?: UpstreamError;
+  /**
+   * For `throttled`: which limit held the call back: the request-rate ceiling (`UPSTREAM_MAX_RPS`, the default), the server
+   * key's compute-unit ceiling (`UPSTREAM_COMPUTE_UNITS_PER_MINUTE`), or the pause after the Data API's own 429 (`upstream-429`).
+   */
+  throttledBy?: 'UPSTREAM_MAX_RPS' | 'UPSTREAM_COMPUTE_UNITS_PER_MINUTE' | 'upstream-429';
 }
 
 /** The one error type the upstream layer throws. The schema layer maps it to a coded GraphQL error. */
@@ -118,6 +124,7 @@ export class UpstreamError extends Error {
   readonly waitedMs: number | undefined;
   readonly keyHeader: string | undefined;
   readonly openedBy: UpstreamError | undefined;
+  readonly throttledBy: UpstreamErrorOptions['throttledBy'];
 
   constructor(message: string, options: UpstreamErrorOptions) {
     super(message, { cause: options.cause });
@@ -138,6 +145,7 @@ export class UpstreamError extends Error {
     this.waitedMs = options.waitedMs;
     this.keyHeader = options.keyHeader;
     this.openedBy = options.openedBy;
+    this.throttledBy = options.throttledBy;
   }
 
   /** True for a 404 from the Data API: a single lookup of something that does not exist. */

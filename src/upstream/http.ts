@@ -20,6 +20,8 @@ import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
 import { breakerVerdict, createBreakers, type BreakerOptions, type Breakers, type BreakerStatus } from './breaker.ts';
 import { throttledError, type UpstreamRate } from './upstream-rate.ts';
+import type { Billing, ComputeUnitCeiling, Refusal } from './compute-unit-ceiling.ts';
+import { parseRetryAfter } from './retry-after.ts';
 import { classifyStatus, classifyTransport, errorBodyMessage, UpstreamError, type UpstreamErrorKind, type UpstreamName } from './errors.ts';
 import { normalizeErrorBody, statusText } from './normalize.ts';
 import type { ErrorBody } from '../shapes/index.ts';
@@ -28,6 +30,7 @@ import { parseExactJson } from '../lib/exact-json.ts';
 import { createRedactor, excerpt, urlSecrets, type Redactor } from '../lib/redact.ts';
 
 export type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
+export { parseRetryAfter } from './retry-after.ts';
 
 /** Options of {@link createHttpUpstream}. Every timeout is in milliseconds. */
 export interface HttpUpstreamOptions {
@@ -68,6 +71,11 @@ export interface HttpUpstreamOptions {
   breaker?: BreakerOptions | false;
   /** The gateway's own upstream request-rate ceiling (`UPSTREAM_MAX_RPS`, see `upstream-rate.ts`). Not closed by `close()`. Default none. */
   upstreamRate?: UpstreamRate;
+  /**
+   * The Data API's limits kept fleet-wide (`compute-unit-ceiling.ts`): the server key's compute-unit ceiling
+   * (`UPSTREAM_COMPUTE_UNITS_PER_MINUTE`) and the pause of a key after a 429. Applies to calls with `billing`. Default none.
+   */
+  computeUnits?: ComputeUnitCeiling;
 }
 
 /** One logical call; the policy may make several attempts. */
@@ -87,6 +95,11 @@ export interface HttpCall {
   credentials?: readonly string[];
   /** Serialized as the JSON request body, with `content-type: application/json`. */
   json?: unknown;
+  /**
+   * Who the call is billed to upstream (the key's holder, never the key) and its weight in compute units:
+   * Data API calls. Observers see `computeUnits` on every attempt. Default none (node calls bill nothing).
+   */
+  billing?: Billing;
   /** Whether the call may be repeated safely (GETs, read-only RPC methods). Only these are retried. */
   idempotent: boolean;
   /** The caller's signal (the GraphQL request's). */
@@ -203,7 +216,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
 
   /** Asks the observers whether this attempt may be sent; only an explicit `false` refuses. */
   const admitted = (call: HttpCall, attempt: number): boolean => {
-    const request = { upstream: call.upstream, operation: call.operation, attempt };
+    const request = { upstream: call.upstream, operation: call.operation, attempt, ...(call.billing ? { computeUnits: call.billing.computeUnits } : {}) };
     for (const observer of [options.observer, call.observer]) {
       if (observer?.admit && observer.admit(request) === false) return false;
     }
@@ -234,9 +247,10 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
         bodyTimeout: settings.bodyTimeoutMs,
       });
       status = res.statusCode;
+      if (call.billing) options.computeUnits?.observe(call.billing, res.statusCode, res.headers);
       const text = await readText(res.body, settings.maxResponseBytes);
       const result = interpret(call, res.statusCode, res.headers, text, attempt);
-      notify(call, { upstream: call.upstream, operation: call.operation, attempt, status, durationMs: performance.now() - started });
+      notify(call, { upstream: call.upstream, operation: call.operation, attempt, status, durationMs: performance.now() - started, ...billed(call) });
       endAttemptSpan(span, status);
       lastFailures.delete(call.upstream);
       return result;
@@ -250,6 +264,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
         attempt,
         error: failure.error.kind,
         durationMs: performance.now() - started,
+        ...billed(call),
       };
       if (status !== undefined) info.status = status;
       notify(call, info);
@@ -291,6 +306,15 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
               throw abortError(call, signal, attempt - 1);
             });
           if (wait !== undefined) throw throttledError(call.upstream, call.operation, attempt - 1, wait, previous);
+        }
+        if (options.computeUnits && call.billing) {
+          // Sent only while the key is not paused by the upstream and, for the server's key, within its compute-unit ceiling.
+          const refusal = await options.computeUnits
+            .acquire(call.billing, signal, timeoutMs - (performance.now() - started))
+            .catch(() => {
+              throw abortError(call, signal, attempt - 1);
+            });
+          if (refusal) throw computeUnitsRefusal(call, attempt - 1, refusal, previous);
         }
         let failure: AttemptFailure;
         try {
@@ -379,15 +403,20 @@ function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders,
   throw failure;
 }
 
-/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const text = raw.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+/** What observers are told of a billed call's weight. */
+function billed(call: HttpCall): { computeUnits?: number } {
+  return call.billing ? { computeUnits: call.billing.computeUnits } : {};
+}
+
+/** The attempt was refused by the compute-unit ceiling or a pause after the upstream's 429: nothing was sent. */
+function computeUnitsRefusal(call: HttpCall, attempts: number, refusal: Refusal, previous: UpstreamError | undefined): UpstreamError {
+  const limit = refusal.reason === 'paused' ? 'upstream-429' : 'UPSTREAM_COMPUTE_UNITS_PER_MINUTE';
+  const why = refusal.reason === 'paused'
+    ? 'the Data API refused this key for being over its rate limit, and no call goes with it until that has passed'
+    : "the server key's compute-unit ceiling for this minute is spent (UPSTREAM_COMPUTE_UNITS_PER_MINUTE)";
+  return new UpstreamError(`${call.upstream} ${call.operation}: not sent, ${why}`, {
+    upstream: call.upstream, kind: 'throttled', operation: call.operation, attempts, retryAfter: Math.max(1, Math.ceil(refusal.waitMs / 1000)), cause: previous, throttledBy: limit,
+  });
 }
 
 /** The attempt was refused by an observer's `admit` (the request's budget); `previous` is the failure a retry would have followed. */

@@ -66,8 +66,13 @@ const fieldCosts: Record<string, FieldCost> = {
   'Named.subnet': costs.oncePerScope(2),
 };
 
-const estimate = (query: string, variables: Record<string, unknown> = {}, options: EstimateOptions = {}) =>
-  estimateQueryCost(schema, parse(query), variables, undefined, { fieldCosts, ...options });
+/** The estimate in calls and nodes (compute units have tests of their own below). */
+const estimate = (query: string, variables: Record<string, unknown> = {}, options: EstimateOptions = {}) => {
+  const result = estimateQueryCost(schema, parse(query), variables, undefined, { fieldCosts, ...options });
+  if (!result) return result;
+  const { estimatedComputeUnits: _units, ...calls } = result;
+  return calls;
+};
 
 const WALK = `{
   network(name: "mainnet") {
@@ -175,6 +180,20 @@ describe('estimateQueryCost', () => {
       fragment A on Validator { subnet { subnetId } ...B }
       fragment B on Validator { peer { ip } ...A }`;
     expect(estimate(query)).toEqual({ estimatedUpstreamCalls: 1 + 2 + 1, nodes: 2 });
+  });
+
+  it('weighs each field\'s calls by its heaviest endpoint in compute units, and an undeclared weight as the heaviest tier', () => {
+    const weighed: Record<string, FieldCost> = {
+      ...fieldCosts,
+      'Network.validators': { ...costs.listing(PAGE), computeUnits: 20 },
+      'Validator.delegators': { ...fieldCosts['Validator.delegators']!, computeUnits: 20 },
+      'Validator.peer': { ...costs.batched(1000), computeUnits: 0 },
+    };
+    const units = (query: string) => estimateQueryCost(schema, parse(query), {}, undefined, { fieldCosts: weighed })?.estimatedComputeUnits;
+    // One validators listing (20), ten delegator listings (packing defeated by status: 10 x 20), one peers call (0).
+    expect(units(`{ network(name: "m") { validators(first: 10) { edges { node { peer { ip } delegators(first: 5, status: "a") { edges { node { txHash } } } } } } } }`)).toBe(20 + 10 * 20);
+    // The subnet link declares no weight: its one call (one parent) is charged 200, the heaviest tier.
+    expect(units(`{ network(name: "m") { validators(first: 1) { edges { node { subnet { subnetId } } } } } }`)).toBe(20 + 200);
   });
 
   it('gives up with EstimateTooComplex when nesting makes more distinct contexts than its work budget', () => {

@@ -23,13 +23,15 @@ export interface MetricsOptions {
   maxOperationNames?: number;
   /** Most distinct `extensions.code` values given their own label value; the rest count as `OTHER`. Default 64. */
   maxErrorCodes?: number;
+  /** Most clients given their own label value in the per-client compute units (the first seen); the rest count as `other`. Default 100. */
+  maxClients?: number;
   /** Most distinct upstream route templates (a guard: the clients have about 30). Default 256. */
   maxRoutes?: number;
   /** Node's default metrics (heap, event-loop lag, GC, CPU, RSS), started by the first scrape. Default true. */
   defaultMetrics?: boolean;
 }
 
-export const METRICS_DEFAULTS = { maxOperationNames: 100, maxErrorCodes: 64, maxRoutes: 256, defaultMetrics: true } as const;
+export const METRICS_DEFAULTS = { maxOperationNames: 100, maxErrorCodes: 64, maxRoutes: 256, maxClients: 100, defaultMetrics: true } as const;
 
 /** A breaker's state, as the breaker gauge reports it. */
 export type BreakerState = 'closed' | 'open' | 'half-open';
@@ -40,6 +42,8 @@ export interface MetricsSources {
   cache?: () => CacheStats;
   /** Every breaker and its state now, e.g. one per upstream and per node (`HttpUpstream.breakers()`). */
   breakers?: () => Iterable<{ upstream: string; state: BreakerState; openings?: number }>;
+  /** Compute units the upstream cache saved so far: answers it held (`stored`), identical calls joined in flight (`joined`). */
+  computeUnitsSaved?: () => { stored: number; joined: number };
 }
 
 /** Label values of one GraphQL request. */
@@ -60,8 +64,10 @@ export interface GatewayMetrics {
   observeRequest(labels: OperationLabels, seconds: number, failed: boolean): void;
   /** One error of a response, by its `extensions.code` (`NONE` when it has none). */
   countError(code: unknown): void;
-  /** The estimated and actual upstream calls of one operation (`extensions.cost`). */
-  observeCost(operationName: string, estimated: number, actual: number): void;
+  /** The estimated and actual upstream calls of one operation (`extensions.cost`), and its estimated and billed compute units. */
+  observeCost(operationName: string, estimated: number, actual: number, computeUnits?: { estimated: number; actual: number }): void;
+  /** Compute units the Data API billed for one operation (or subscription event) of `client` (a bounded label). */
+  onComputeUnitsSpent(client: string, computeUnits: number): void;
   /** The text exposition of every metric (starts the default metrics on the first call). */
   scrape(): Promise<string>;
   readonly contentType: string;
@@ -72,6 +78,8 @@ export const OperationLabel = { ANONYMOUS: 'anonymous', OTHER: 'other', UNKNOWN:
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
 const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
+// A client identity: `key:<digest>` or `addr:<IPv4, or IPv6 /64>` (src/gateway/plugins/use-rate-limit.ts).
+const CLIENT = /^(?:key:[A-Za-z0-9_-]{1,64}|addr:[0-9A-Fa-f.:/]{1,64})$/;
 // Route templates: `GET /v1/chains/{chainId}` or a JSON-RPC method `platform.getCurrentValidators`.
 const ROUTE = /^(?:(?:GET|POST) \/[A-Za-z0-9/{}:._-]{0,200}|[A-Za-z][A-Za-z0-9._]{0,100})$/;
 
@@ -101,6 +109,7 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
   const boundedName = boundedLabel(settings.maxOperationNames, GRAPHQL_NAME, OperationLabel.OTHER);
   const boundedCode = boundedLabel(settings.maxErrorCodes, ERROR_CODE, 'OTHER');
   const boundedRoute = boundedLabel(settings.maxRoutes, ROUTE, 'other');
+  const boundedClient = boundedLabel(settings.maxClients, CLIENT, 'other');
 
   const requests = new Counter({
     name: 'chaingraph_graphql_requests_total',
@@ -144,6 +153,31 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
     help: 'Upstream calls made per operation.',
     buckets: CALL_BUCKETS,
     registers,
+  });
+  const computeUnitsLabels = ['operation_name'] as const;
+  const estimatedComputeUnits = new Counter({
+    name: 'chaingraph_operation_estimated_compute_units_total',
+    help: 'Data API compute units estimated by the cost analysis, summed by operation name.',
+    labelNames: computeUnitsLabels,
+    registers: [registry],
+  });
+  const actualComputeUnits = new Counter({
+    name: 'chaingraph_operation_compute_units_total',
+    help: 'Data API compute units operations spent (the weights of their calls answered 2xx; cache hits cost none), summed by operation name.',
+    labelNames: computeUnitsLabels,
+    registers: [registry],
+  });
+  const clientComputeUnits = new Counter({
+    name: 'chaingraph_client_compute_units_total',
+    help: 'Data API compute units spent for each client (a key the Data API accepted, or an address), the first clients seen by name and the rest as other.',
+    labelNames: ['client'] as const,
+    registers: [registry],
+  });
+  const upstreamComputeUnits = new Counter({
+    name: 'chaingraph_upstream_compute_units_total',
+    help: 'Data API compute units billed (attempts answered 2xx, at their endpoint\'s weight), by route template.',
+    labelNames: ['route'] as const,
+    registers: [registry],
   });
   const upstreamRequests = new Counter({
     name: 'chaingraph_upstream_requests_total',
@@ -194,6 +228,21 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
     counterFrom(registry, 'chaingraph_admission_rejected_total', 'Requests and subscriptions refused with SERVER_BUSY since start.', () => admission().rejected);
   }
 
+  if (sources.computeUnitsSaved) {
+    const saved = sources.computeUnitsSaved;
+    new Counter({
+      name: 'chaingraph_cache_compute_units_saved_total',
+      help: 'Data API compute units not spent because the upstream cache answered: held answers (stored) and identical calls joined in flight (joined), at their endpoint\'s weight.',
+      labelNames: ['source'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const now = saved();
+        this.inc({ source: 'stored' }, now.stored);
+        this.inc({ source: 'joined' }, now.joined);
+      },
+    });
+  }
   if (sources.cache) {
     const cache = sources.cache;
     counterFrom(registry, 'chaingraph_response_cache_hits_total', 'Response cache reads that found a live entry.', () => cache().hits);
@@ -255,6 +304,7 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
       upstreamRequests.inc({ upstream: info.upstream, route, status });
       upstreamDuration.observe({ upstream: info.upstream, route }, info.durationMs / 1000);
       if (info.attempt > 1) retries.inc({ upstream: info.upstream, route });
+      if (info.computeUnits && info.status !== undefined && info.status >= 200 && info.status < 300) upstreamComputeUnits.inc({ route }, info.computeUnits);
     },
   };
 
@@ -271,11 +321,18 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
     countError(code) {
       errors.inc({ code: typeof code === 'string' ? boundedCode(code) : 'NONE' });
     },
-    observeCost(operationName, estimated, actual) {
+    observeCost(operationName, estimated, actual, computeUnits) {
       estimatedCalls.inc({ operation_name: operationName }, estimated);
       actualCalls.inc({ operation_name: operationName }, actual);
+      if (computeUnits) {
+        estimatedComputeUnits.inc({ operation_name: operationName }, computeUnits.estimated);
+        actualComputeUnits.inc({ operation_name: operationName }, computeUnits.actual);
+      }
       estimatedHistogram.observe(estimated);
       actualHistogram.observe(actual);
+    },
+    onComputeUnitsSpent(client, units) {
+      if (units > 0) clientComputeUnits.inc({ client: boundedClient(client) }, units);
     },
     async scrape() {
       // Started lazily: the event-loop monitor and the GC observer cannot be stopped once started,

@@ -61,9 +61,14 @@ export function useMetrics(metrics: GatewayMetrics, options: MetricsEndpointOpti
       metrics.countError(error.extensions?.['code']);
       state.failed = true;
     }
-    const cost = result.extensions?.['cost'] as { estimatedUpstreamCalls?: unknown; actualUpstreamCalls?: unknown } | undefined;
+    const cost = result.extensions?.['cost'] as
+      | { estimatedUpstreamCalls?: unknown; actualUpstreamCalls?: unknown; estimatedComputeUnits?: unknown; actualComputeUnits?: unknown }
+      | undefined;
     if (typeof cost?.estimatedUpstreamCalls === 'number' && typeof cost.actualUpstreamCalls === 'number') {
-      metrics.observeCost(state.operationName, cost.estimatedUpstreamCalls, cost.actualUpstreamCalls);
+      const units = typeof cost.estimatedComputeUnits === 'number' && typeof cost.actualComputeUnits === 'number'
+        ? { estimated: cost.estimatedComputeUnits, actual: cost.actualComputeUnits }
+        : undefined;
+      metrics.observeCost(state.operationName, cost.estimatedUpstreamCalls, cost.actualUpstreamCalls, units);
     }
   };
 

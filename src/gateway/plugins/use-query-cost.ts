@@ -1,10 +1,11 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import type { UpstreamBudget } from '../../loaders/budget.ts';
+import { newBudgetWindow, type UpstreamBudget } from '../../loaders/budget.ts';
 import { createDocumentMemo } from './document-memo.ts';
 import { ErrorCode } from '../../errors/graphql.ts';
 import { EstimateTooComplex, estimateQueryCost, type CostEstimate, type EstimateOptions } from './query-cost/estimate.ts';
+import { isRefusal, type ClientComputeUnits, type ComputeUnitRefusal, type Reservation } from './client-compute-units.ts';
 
 export { costs, type FieldCost } from '../../lib/cost.ts';
 export { estimateQueryCost, EstimateTooComplex, type CostEstimate, type EstimateOptions } from './query-cost/estimate.ts';
@@ -16,13 +17,32 @@ export interface QueryCostOptions extends EstimateOptions {
   /** Most objects one response may hold. Default 50000. */
   maxNodes?: number;
   /**
+   * Most compute units (the Data API's weights of its calls) one operation, or one subscription event, is
+   * estimated to spend (`MAX_OPERATION_COMPUTE_UNITS`); QUERY_TOO_COSTLY above, before any call. Also the cap
+   * of its run-time budget in compute units. Default 20000, the per-minute limit of the Data API's largest
+   * public plan: no one operation may spend more than any key may in a minute.
+   */
+  maxComputeUnits?: number;
+  /**
+   * Each client's compute units per minute (`CLIENT_COMPUTE_UNITS_PER_MINUTE`): an operation reserves its
+   * estimate before it runs and gets back what it did not spend; RATE_LIMITED (429, `Retry-After`) when it
+   * does not fit what is left. Default none.
+   */
+  clientComputeUnits?: ClientComputeUnits;
+  /** The client an operation counts against. Default: `context.client` (see `src/gateway/context.ts`), else `anonymous`. */
+  clientOf?: (context: unknown) => string;
+  /** Told what each operation (and subscription event) spent, in compute units the Data API billed (the metrics). Default none. */
+  onSpent?: (client: string, actualComputeUnits: number) => void;
+  /**
    * The request's upstream-call budget, from its context: the plugin sets its
    * `limit` and reports its `count`. Default: `context.upstreamCalls` (see `src/gateway/context.ts`).
    */
   budgetOf?: (context: unknown) => UpstreamBudget | undefined;
 }
 
-export const QUERY_COST_DEFAULTS = { maxCost: 500, maxNodes: 50_000 } as const;
+export const QUERY_COST_DEFAULTS = { maxCost: 500, maxNodes: 50_000, maxComputeUnits: 20_000 } as const;
+
+type OnExecuteHooks = ReturnType<NonNullable<Plugin['onExecute']>> extends infer R ? Exclude<Awaited<R>, void> : never;
 
 type Estimated = { estimate: CostEstimate } | { error: GraphQLError } | undefined;
 
@@ -56,7 +76,11 @@ type Estimated = { estimate: CostEstimate } | { error: GraphQLError } | undefine
 export function useQueryCost(options: QueryCostOptions = {}): Plugin {
   const maxCost = options.maxCost ?? QUERY_COST_DEFAULTS.maxCost;
   const maxNodes = options.maxNodes ?? QUERY_COST_DEFAULTS.maxNodes;
+  const maxComputeUnits = options.maxComputeUnits ?? QUERY_COST_DEFAULTS.maxComputeUnits;
+  const limits: Limits = { maxCost, maxNodes, maxComputeUnits, ...(options.clientComputeUnits ? { clientPerMinute: options.clientComputeUnits.perMinute } : {}) };
   const budgetOf = options.budgetOf ?? defaultBudget;
+  const clientOf = options.clientOf ?? defaultClient;
+  const clients = options.clientComputeUnits;
   // Keyed by a digest of the variables the operation declares: never by a caller's raw variables.
   const memo = createDocumentMemo<Estimated>();
 
@@ -65,8 +89,7 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
       try {
         const estimate = estimateQueryCost(schema, document, variables, operationName, options);
         if (!estimate) return undefined;
-        const over = estimate.estimatedUpstreamCalls > maxCost || estimate.nodes > maxNodes;
-        return over ? { error: tooCostly(estimate, maxCost, maxNodes) } : { estimate };
+        return overLimits(estimate, limits) ? { error: tooCostly(estimate, limits) } : { estimate };
       } catch (error) {
         if (error instanceof EstimateTooComplex) return { error: tooComplex(error) };
         throw error;
@@ -77,14 +100,51 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
   const report = (estimate: CostEstimate, budget: UpstreamBudget | undefined) => ({
     estimatedUpstreamCalls: estimate.estimatedUpstreamCalls,
     actualUpstreamCalls: budget?.count ?? 0,
+    estimatedComputeUnits: estimate.estimatedComputeUnits,
+    actualComputeUnits: budget?.actualComputeUnits ?? 0,
     nodes: estimate.nodes,
   });
+  /** The budget's limits from the estimate (each at most its cap). */
+  const limitBudget = (budget: UpstreamBudget | undefined, estimate: CostEstimate): void => {
+    if (!budget) return;
+    budget.limit = Math.min(estimate.estimatedUpstreamCalls, maxCost);
+    budget.computeUnitLimit = Math.min(estimate.estimatedComputeUnits, maxComputeUnits);
+  };
+  /** The operation's end: its unspent reservation given back, what it spent told. */
+  const settle = (client: string, reservation: Reservation | undefined, budget: UpstreamBudget | undefined): void => {
+    const actual = budget?.actualComputeUnits ?? 0;
+    reservation?.settle(actual);
+    options.onSpent?.(client, actual);
+  };
+
+  /** The hooks of an admitted operation: its budget limited by the estimate, its cost reported, its reservation settled. */
+  const run = (estimate: CostEstimate, budget: UpstreamBudget | undefined, client: string, held: Reservation | undefined): OnExecuteHooks => {
+    limitBudget(budget, estimate);
+    return {
+      onExecuteDone({ result, setResult }) {
+        if (!isAsyncIterable(result)) {
+          setResult({ ...result, extensions: { ...result.extensions, cost: report(estimate, budget) } });
+          settle(client, held, budget);
+          return undefined;
+        }
+        // Incremental delivery (@defer, @stream): the last payload reports the calls of the whole response.
+        return {
+          onNext({ result: payload, setResult: setPayload }) {
+            if ((payload as { hasNext?: boolean }).hasNext !== false) return;
+            setPayload({ ...payload, extensions: { ...payload.extensions, cost: report(estimate, budget) } });
+          },
+          onEnd: () => settle(client, held, budget),
+        };
+      },
+    };
+  };
 
   return {
     onExecute({ args, setExecuteFn }) {
       const estimated = estimateFor(args.schema, args.document, args.variableValues ?? {}, args.operationName);
       if (!estimated) return undefined;
       const budget = budgetOf(args.contextValue);
+      const client = clientOf(args.contextValue);
       if ('error' in estimated) {
         const error = estimated.error;
         setExecuteFn(() => ({ errors: [error] }) satisfies ExecutionResult);
@@ -97,24 +157,17 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
         };
       }
       const { estimate } = estimated;
-      if (budget) budget.limit = Math.min(estimate.estimatedUpstreamCalls, maxCost);
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!isAsyncIterable(result)) {
-            setResult({ ...result, extensions: { ...result.extensions, cost: report(estimate, budget) } });
-            return undefined;
-          }
-          // Incremental delivery (@defer, @stream): the last payload reports the calls of the whole response.
-          return {
-            onNext({ result: payload, setResult: setPayload }) {
-              if ((payload as { hasNext?: boolean }).hasNext !== false) return;
-              setPayload({ ...payload, extensions: { ...payload.extensions, cost: report(estimate, budget) } });
-            },
-          };
-        },
-      };
+      // The client's compute units, reserved before any upstream call: refused whole, or held until the end.
+      // Without a client budget no promise is made: every operation passes here.
+      if (!clients) return run(estimate, budget, client, undefined);
+      return clients.reserve(client, estimate.estimatedComputeUnits).then((held) => {
+        if (!isRefusal(held)) return run(estimate, budget, client, held);
+        const error = overClientBudget(held);
+        setExecuteFn(() => ({ errors: [error] }) satisfies ExecutionResult);
+        return undefined;
+      });
     },
-    onSubscribe({ args, setResultAndStopExecution }) {
+    async onSubscribe({ args, setResultAndStopExecution }) {
       const estimated = estimateFor(args.schema, args.document, args.variableValues ?? {}, args.operationName);
       if (!estimated) return undefined;
       if ('error' in estimated) {
@@ -123,14 +176,28 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
       }
       const { estimate } = estimated;
       const budget = budgetOf(args.contextValue);
-      if (budget) budget.limit = Math.min(estimate.estimatedUpstreamCalls, maxCost);
+      const client = clientOf(args.contextValue);
+      // A subscription pays one event's estimate when it opens (what opening it may call: registrations, the first
+      // poll), kept whole; then each event's own calls as they are made.
+      const held = clients ? await clients.reserve(client, estimate.estimatedComputeUnits) : undefined;
+      if (held && isRefusal(held)) {
+        setResultAndStopExecution({ errors: [overClientBudget(held)] });
+        return undefined;
+      }
+      limitBudget(budget, estimate);
+      let opened = true;
       return {
         onSubscribeResult() {
           return {
             onNext({ result, setResult }) {
               setResult({ ...result, extensions: { ...result.extensions, cost: report(estimate, budget) } });
+              const spent = budget?.actualComputeUnits ?? 0;
+              // The first event's window holds what opening spent, already paid by the reservation.
+              if (!opened) clients?.charge(client, spent);
+              opened = false;
+              options.onSpent?.(client, spent);
               // The next event (its poll and its selection) gets the whole per-event budget again.
-              if (budget) budget.count = 0;
+              newBudgetWindow(budget);
             },
           };
         },
@@ -139,14 +206,42 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
   };
 }
 
+function defaultClient(context: unknown): string {
+  const client = (context as { client?: unknown } | undefined)?.client;
+  return typeof client === 'string' ? client : 'anonymous';
+}
+
 function defaultBudget(context: unknown): UpstreamBudget | undefined {
   const budget = (context as { upstreamCalls?: Partial<UpstreamBudget> } | undefined)?.upstreamCalls;
   return typeof budget?.count === 'number' && typeof budget.limit === 'number' ? (budget as UpstreamBudget) : undefined;
 }
 
-function tooCostly(estimate: CostEstimate, maxCost: number, maxNodes: number): GraphQLError {
+/** The caps one operation is held to. */
+interface Limits {
+  maxCost: number;
+  maxNodes: number;
+  maxComputeUnits: number;
+  /** A client's whole budget per minute: an operation estimated above it could never run. */
+  clientPerMinute?: number;
+}
+
+function overLimits(estimate: CostEstimate, limits: Limits): boolean {
+  return (
+    estimate.estimatedUpstreamCalls > limits.maxCost ||
+    estimate.nodes > limits.maxNodes ||
+    estimate.estimatedComputeUnits > limits.maxComputeUnits ||
+    estimate.estimatedComputeUnits > (limits.clientPerMinute ?? Infinity)
+  );
+}
+
+function tooCostly(estimate: CostEstimate, limits: Limits): GraphQLError {
+  const { maxCost, maxNodes, maxComputeUnits, clientPerMinute } = limits;
   const over: string[] = [];
   if (estimate.estimatedUpstreamCalls > maxCost) over.push(`an estimated ${estimate.estimatedUpstreamCalls} upstream calls (limit ${maxCost})`);
+  if (estimate.estimatedComputeUnits > maxComputeUnits) over.push(`an estimated ${estimate.estimatedComputeUnits} compute units (limit ${maxComputeUnits} per operation)`);
+  else if (clientPerMinute !== undefined && estimate.estimatedComputeUnits > clientPerMinute) {
+    over.push(`an estimated ${estimate.estimatedComputeUnits} compute units, more than a client may spend in a minute (${clientPerMinute})`);
+  }
   if (estimate.nodes > maxNodes) over.push(`up to ${estimate.nodes} nodes (limit ${maxNodes})`);
   return new GraphQLError(
     `Query too costly: ${over.join(' and ')}. Ask for smaller pages (\`first\`), fewer nested connections, or paginate.`,
@@ -154,9 +249,26 @@ function tooCostly(estimate: CostEstimate, maxCost: number, maxNodes: number): G
       extensions: {
         code: ErrorCode.QUERY_TOO_COSTLY,
         cost: estimate,
-        limits: { maxUpstreamCalls: maxCost, maxNodes },
+        limits: { maxUpstreamCalls: maxCost, maxNodes, maxComputeUnits, ...(clientPerMinute !== undefined ? { clientComputeUnitsPerMinute: clientPerMinute } : {}) },
         // Refused before execution: a request error, 400 over HTTP (GraphQL over HTTP), as the armor limits answer.
         http: { status: 400 },
+      },
+    },
+  );
+}
+
+/** The client's compute units for this minute do not cover the operation's estimate: what it needs, what is left, when it resets. */
+function overClientBudget(refusal: ComputeUnitRefusal): GraphQLError {
+  const { needed, remaining, limit, resetSeconds } = refusal;
+  return new GraphQLError(
+    `Too many compute units for this client: this operation needs up to ${needed}, ${remaining} of ${limit} are left this minute. Retry after ${resetSeconds} s, or ask for less (smaller pages, fewer nested connections).`,
+    {
+      extensions: {
+        code: ErrorCode.RATE_LIMITED,
+        limit: 'CLIENT_COMPUTE_UNITS_PER_MINUTE',
+        computeUnits: { needed, remaining, limit, resetSeconds },
+        retryAfter: resetSeconds,
+        http: { status: 429, headers: { 'retry-after': String(resetSeconds) } },
       },
     },
   );

@@ -53,7 +53,7 @@ type Served = ExecutionResult & { stringify?: (result: ExecutionResult) => strin
  * The whole-response cache: an identical query (same text, operation name, variables
  * and caller's API key) within the shortest expiry of what it read is answered with
  * the response already made, without parsing, validating or executing it again and
- * without an upstream call. Its `extensions.cost.actualUpstreamCalls` is 0.
+ * without an upstream call. Its `extensions.cost.actualUpstreamCalls` and `actualComputeUnits` are 0.
  *
  * Held: queries (not mutations or subscriptions) answered whole (an incremental response,
  * `@defer` or `@stream`, is never held) without any error, whose
@@ -161,5 +161,5 @@ const textDecoder = new TextDecoder();
 function withoutCallsMade(extensions: Record<string, unknown>): Record<string, unknown> {
   const cost = extensions['cost'];
   if (typeof cost !== 'object' || cost === null) return extensions;
-  return { ...extensions, cost: { ...cost, actualUpstreamCalls: 0 } };
+  return { ...extensions, cost: { ...cost, actualUpstreamCalls: 0, ...('actualComputeUnits' in cost ? { actualComputeUnits: 0 } : {}) } };
 }

@@ -21,6 +21,10 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { FieldCost } from '../../../lib/cost.ts';
+import { WEIGHT_TIERS } from '../../../lib/compute-units.ts';
+
+/** What a call of a field that declares no weight is assumed to weigh: the heaviest tier, never an underestimate. */
+const UNDECLARED_COMPUTE_UNITS = Math.max(...Object.values(WEIGHT_TIERS));
 
 declare module 'graphql' {
   interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
@@ -32,6 +36,8 @@ declare module 'graphql' {
 export interface CostEstimate {
   /** Upstream calls the operation makes at most, by the fields' declared costs. */
   estimatedUpstreamCalls: number;
+  /** What those calls weigh at most in the Data API's compute units: each field's calls times its heaviest call. */
+  estimatedComputeUnits: number;
   /** Most objects the response can hold: connection items and list elements. */
   nodes: number;
 }
@@ -130,9 +136,10 @@ export function estimateQueryCost(
       work += 1;
       return known;
     }
-    const total: CostEstimate = { estimatedUpstreamCalls: 0, nodes: 0 };
+    const total: CostEstimate = { estimatedUpstreamCalls: 0, estimatedComputeUnits: 0, nodes: 0 };
     const add = (part: CostEstimate): void => {
       total.estimatedUpstreamCalls = clamp(total.estimatedUpstreamCalls + part.estimatedUpstreamCalls);
+      total.estimatedComputeUnits = clamp(total.estimatedComputeUnits + part.estimatedComputeUnits);
       total.nodes = clamp(total.nodes + part.nodes);
     };
     for (const selection of selectionSet.selections) {
@@ -174,7 +181,7 @@ export function estimateQueryCost(
     work += 1;
     if (work > maxWork) throw new EstimateTooComplex(maxWork);
     const name = node.name.value;
-    const none: CostEstimate = { estimatedUpstreamCalls: 0, nodes: 0 };
+    const none: CostEstimate = { estimatedUpstreamCalls: 0, estimatedComputeUnits: 0, nodes: 0 };
     // __typename and introspection ask no upstream; a union has no fields of its own.
     if (name.startsWith('__') || isUnionType(parentType)) return none;
     const field = parentType.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
@@ -188,8 +195,9 @@ export function estimateQueryCost(
     const coordinate = `${parentType.name}.${name}`;
     const cost = options.fieldCosts?.[coordinate] ?? field.extensions.cost;
     const calls = parents > 0 && cost ? clamp(cost.calls({ parents, args, nodeCount })) : 0;
+    const computeUnits = calls > 0 ? clamp(calls * (cost?.computeUnits ?? UNDECLARED_COMPUTE_UNITS)) : 0;
     const returned = getNamedType(field.type);
-    if (!isCompositeType(returned)) return { estimatedUpstreamCalls: calls, nodes: 0 };
+    if (!isCompositeType(returned)) return { estimatedUpstreamCalls: calls, estimatedComputeUnits: computeUnits, nodes: 0 };
 
     let objects = parents;
     let nodes = 0;
@@ -204,7 +212,11 @@ export function estimateQueryCost(
       if (page === undefined) nodes = objects;
     }
     const below = node.selectionSet ? walk(node.selectionSet, returned, objects, innerPage) : none;
-    return { estimatedUpstreamCalls: clamp(calls + below.estimatedUpstreamCalls), nodes: clamp(nodes + below.nodes) };
+    return {
+      estimatedUpstreamCalls: clamp(calls + below.estimatedUpstreamCalls),
+      estimatedComputeUnits: clamp(computeUnits + below.estimatedComputeUnits),
+      nodes: clamp(nodes + below.nodes),
+    };
   };
 
   return walk(operation.selectionSet, rootType, 1, undefined);
