@@ -16,10 +16,26 @@
  *   webhook are serialised by a lock (fleet-wide with Redis, see {@link ActivityStore}).
  * - **Deliveries.** Any replica may receive one (`receive`): it is authenticated by its signature
  *   (src/lib/webhook-signature.ts, the server's shared secret), dropped when its message id was seen
- *   (fleet-wide with Redis) or when it is older than that memory, and published on the topic of each
- *   watched key it touches; a subscriber watching several of them gets it once.
+ *   (fleet-wide with Redis), and published on the topic of each watched key it touches; a subscriber
+ *   watching several of them gets it once.
+ * - **Replays.** A delivery is pushed at most once, a restart included, because its age is bounded by
+ *   what the memory of message ids ({@link ActivityStore.firstSight}) can tell: its event time (the
+ *   transaction's `blockTimestamp`, which the spec requires; the event's own for the other types) must
+ *   be within `replayWindowMs` (24 h) of now, and not before the memory began: in process, this
+ *   process's start; with Redis, the fleet's first replica's (or the moment Redis was found to have lost
+ *   it); an id forgotten early (the in-process memory holds 100,000) moves that start up to its event. A
+ *   delivery with no event time is refused, as its age cannot be told. What this costs: after a restart
+ *   without Redis, the Data API's retries of events from before it are refused (409, which ends them); no
+ *   subscriber of the new process asked for them, as subscriptions see events from when they start.
+ *   Assumed: the gateway's clock is not behind the chain's by more than a restart takes.
+ * - **Floods.** Verifying a delivery (parse, canonical form, HMAC) is CPU: at most `maxVerifying` (2) are
+ *   verified at once, a few more wait (`maxVerifyWaiting`), the rest are answered 503; the canonical form
+ *   is fed to the HMAC in slices with a turn of the event loop between them; what is cheap is checked
+ *   first (the signature header's form before the body is read, the envelope and the event's age before
+ *   the HMAC). The endpoint (src/gateway/plugins/use-webhook-deliveries.ts) adds a rate of refusals per
+ *   source address.
  */
-import { setTimeout as delay } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import * as v from 'valibot';
 import { LRUCache } from 'lru-cache';
 import { codedError, ErrorCode } from '../errors/graphql.ts';
@@ -30,7 +46,7 @@ import {
   describeWebhookEvents, READ, WebhookDelivery, type AddressActivityEvent, type PrimaryActivityEvent, type ValidatorActivityEvent, type Webhook,
   type WebhookEventType,
 } from '../shapes/index.ts';
-import { verifyWebhookSignature } from '../lib/webhook-signature.ts';
+import { isWebhookSignature, verifyWebhookSignatureInSlices } from '../lib/webhook-signature.ts';
 import { reviveError, topicsOf, type TopicMessage, type Topics, type TopicSource } from './topics.ts';
 import type { LoaderContext } from './registry.ts';
 
@@ -97,17 +113,42 @@ export interface ActivityStore {
   webhookOf(group: string): Promise<string | undefined>;
   /** Remembers (or forgets, with undefined) the group's webhook. */
   setWebhookOf(group: string, id: string | undefined): Promise<void>;
-  /** True the first time `messageId` is seen within `ttlMs`; false for a repeat. */
-  firstSight(messageId: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Takes one sight of a delivery whose event happened at `eventMs`: `first` the first time `messageId` is
+   * seen, `repeat` after; `stale` when the event is older than this memory can tell (before it began, or
+   * before an id it had to forget early), so a repeat could not be told from a first sight. An id is
+   * remembered until `eventMs + windowMs`, when the age check refuses it anyway.
+   */
+  firstSight(messageId: string, eventMs: number, windowMs: number): Promise<Sighting>;
 }
+
+/** What the memory of message ids says of a delivery ({@link ActivityStore.firstSight}). */
+export type Sighting = 'first' | 'repeat' | 'stale';
 
 /** Message ids the in-process store remembers at most (about 100 bytes each). */
 const SEEN_IN_PROCESS = 100_000;
 
-export function createMemoryActivityStore(): ActivityStore {
+/** Options of {@link createMemoryActivityStore}. */
+export interface MemoryActivityStoreOptions {
+  /** Clock, ms; the memory begins at its first reading. Default `Date.now`. */
+  now?: () => number;
+  /** Message ids remembered at most. Default 100,000. */
+  maxSeen?: number;
+}
+
+export function createMemoryActivityStore(options: MemoryActivityStoreOptions = {}): ActivityStore {
+  const now = options.now ?? Date.now;
   const tails = new Map<string, Promise<unknown>>();
   const webhooks = new Map<string, string>();
-  const seen = new LRUCache<string, true>({ max: SEEN_IN_PROCESS });
+  // Events at or before `forgotten` cannot be told from a repeat: they predate this process (whose memory
+  // begins empty), or an id evicted to make room.
+  let forgotten = now() - 1;
+  const seen = new LRUCache<string, number>({
+    max: options.maxSeen ?? SEEN_IN_PROCESS,
+    dispose: (eventMs, _id, reason) => {
+      if (reason === 'evict') forgotten = Math.max(forgotten, eventMs);
+    },
+  });
   return {
     async locked(name, work) {
       const before = tails.get(name) ?? Promise.resolve();
@@ -121,10 +162,11 @@ export function createMemoryActivityStore(): ActivityStore {
     },
     webhookOf: async (group) => webhooks.get(group),
     setWebhookOf: async (group, id) => void (id === undefined ? webhooks.delete(group) : webhooks.set(group, id)),
-    async firstSight(messageId, ttlMs) {
-      if (seen.has(messageId)) return false;
-      seen.set(messageId, true, { ttl: ttlMs });
-      return true;
+    async firstSight(messageId, eventMs, windowMs) {
+      if (eventMs <= forgotten) return 'stale';
+      if (seen.has(messageId)) return 'repeat';
+      seen.set(messageId, eventMs, { ttl: Math.max(1, Math.ceil(eventMs + windowMs - now())) });
+      return 'first';
     },
   };
 }
@@ -148,6 +190,10 @@ export interface LiveActivityOptions {
   apiKey?: string;
   /** How long a message id is remembered, and how old a delivery may be; ms. Default 24 h. */
   replayWindowMs?: number;
+  /** Deliveries verified at once (parse, canonical form, HMAC: CPU). Default 2. */
+  maxVerifying?: number;
+  /** Deliveries waiting for one of those; more are answered 503 (`busy`), which the Data API retries. Default 16. */
+  maxVerifyWaiting?: number;
   /** Told about failures nobody waits for (giving a key back, a delivery refused). Default: ignored. */
   onError?: (error: unknown, what: string) => void;
   /** Clock, ms. Default `Date.now`. */
@@ -156,6 +202,8 @@ export interface LiveActivityOptions {
 
 export const LIVE_ACTIVITY_DEFAULTS = {
   replayWindowMs: 24 * 60 * 60 * 1000,
+  maxVerifying: 2,
+  maxVerifyWaiting: 16,
   /** Keys one subscription may watch. */
   maxKeysPerSubscription: 100,
   /** Keys one webhook call adds or removes at most (the spec gives no bound; larger batches wait for the next call). */
@@ -173,7 +221,7 @@ export const LIVE_ACTIVITY_DEFAULTS = {
 /** How a delivery was taken: the HTTP status the endpoint answers and a word for the sender's logs. */
 export interface DeliveryOutcome {
   readonly status: number;
-  readonly outcome: 'accepted' | 'duplicate' | 'stale' | 'forged' | 'malformed' | 'unavailable';
+  readonly outcome: 'accepted' | 'duplicate' | 'stale' | 'forged' | 'malformed' | 'unavailable' | 'busy';
   /** Topics the event was published on (accepted only). */
   readonly topics?: number;
 }
@@ -185,6 +233,11 @@ export interface LiveActivityStats {
   forged: number;
   malformed: number;
   unavailable: number;
+  /** Refused because `maxVerifying` were verified and `maxVerifyWaiting` waited. */
+  busy: number;
+  /** Deliveries being verified now, and the most ever at once (at most `maxVerifying`). */
+  verifying: number;
+  peakVerifying: number;
   /** Webhook calls made (find, create, add, remove, deactivate, secret). */
   calls: number;
 }
@@ -192,6 +245,8 @@ export interface LiveActivityStats {
 export interface LiveActivity {
   /** The delivery endpoint's path (from the public URL). */
   readonly path: string;
+  /** What can be refused before a delivery's body is read (its `x-signature` header has no signature's form), counted; undefined to read on. */
+  screen(signature: string | undefined): DeliveryOutcome | undefined;
   /** Takes one delivery: its raw body and `x-signature` header. */
   receive(body: string, signature: string | undefined): Promise<DeliveryOutcome>;
   /** The events of `keys` in `group`, from now on, until `return()` or the request's signal. */
@@ -220,13 +275,13 @@ export function liveActivityOf(ctx: LoaderContext): LiveActivity {
 
 export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
   const { dataApi, topics } = options;
-  const store = options.store ?? createMemoryActivityStore();
+  const now = options.now ?? Date.now;
+  const store = options.store ?? createMemoryActivityStore({ now });
   const replayWindowMs = options.replayWindowMs ?? LIVE_ACTIVITY_DEFAULTS.replayWindowMs;
   const onError = options.onError ?? (() => undefined);
-  const now = options.now ?? Date.now;
   const publicUrl = typeof options.publicUrl === 'string' ? () => options.publicUrl as string : options.publicUrl;
   const path = options.path ?? new URL(publicUrl()).pathname;
-  const stats: LiveActivityStats = { accepted: 0, duplicate: 0, stale: 0, forged: 0, malformed: 0, unavailable: 0, calls: 0 };
+  const stats: LiveActivityStats = { accepted: 0, duplicate: 0, stale: 0, forged: 0, malformed: 0, unavailable: 0, busy: 0, verifying: 0, peakVerifying: 0, calls: 0 };
   const call = (): CallOptions => ({ ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeoutMs: 10_000 });
   const counted = <T>(p: Promise<T>): Promise<T> => {
     stats.calls += 1;
@@ -441,13 +496,37 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
     }
   }
 
-  async function receive(body: string, signature: string | undefined): Promise<DeliveryOutcome> {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(body);
-    } catch {
-      return refuse('malformed', 400);
+  const maxVerifying = options.maxVerifying ?? LIVE_ACTIVITY_DEFAULTS.maxVerifying;
+  const maxVerifyWaiting = options.maxVerifyWaiting ?? LIVE_ACTIVITY_DEFAULTS.maxVerifyWaiting;
+  const verifyWaiters: (() => void)[] = [];
+
+  /** A verification slot: at once, or after those waiting before; false when too many wait already. */
+  async function enterVerifying(): Promise<boolean> {
+    if (stats.verifying < maxVerifying) {
+      stats.verifying += 1;
+      stats.peakVerifying = Math.max(stats.peakVerifying, stats.verifying);
+      return true;
     }
+    if (verifyWaiters.length >= maxVerifyWaiting) return false;
+    // The slot is handed over by the delivery leaving it (the count stays).
+    await new Promise<void>((resolve) => verifyWaiters.push(resolve));
+    return true;
+  }
+
+  function leaveVerifying(): void {
+    const next = verifyWaiters.shift();
+    if (next) next();
+    else stats.verifying -= 1;
+  }
+
+  function screen(signature: string | undefined): DeliveryOutcome | undefined {
+    return isWebhookSignature(signature) ? undefined : refuse('forged', 401);
+  }
+
+  async function receive(body: string, signature: string | undefined): Promise<DeliveryOutcome> {
+    const screened = screen(signature);
+    if (screened) return screened;
+    // Read (once, shared) before a slot is taken: a slow Data API holds no slot.
     let key: string;
     try {
       key = await currentSecret();
@@ -455,19 +534,47 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
       onError(error, 'reading the webhook shared secret');
       return refuse('unavailable', 503);
     }
-    if (!verifyWebhookSignature(key, payload, signature)) {
-      // The secret may have been rotated since it was read: read it again, at most every so often.
-      const fresh = secret && now() - secret.at >= LIVE_ACTIVITY_DEFAULTS.secretRefreshMs ? await fetchSecret().catch(() => undefined) : undefined;
-      if (fresh === undefined || !verifyWebhookSignature(fresh, payload, signature)) return refuse('forged', 401);
+    if (!(await enterVerifying())) return refuse('busy', 503);
+    try {
+      return await judge(body, signature as string, key);
+    } finally {
+      leaveVerifying();
+    }
+  }
+
+  /** One delivery, cheapest checks first; a turn of the event loop between the costly steps. */
+  async function judge(body: string, signature: string, key: string): Promise<DeliveryOutcome> {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      return refuse('malformed', 400);
     }
     const envelope = v.safeParse(WebhookDelivery, payload);
     if (!envelope.success) return refuse('malformed', 400);
+    const eventMs = eventTimeOf(envelope.output);
+    if (eventMs === 'malformed') return refuse('malformed', 400);
+    // Without a time, or older than the ids remembered: a replay could not be told from a first sight.
+    if (eventMs === undefined || eventMs < now() - replayWindowMs) return refuse('stale', 409);
+    await nextTurn();
+    if (!(await verifyWebhookSignatureInSlices(key, payload, signature))) {
+      // The secret may have been rotated since it was read: read it again, at most every so often.
+      const fresh = secret && now() - secret.at >= LIVE_ACTIVITY_DEFAULTS.secretRefreshMs ? await fetchSecret().catch(() => undefined) : undefined;
+      if (fresh === undefined || fresh === key || !(await verifyWebhookSignatureInSlices(fresh, payload, signature))) return refuse('forged', 401);
+    }
+    await nextTurn();
     const routed = topicsOfEvent(envelope.output, envelope.output.event);
     if (!routed) return refuse('malformed', 400);
-    const at = eventSeconds(routed.item);
-    // Older than the ids remembered: a replay could not be told from a first sight.
-    if (at !== undefined && at * 1000 < now() - replayWindowMs) return refuse('stale', 409);
-    if (!(await store.firstSight(`${envelope.output.webhookId}:${envelope.output.messageId}`, replayWindowMs))) return refuse('duplicate', 200);
+    let sighting: Sighting;
+    try {
+      sighting = await store.firstSight(`${envelope.output.webhookId}:${envelope.output.messageId}`, eventMs, replayWindowMs);
+    } catch (error) {
+      // Redis away: the sender retries a 503, and the delivery is judged again when the memory answers.
+      onError(error, 'remembering a webhook delivery');
+      return refuse('unavailable', 503);
+    }
+    if (sighting === 'repeat') return refuse('duplicate', 200);
+    if (sighting === 'stale') return refuse('stale', 409);
     for (const topic of routed.topics.slice(0, 256)) topics.publish(topic, [routed.item]);
     stats.accepted += 1;
     return { status: 200, outcome: 'accepted', topics: Math.min(routed.topics.length, 256) };
@@ -488,13 +595,23 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
     return merged(ctx, streams);
   }
 
-  return { path, receive, subscribe, stats: () => ({ ...stats }) };
+  return { path, screen, receive, subscribe, stats: () => ({ ...stats }) };
 }
 
 const isNetwork = (n: string | undefined): n is 'mainnet' | 'fuji' => n === 'mainnet' || n === 'fuji';
 
-function eventSeconds(item: ActivityItem): number | undefined {
-  return item.kind === 'evm' ? item.event.transaction.blockTimestamp : item.event.blockTimestamp;
+/**
+ * When a delivery's event happened, ms, read from the envelope before anything is verified: the
+ * transaction's `blockTimestamp` for `address_activity` (required by the spec), the event's own for the
+ * other types; seconds, as the spec's example has it. `malformed` when it is there but not a time.
+ */
+function eventTimeOf(delivery: WebhookDelivery): number | undefined | 'malformed' {
+  const { event } = delivery;
+  const holder = delivery.eventType === 'address_activity' ? event['transaction'] : event;
+  if (holder === null || typeof holder !== 'object') return delivery.eventType === 'address_activity' ? 'malformed' : undefined;
+  const seconds = (holder as Record<string, unknown>)['blockTimestamp'];
+  if (seconds === undefined) return undefined;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 'malformed';
 }
 
 /** Message ids a subscriber remembers, to get a delivery touching several of its keys once. */
