@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { createTopics, type TopicLease, type TopicMessage, type Topics, type TopicsOptions } from '../loaders/topics.ts';
 
 /** Options of {@link createRedisTopics}. */
-export interface RedisTopicsOptions extends Pick<TopicsOptions, 'leaseTtlMs' | 'maxTopics' | 'onError'> {
+export interface RedisTopicsOptions extends Pick<TopicsOptions, 'leaseTtlMs' | 'maxTopics' | 'maxTopicsPerClient' | 'maxWatchedKeysPerClient' | 'lingerMs' | 'now' | 'onError'> {
   /**
    * The shared command connection: publishes events and holds leases. It should fail commands at once
    * while Redis is away (no offline queue), so a lease is then simply not held. Closed by its owner.
@@ -71,6 +71,7 @@ export function createRedisTopics(options: RedisTopicsOptions): Topics {
   const topics = createTopics({ ...options, eventTarget, lease });
   return {
     subscribe: (source, signal) => topics.subscribe(source, signal),
+    subscribeAll: (sources, subscribeOptions) => topics.subscribeAll(sources, subscribeOptions),
     publish: (key, items) => topics.publish(key, items),
     stats: () => topics.stats(),
     async close() {
