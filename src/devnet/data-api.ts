@@ -1,6 +1,7 @@
 import type { Dataset } from './dataset/index.ts';
-import type { DevnetHandler } from './http-types.ts';
-import { compileRoutes } from './router.ts';
+import { callerOf, createComputeUnitMeter, OPERATION_COMPUTE_UNITS, type ComputeUnitMeter } from './compute-units.ts';
+import { errorResponse, type DevnetHandler, type DevnetResponse } from './http-types.ts';
+import { compileRouter } from './router.ts';
 // The Data API's health checks and the caller's usage reports
 import { createUsageLedger, usageRoutes } from './routes/usage.ts';
 import { evmRoutes } from './routes/evm.ts';
@@ -23,14 +24,30 @@ import { evmMoreRoutes } from './routes/evm-more.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { createWebhookStore, type WebhookStore } from './webhooks/store.ts';
 
-/** The devnet's Data API (`/v1/...`): the primary-network and EVM routes over one dataset. */
-export function createDataApiHandler(dataset: Dataset, webhooks: WebhookStore = createWebhookStore(dataset)): DevnetHandler {
+/**
+ * The devnet's Data API (`/v1/...`): the primary-network and EVM routes over one dataset. Each call is
+ * billed its operation's compute units by `computeUnits` before its route runs (a refused call does no
+ * work: a refused POST creates nothing), and every answer carries the caller's rate-limit headers.
+ * Default meter: no limit, on the dataset's clock.
+ */
+export function createDataApiHandler(
+  dataset: Dataset,
+  webhooks: WebhookStore = createWebhookStore(dataset),
+  computeUnits: ComputeUnitMeter = createComputeUnitMeter({ now: dataset.now, limit: () => undefined }),
+): DevnetHandler {
   // Every answered request is counted for its caller's key: the usage routes report from it.
   const usage = createUsageLedger(dataset.now);
-  const routes = compileRoutes([...usageRoutes(usage), ...primaryRoutes(dataset), ...primaryTxRoutes(dataset), ...primaryAddressRoutes(dataset), ...primaryBlockRoutes(dataset), ...evmRoutes(dataset), ...evmBlockRoutes(dataset.evm), ...lookupRoutes(dataset), ...evmAddressRoutes(dataset.evm), ...evmMoreRoutes(dataset.evm), ...webhookRoutes(webhooks)]);
+  const router = compileRouter([...usageRoutes(usage), ...primaryRoutes(dataset), ...primaryTxRoutes(dataset), ...primaryAddressRoutes(dataset), ...primaryBlockRoutes(dataset), ...evmRoutes(dataset), ...evmBlockRoutes(dataset.evm), ...lookupRoutes(dataset), ...evmAddressRoutes(dataset.evm), ...evmMoreRoutes(dataset.evm), ...webhookRoutes(webhooks)]);
   return async (req) => {
     const started = performance.now();
-    const answer = await routes(req);
+    const found = router.find(req);
+    // Every call of an operation is billed, whatever its status (the real API's usage counts refused
+    // calls' credits as wasted, not free); a path that is no operation weighs nothing.
+    const charge = computeUnits.charge(callerOf(req.headers, req.remoteAddress), found ? (OPERATION_COMPUTE_UNITS.get(found.key) ?? 0) : 0);
+    let answer: DevnetResponse;
+    if (!charge.admitted) answer = errorResponse(429, charge.reason ?? 'Rate limit reached', found?.key ?? `${req.method} (unmatched)`);
+    else answer = found ? await found.answer() : await router.handle(req);
+    answer = { ...answer, headers: { ...answer.headers, ...charge.headers } };
     usage.record(req, answer, performance.now() - started);
     return answer;
   };

@@ -8,6 +8,8 @@ export interface DevnetRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The client's address (the socket's peer): the Data API bills calls without a key to it. */
+  remoteAddress?: string;
 }
 
 /** The content type of JSON answers. */

@@ -16,12 +16,29 @@ interface CompiledRoute extends Route {
   literalCount: number;
 }
 
+/** The route a request goes to: its stats key, and its answer (computed only when asked for). */
+export interface RouteMatch {
+  /** `"<METHOD> <pattern>"`, e.g. `GET /v1/networks/{network}/validators`. */
+  key: string;
+  answer(): Promise<DevnetResponse>;
+}
+
+export interface Router {
+  /**
+   * The route `req` goes to, or undefined when none does: what a caller must know before the
+   * route runs (the Data API bills and limits each call by its operation, and refuses before any work).
+   */
+  find(req: DevnetRequest): RouteMatch | undefined;
+  /** Answers `req` with its route, or the seed's 404 when none matches. */
+  handle: DevnetHandler;
+}
+
 /**
  * Matches a request against route templates. Literal segments win over
  * parameters (so `/v1/operations/transactions:export` is not an operation id),
  * and the stats key is `"<METHOD> <pattern>"`.
  */
-export function compileRoutes(routes: readonly Route[]): DevnetHandler {
+export function compileRouter(routes: readonly Route[]): Router {
   const compiled: CompiledRoute[] = routes
     .map((r) => {
       const segments = r.pattern.split('/').filter(Boolean);
@@ -29,20 +46,19 @@ export function compileRoutes(routes: readonly Route[]): DevnetHandler {
     })
     .sort((a, b) => b.literalCount - a.literalCount);
 
-  return async (req) => {
+  const find = (req: DevnetRequest): RouteMatch | undefined => {
     const parts = req.path.split('/').filter(Boolean).map(safeDecode);
-    let pathMatched = false;
     for (const route of compiled) {
+      if (route.method !== req.method) continue;
       const params = match(route.segments, parts);
       if (!params) continue;
-      pathMatched = true;
-      if (route.method !== req.method) continue;
       const key = `${route.method} ${route.pattern}`;
-      const answer = await route.handle(params, req);
-      return { ...answer, route: key };
+      return { key, answer: async () => ({ ...(await route.handle(params, req)), route: key }) };
     }
-    return errorResponse(404, pathMatched ? `Cannot ${req.method} ${req.path}` : `Cannot ${req.method} ${req.path}`, `${req.method} (unmatched)`);
+    return undefined;
   };
+  const notFound = (req: DevnetRequest): DevnetResponse => errorResponse(404, `Cannot ${req.method} ${req.path}`, `${req.method} (unmatched)`);
+  return { find, handle: async (req) => (await find(req)?.answer()) ?? notFound(req) };
 }
 
 function match(segments: string[], parts: string[]): Record<string, string> | undefined {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createComputeUnitMeter, type ComputeUnitsView } from './compute-units.ts';
 import { createDataApiHandler } from './data-api.ts';
 import { createDataset, type Dataset } from './dataset/index.ts';
 import { errorResponse, JSON_CONTENT_TYPE, type DevnetHandler, type DevnetResponse } from './http-types.ts';
@@ -45,7 +46,8 @@ export interface DevnetOptions {
    * Answers each distinct request (method, target, body) once and repeats that answer after, without
    * computing it again: recorded answers for the gateway's warm-up, whose rounds ask the same requests.
    * At most {@link REPLAY_MAX_ENTRIES} answers of at most {@link REPLAY_MAX_BYTES} in all; past that,
-   * answers are computed as usual. Neither counted in the stats nor logged. Default off.
+   * answers are computed as usual. Neither counted in the stats nor logged, nor limited in compute
+   * units (whatever `computeUnitsPerMinute` says: the warm-up must never be refused). Default off.
    */
   replay?: boolean;
   /**
@@ -54,6 +56,14 @@ export interface DevnetOptions {
    * key is served (the real API serves anonymous calls). Default: any key.
    */
   apiKeys?: readonly string[];
+  /**
+   * Compute units each caller may spend per minute on the Data API (`DEVNET_COMPUTE_UNITS_PER_MINUTE`),
+   * as the real API limits each key (see `compute-units.ts`): a call that would take its caller past it is
+   * answered 429 with `retry-after`, and costs nothing. A test may change it at run time (chaos
+   * `computeUnitsPerMinute`). Default: none enforced; every answer still carries the rate-limit headers,
+   * announcing the real API's Pro tier (20,000 a minute), and each call is still billed.
+   */
+  computeUnitsPerMinute?: number;
 }
 
 /**
@@ -79,11 +89,25 @@ export interface ChaosSettings {
    * items remain), drawn deterministically from this seed (see `short-pages.ts`).
    */
   shortPages?: number;
+  /**
+   * The Data API's compute-unit limit per caller per minute ({@link DevnetOptions.computeUnitsPerMinute});
+   * `null` lifts it. Applies to every Data API call, whatever `routeFilter` says.
+   */
+  computeUnitsPerMinute?: number | null;
 }
 
-export interface DevnetStats {
+interface RequestCounters {
   requests: number;
   byRoute: Record<string, number>;
+}
+
+export interface DevnetStats extends RequestCounters {
+  /**
+   * Compute units billed per caller since the start or the last reset (refused calls cost nothing):
+   * `key:<digest>` for a key (`keyCaller` in `compute-units.ts`: a digest, never the key), `addr:<address>`
+   * for calls without one.
+   */
+  computeUnits: Record<string, number>;
 }
 
 /** One served request; times are ms on the devnet's monotonic clock. */
@@ -112,8 +136,11 @@ export interface Devnet {
   /** Node URLs in `NODE_URLS` form: the mainnet node at the root, the fuji node under `/nodes/fuji`. */
   readonly nodeUrls: Record<string, string>;
   stats(): DevnetStats;
+  /** The compute-unit ledger: billed per caller in total and in the current minute, and the limit in force. */
+  computeUnits(): ComputeUnitsView;
   /** The most recent requests (up to 2000), oldest first. */
   requestLog(): RequestLogEntry[];
+  /** Zeroes the request counters, the log and the compute-unit ledger (every caller starts its minute afresh). */
   resetStats(): void;
   setChaos(settings: Partial<ChaosSettings>): void;
   /** Back to the chaos the devnet started with (its `latencyMs` and `faultRate` options, nothing else). */
@@ -157,7 +184,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined;
   let replayBytes = 0;
   const webhookStore = createWebhookStore(dataset);
-  const dataApi = createDataApiHandler(dataset, webhookStore);
+  // The limit is read per call from the chaos in force (declared below), so `POST /__devnet/chaos` switches it.
+  const computeUnits = createComputeUnitMeter({ now, limit: () => (replay ? undefined : (chaos.computeUnitsPerMinute ?? undefined)) });
+  const dataApi = createDataApiHandler(dataset, webhookStore, computeUnits);
   const webhooks = createWebhookDeliveries({ store: webhookStore, dataset, intervalMs: options.webhookIntervalMs ?? 1000 });
   const oddities = options.oddities ? createOddities({ seed: options.seed ?? 1, ...(options.oddities === true ? {} : options.oddities) }) : undefined;
   const nodes: Record<string, DevnetHandler> = {
@@ -171,9 +200,17 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     faultStatus: 503,
     failNext: 0,
     bodyDelayMs: 0,
+    ...(options.computeUnitsPerMinute !== undefined ? { computeUnitsPerMinute: options.computeUnitsPerMinute } : {}),
   };
   let chaos: ChaosSettings = { ...startup };
-  let stats: DevnetStats = { requests: 0, byRoute: {} };
+  let stats: RequestCounters = { requests: 0, byRoute: {} };
+  const statsNow = (): DevnetStats => ({ ...structuredClone(stats), computeUnits: computeUnits.view().total });
+  const resetStats = (): void => {
+    stats = { requests: 0, byRoute: {} };
+    log = [];
+    logTextChars = 0;
+    computeUnits.reset();
+  };
   // The last requests with their start and end times: benchmarks count sequential rounds from it.
   const LOG_SIZE = 2000;
   let log: RequestLogEntry[] = [];
@@ -186,13 +223,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   };
 
   const control = (method: string, path: string, body: string): DevnetResponse | undefined => {
-    if (path === '/__devnet/stats' && method === 'GET') return { status: 200, body: stats, route: '' };
+    if (path === '/__devnet/stats' && method === 'GET') return { status: 200, body: statsNow(), route: '' };
     if (path === '/__devnet/log' && method === 'GET') return { status: 200, body: log, route: '' };
     if (path === '/__devnet/stats/reset' && method === 'POST') {
-      stats = { requests: 0, byRoute: {} };
-      log = [];
-      logTextChars = 0;
-      return { status: 200, body: stats, route: '' };
+      resetStats();
+      return { status: 200, body: statsNow(), route: '' };
     }
     if (path === '/__devnet/fixtures' && method === 'GET') return { status: 200, body: dataset.fixtures(), route: '' };
     if (path === '/__devnet/webhooks' && method === 'GET') return { status: 200, body: webhooks.counters(), route: '' };
@@ -240,7 +275,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const replayKey = replay ? `${method} ${req.url ?? '/'}\n${body}` : '';
     const recorded = replay?.get(replayKey);
     if (recorded) return send(res, recorded.answer, 0, recorded.payload);
-    const request = { method, path: target.path, query: url.searchParams, headers: req.headers, body };
+    const request = { method, path: target.path, query: url.searchParams, headers: req.headers, body, ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}) };
     const shortPages = chaos.shortPages;
     const key = req.headers[DEVNET_API_KEY_HEADER];
     const unknownKey = apiKeys && target.handler === dataApi && typeof key === 'string' && !apiKeys.has(key);
@@ -292,7 +327,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     if (wait > 0) await sleep(wait);
     if (faulty) {
       const fault = errorResponse(settings.faultStatus, 'Injected fault', answer.route);
-      if (settings.retryAfterSeconds !== undefined) fault.headers = { 'retry-after': String(settings.retryAfterSeconds) };
+      // A Data API answer keeps its rate-limit headers: the call was billed all the same.
+      const rateLimit = Object.entries(answer.headers ?? {}).filter(([name]) => name.startsWith('ratelimit-'));
+      fault.headers = { ...Object.fromEntries(rateLimit), ...(settings.retryAfterSeconds !== undefined ? { 'retry-after': String(settings.retryAfterSeconds) } : {}) };
       return send(res, fault, 0);
     }
     return send(res, answer, affected ? settings.bodyDelayMs : 0, payload);
@@ -311,13 +348,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     port,
     dataset,
     nodeUrls: { mainnet: url, fuji: `${url}/nodes/fuji` },
-    stats: () => structuredClone(stats),
+    stats: statsNow,
+    computeUnits: () => computeUnits.view(),
     requestLog: () => log.map((e) => ({ ...e })),
-    resetStats: () => {
-      stats = { requests: 0, byRoute: {} };
-      log = [];
-      logTextChars = 0;
-    },
+    resetStats,
     setChaos: (settings) => {
       chaos = { ...chaos, ...settings };
     },
