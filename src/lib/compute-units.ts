@@ -35,5 +35,13 @@ export const UNWEIGHTED_OPERATIONS: Readonly<Record<string, WeightTier>> = {
 /** A node JSON-RPC call: the nodes are the operator's own and bill nothing. */
 export const NODE_CALL_COMPUTE_UNITS = 0;
 
+/**
+ * Whether an answer with this status is billed: the call was served (2xx), or refused for what it asked
+ * (a 4xx such as 400 or 404: the Data API did the work of reading it, and its usage reports count such
+ * calls' units as spent). Not billed: a 429 (refused for the limit, before any work), a 401 or 403 (no key
+ * the upstream accepts to bill), a 5xx (the upstream's own failure).
+ */
+export const isBilledStatus = (status: number): boolean => (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429);
+
 /** Compute units of one call of a tier. */
 export const computeUnitsOf = (tier: WeightTier): number => WEIGHT_TIERS[tier];

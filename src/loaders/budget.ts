@@ -1,4 +1,5 @@
 import type { UpstreamObserver } from '../upstream/client-types.ts';
+import { isBilledStatus } from '../lib/compute-units.ts';
 
 /**
  * The upstream calls of one operation, or of one event of a subscription (its
@@ -25,7 +26,7 @@ export interface UpstreamBudget {
   computeUnits?: number;
   /** Most compute units admitted per window. Infinity (or absent) until `useQueryCost` sets it from the estimate. */
   computeUnitLimit?: number;
-  /** Compute units of the Data API calls of this window answered 2xx: what the upstream bills. */
+  /** Compute units of the Data API calls of this window the upstream bills (answered 2xx, or refused 4xx for what they asked: `isBilledStatus`). */
   actualComputeUnits?: number;
 }
 
@@ -44,7 +45,7 @@ export function newBudgetWindow(budget: UpstreamBudget | undefined): void {
 
 /**
  * The observer that keeps `budget`: admits each first attempt while both limits have room (retries
- * always, tallied), and adds the weight of every Data API attempt answered 2xx to `actualComputeUnits`.
+ * always, tallied), and adds the weight of every Data API attempt the upstream bills to `actualComputeUnits`.
  * Every attempt is passed on to `forward` (the gateway's metrics, the client identity).
  */
 export function budgetObserver(budget: UpstreamBudget, forward?: UpstreamObserver): UpstreamObserver {
@@ -64,7 +65,7 @@ export function budgetObserver(budget: UpstreamBudget, forward?: UpstreamObserve
       return true;
     },
     onAttempt: (info) => {
-      if (info.computeUnits && info.status !== undefined && info.status >= 200 && info.status < 300) {
+      if (info.computeUnits && info.status !== undefined && isBilledStatus(info.status)) {
         budget.actualComputeUnits = (budget.actualComputeUnits ?? 0) + info.computeUnits;
       }
       forward?.onAttempt(info);

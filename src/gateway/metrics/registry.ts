@@ -11,6 +11,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AdmissionStats } from '../plugins/use-admission-control.ts';
 import type { CacheStats } from '../../upstream/cache.ts';
+import { isBilledStatus } from '../../lib/compute-units.ts';
 import type { UpstreamAttempt, UpstreamObserver } from '../../upstream/client-types.ts';
 
 /** Options of {@link createMetrics}. */
@@ -163,7 +164,7 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
   });
   const actualComputeUnits = new Counter({
     name: 'chaingraph_operation_compute_units_total',
-    help: 'Data API compute units operations spent (the weights of their calls answered 2xx; cache hits cost none), summed by operation name.',
+    help: 'Data API compute units operations spent (the weights of their billed calls; cache hits cost none), summed by operation name.',
     labelNames: computeUnitsLabels,
     registers: [registry],
   });
@@ -175,7 +176,7 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
   });
   const upstreamComputeUnits = new Counter({
     name: 'chaingraph_upstream_compute_units_total',
-    help: 'Data API compute units billed (attempts answered 2xx, at their endpoint\'s weight), by route template.',
+    help: 'Data API compute units billed (attempts answered 2xx or refused 4xx for what they asked, at their endpoint\'s weight), by route template.',
     labelNames: ['route'] as const,
     registers: [registry],
   });
@@ -304,7 +305,7 @@ export function createMetrics(options: MetricsOptions = {}, sources: MetricsSour
       upstreamRequests.inc({ upstream: info.upstream, route, status });
       upstreamDuration.observe({ upstream: info.upstream, route }, info.durationMs / 1000);
       if (info.attempt > 1) retries.inc({ upstream: info.upstream, route });
-      if (info.computeUnits && info.status !== undefined && info.status >= 200 && info.status < 300) upstreamComputeUnits.inc({ route }, info.computeUnits);
+      if (info.computeUnits && info.status !== undefined && isBilledStatus(info.status)) upstreamComputeUnits.inc({ route }, info.computeUnits);
     },
   };
 
