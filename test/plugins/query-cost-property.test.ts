@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { document, documentContext, type DocumentContext } from '../helpers/random-documents.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
+import { keyCaller } from '../../src/devnet/compute-units.ts';
 
 /**
  * Estimate against actual, over documents generated across the whole schema and
@@ -14,10 +15,15 @@ import { startStack, type GraphQLResponse, type TestStack } from '../helpers/sta
 interface Cost {
   estimatedUpstreamCalls: number;
   actualUpstreamCalls: number;
+  estimatedComputeUnits: number;
+  actualComputeUnits: number;
   nodes: number;
 }
 
-describe('query cost estimate against actual upstream calls (property)', () => {
+/** The stack's server key as the devnet's ledger names it: what the devnet billed the gateway. */
+const GATEWAY = keyCaller('test-server-key');
+
+describe('query cost estimate against actual upstream calls and compute units (property)', () => {
   let stack: TestStack;
   let ctx: DocumentContext;
   beforeAll(async () => {
@@ -44,10 +50,11 @@ describe('query cost estimate against actual upstream calls (property)', () => {
           expect(stack.devnet.stats().requests).toBe(0);
           return;
         }
-        if (cost.estimatedUpstreamCalls > 500 || cost.nodes > 50_000) {
+        if (cost.estimatedUpstreamCalls > 500 || cost.nodes > 50_000 || cost.estimatedComputeUnits > 20_000) {
           // Refused before execution (QUERY_TOO_COSTLY, or a bad argument found first): nothing was sent.
           expect(codes.length).toBeGreaterThan(0);
           expect(cost.actualUpstreamCalls).toBe(0);
+          expect(cost.actualComputeUnits).toBe(0);
           expect(stack.devnet.stats().requests).toBe(0);
           return;
         }
@@ -59,6 +66,12 @@ describe('query cost estimate against actual upstream calls (property)', () => {
         const made = stack.devnet.stats().requests;
         expect(made, query).toBeLessThanOrEqual(cost.estimatedUpstreamCalls);
         expect(cost.actualUpstreamCalls).toBeLessThanOrEqual(made);
+        // Compute units: what the devnet billed (by the spec's weights, its own reading of them) is what the operation reports.
+        // A response cut short by an error may leave calls running, billed after it reported.
+        const billed = stack.devnet.stats().computeUnits[GATEWAY] ?? 0;
+        if (codes.length === 0) expect(cost.actualComputeUnits, query).toBe(billed);
+        else expect(cost.actualComputeUnits, query).toBeLessThanOrEqual(billed);
+        expect(cost.actualComputeUnits, query).toBeLessThanOrEqual(cost.estimatedComputeUnits);
         if (made > 0) {
           const ratio = cost.estimatedUpstreamCalls / made;
           if (ratio > worst.ratio) worst = { ratio, query };
