@@ -67,12 +67,14 @@ describe('response cache and caller keys', () => {
   let gateway: Gateway;
   let raw: DataApiClient;
   const CHAINS = '{ chains { chainId } }';
+  // The clock of the gateway's client identity, which remembers the keys the upstream refused.
+  const clock = { t: 1_000 };
 
   beforeAll(async () => {
     devnet = await startDevnet({ validators: 50 });
     proxy = await startKeyProxy(devnet.url);
     raw = createDataApiClient({ baseUrl: proxy.url, apiKey: 'server-key' });
-    gateway = createGateway({ graphiql: false }, { dataApi: withDataApiCache(raw, createMemoryCache()), nodes: [] });
+    gateway = createGateway({ graphiql: false, admission: { clients: { now: () => clock.t } } }, { dataApi: withDataApiCache(raw, createMemoryCache()), nodes: [] });
   });
   afterAll(async () => {
     await gateway.dispose();
@@ -122,12 +124,18 @@ describe('response cache and caller keys', () => {
     expect(proxy.keys.sort()).toEqual(['concurrent-1', 'concurrent-2']);
   });
 
-  it('sends a bogus but well-formed key upstream, which rejects it, and does not cache the refusal', async () => {
-    for (let i = 0; i < 2; i++) {
-      const { body } = await run('rejected-key');
-      expect(codeOf(body)).toBe('UPSTREAM_UNAUTHORIZED');
-      expect(body.data?.['chains'] ?? null).toBeNull();
-    }
+  it('sends a bogus but well-formed key upstream, which rejects it; the key is refused here unsent for a while, and the refusal is not cached', async () => {
+    const first = await run('rejected-key');
+    expect(codeOf(first.body)).toBe('UPSTREAM_UNAUTHORIZED');
+    expect(first.body.data?.['chains'] ?? null).toBeNull();
+    // Refused lately: answered here (REFUSED_KEY_TTL_MS, 60 s by default), never sent again meanwhile.
+    const again = await run('rejected-key');
+    expect(again.status).toBe(401);
+    expect(codeOf(again.body)).toBe('UNAUTHENTICATED');
+    expect(proxy.keys).toEqual(['rejected-key']);
+    // Once that has passed, the key is sent again: the upstream's refusal was never cached.
+    clock.t += 60_001;
+    expect(codeOf((await run('rejected-key')).body)).toBe('UPSTREAM_UNAUTHORIZED');
     expect(proxy.keys).toEqual(['rejected-key', 'rejected-key']);
   });
 
