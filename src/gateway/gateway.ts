@@ -319,7 +319,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       // Each request in its id's async scope only where yoga logs lines about every request (debug).
       useRequestId(requestIds, { scoped: deps.logger?.isLevelEnabled('debug') === true }),
       // The Data API's webhook deliveries: answered here, never queued behind GraphQL requests nor counted against a caller.
-      ...(liveActivity ? [useWebhookDeliveries(liveActivity)] : []),
+      ...(liveActivity ? [useWebhookDeliveries(liveActivity, { sourceOf: (request, socketAddress) => policy.clientOf(request, socketAddress) })] : []),
       // Ahead of useReadinessCheck, whose /ready it answers 503 once shutdown has begun.
       ...(options.shutdownSignal ? [useGracefulShutdown({ signal: options.shutdownSignal })] : []),
       // Answers /metrics itself (never queued, never counted) and measures what follows from the request's start.

@@ -326,7 +326,7 @@ export interface ProtectionConfig {
   /** `BREAKER_HALF_OPEN_MS`. */
   breakerHalfOpenMs: number;
   /**
-   * `RATE_LIMIT_RPS`: requests per second per client (API key, else address). Unset or 0: off.
+   * `RATE_LIMIT_RPS`: requests per second per client (an API key the Data API accepted, else the address). Unset or 0: off.
    * Off by default: behind a proxy without `TRUST_PROXY`, every caller shares the proxy's address
    * and a default limit would throttle the whole fleet as one client.
    */

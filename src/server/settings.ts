@@ -312,8 +312,8 @@ export const SETTINGS = {
   MAX_QUEUED_OPERATIONS: int('requests waiting for a slot; beyond, 503 `SERVER_BUSY` with `Retry-After`', ADMISSION_DEFAULTS.maxQueued, { min: 0 }),
   MAX_QUEUE_WAIT_MS: int('longest wait for a slot; beyond, 503 `SERVER_BUSY` with `Retry-After`', ADMISSION_DEFAULTS.maxWaitMs, { min: 0, unit: 'ms' }),
   MAX_SUBSCRIPTIONS: int('live subscriptions (`SERVER_BUSY` beyond)', ADMISSION_DEFAULTS.maxSubscriptions, { min: 0 }),
-  MAX_OPERATIONS_PER_CLIENT: optionalInt('operations one client (its API key, else its address) may have executing at once', 'half of `MAX_CONCURRENT_OPERATIONS`'),
-  MAX_SUBSCRIPTIONS_PER_CLIENT: optionalInt('live subscriptions of one client (its API key, else its address)', 'half of `MAX_SUBSCRIPTIONS`'),
+  MAX_OPERATIONS_PER_CLIENT: optionalInt('operations one client (its API key once the Data API accepted it, else its address) may have executing at once', 'half of `MAX_CONCURRENT_OPERATIONS`'),
+  MAX_SUBSCRIPTIONS_PER_CLIENT: optionalInt('live subscriptions of one client (its API key once the Data API accepted it, else its address)', 'half of `MAX_SUBSCRIPTIONS`'),
   MAX_BODY_BYTES_IN_FLIGHT: int('request bodies being read at once (503 `SERVER_BUSY` beyond)', EDGE_POLICY_DEFAULTS.maxBodyBytesInFlight, { min: 1024, unit: 'bytes' }),
   BODY_TIMEOUT_MS: int('how long a whole request, body included, may take to arrive (408)', 10_000, { min: 100, unit: 'ms' }),
   WRITE_TIMEOUT_MS: int('a connection whose unsent response bytes stop leaving for this long is closed (a client that does not read)', CONNECTION_DEFAULTS.writeTimeoutMs, { min: 100, unit: 'ms' }),
@@ -325,7 +325,7 @@ export const SETTINGS = {
   MAX_VALIDATION_COMPLEXITY: int('field comparisons validation may take (400 `QUERY_TOO_COMPLEX` beyond)', VALIDATION_LIMIT_DEFAULTS.maxComplexity),
   MAX_TOPICS: int('subscription topics (one shared poller each) per replica', TOPICS_DEFAULTS.maxTopics),
   MAX_TOPICS_PER_CLIENT: optionalInt(
-    "distinct subscription topics one client (its API key, else its address) may hold per replica: each chain's `blocks`, each node's health, each address or node a live-activity subscription watches (a topic held twice counts once); beyond, `SERVER_BUSY` before any upstream call",
+    "distinct subscription topics one client (its API key once the Data API accepted it, else its address) may hold per replica: each chain's `blocks`, each node's health, each address or node a live-activity subscription watches (a topic held twice counts once); beyond, `SERVER_BUSY` before any upstream call",
     'a quarter of `MAX_TOPICS`',
   ),
   MAX_WATCHED_KEYS_PER_CLIENT: optionalInt(

@@ -4,7 +4,7 @@ import { ErrorCode } from '../../errors/codes.ts';
 import type { DeliveryOutcome, LiveActivity, LiveActivityContext } from '../../loaders/live-activity.ts';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../lib/webhook-signature.ts';
 import { edgeErrorResponse } from './edge-response.ts';
-import { addressBlock, createRateLimiter } from './use-rate-limit.ts';
+import { addressClient, createRateLimiter } from './use-rate-limit.ts';
 
 /** Options of {@link useWebhookDeliveries}. */
 export interface WebhookDeliveriesOptions {
@@ -19,9 +19,12 @@ export interface WebhookDeliveriesOptions {
   /**
    * Refused deliveries (forged, malformed, duplicate, stale: all but accepted ones) a source address may
    * cost per second once its burst is spent; past it, its deliveries are answered 429 before they are read.
-   * Default 5. A source is an address (an IPv6 /64), the socket's peer: behind a proxy, the proxy's.
+   * Default 5. A source is a client as `sourceOf` names it: an address (an IPv6 /64), the socket's peer or,
+   * behind `TRUST_PROXY` proxies, the address the outermost one wrote in `x-forwarded-for`.
    */
   refusalsPerSecond?: number;
+  /** Who a source is: the gateway's client identity (`TRUST_PROXY` applied). Default: the socket's peer address. */
+  sourceOf?: (request: Request, socketAddress: string | undefined) => string;
   /** Refused deliveries a source may send at once after a quiet period. Default 50. */
   refusalBurst?: number;
   /** Sources tracked at once; the least recently seen is forgotten first. Default 10,000. */
@@ -72,7 +75,9 @@ export function useWebhookDeliveries(live: LiveActivity, options: WebhookDeliver
       endResponse(edgeErrorResponse(fetchAPI, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'A webhook delivery is application/json.'));
       return;
     }
-    const source = addressBlock(socketAddressOf(serverContext) ?? 'unknown');
+    // Named as every client is (behind `TRUST_PROXY` proxies, the address the outermost one saw): else one forger
+    // behind the proxy would spend every sender's share.
+    const source = (options.sourceOf ?? ((r: Request, address: string | undefined) => addressClient(r, address)))(request, socketAddressOf(serverContext));
     const waitMs = refusals.limited(source);
     if (waitMs > 0) {
       const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
