@@ -6,14 +6,21 @@
  *   of src/loaders/topics.ts: its "poller" registers the key with the Data API when the topic gets its
  *   first subscriber and gives it back when its last one leaves, so keys are reference-counted by the
  *   topics themselves, in the process or, with Redis, across the fleet (one replica holds a topic's
- *   lease and so its registration). `MAX_TOPICS` bounds them.
+ *   lease and so its registration). `MAX_TOPICS` bounds them, and each client's shares
+ *   (`MAX_TOPICS_PER_CLIENT`, `MAX_WATCHED_KEYS_PER_CLIENT`), checked before any call. A topic lingers
+ *   `REGISTRATION_GRACE_MS` after its last subscriber, so closing and reopening a subscription costs no call.
  * - **Webhooks.** The addresses of one EVM chain share one webhook of the server's own key, pointed
- *   at `WEBHOOK_PUBLIC_URL`: found among the key's active webhooks or created on first need, then given
- *   addresses and relieved of them in batches (the changes asked while a call is in flight go in the
- *   next one), and deactivated when its last address goes, so on shutdown what chaingraph registered
- *   is deactivated. A primary-network address and a node each have a webhook of their own (the spec's
- *   address changes are for EVM webhooks only; a validator webhook takes one key). Changes of a
- *   webhook are serialised by a lock (fleet-wide with Redis, see {@link ActivityStore}).
+ *   at `WEBHOOK_PUBLIC_URL`: found among the key's active webhooks (looked through once per chain and
+ *   process) or created on first need, then given addresses and relieved of them in batches (the
+ *   changes asked while a call is in flight go in the next one), and deactivated when its last address
+ *   goes, so on shutdown what chaingraph registered is deactivated. The primary-network addresses a
+ *   subscription registers share one webhook, made with them (the spec's address changes are for EVM
+ *   webhooks only) and deactivated when none of them is watched; a node has a webhook of its own (a
+ *   validator webhook takes one key). Changes of a group's webhooks are serialised by a lock
+ *   (fleet-wide with Redis, see {@link ActivityStore}).
+ * - **Cost.** What a subscription's opening registers is charged to its request (its call options:
+ *   budget and observer) and declared by its field ({@link ADDRESS_ACTIVITY_COST}...); what the shared
+ *   registrations do later (a release after the grace, a lease taken over, shutdown) is the gateway's.
  * - **Deliveries.** Any replica may receive one (`receive`): it is authenticated by its signature
  *   (src/lib/webhook-signature.ts, the server's shared secret), dropped when its message id was seen
  *   (fleet-wide with Redis), and published on the topic of each watched key it touches; a subscriber
@@ -40,6 +47,8 @@ import * as v from 'valibot';
 import { LRUCache } from 'lru-cache';
 import { codedError, ErrorCode } from '../errors/graphql.ts';
 import { newBudgetWindow, type UpstreamBudget } from './budget.ts';
+import { costs, type FieldCost, weighing } from '../lib/cost.ts';
+import { ENDPOINTS } from '../upstream/endpoints.ts';
 import type { DataApi, CallOptions } from '../upstream/client-types.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import {
@@ -109,9 +118,13 @@ export function activityTopic(group: ActivityGroup, key: string): string {
 export interface ActivityStore {
   /** Runs `work` while holding the lock named `name` (one holder at a time, fleet-wide when shared). */
   locked<T>(name: string, work: () => Promise<T>): Promise<T>;
-  /** The webhook chaingraph uses for a group, if one is known. */
+  /**
+   * What chaingraph registered, by name, if known: the webhook of an EVM chain (`evm:<chainId>`), the webhook
+   * watching a primary-network address or a node (`<group>:<key>`), and how many keys a webhook of those watches
+   * (`<group>#<webhookId>`).
+   */
   webhookOf(group: string): Promise<string | undefined>;
-  /** Remembers (or forgets, with undefined) the group's webhook. */
+  /** Remembers (or forgets, with undefined) what `webhookOf` answers for that name. */
   setWebhookOf(group: string, id: string | undefined): Promise<void>;
   /**
    * Takes one sight of a delivery whose event happened at `eventMs`: `first` the first time `messageId` is
@@ -273,6 +286,39 @@ export function liveActivityOf(ctx: LoaderContext): LiveActivity {
   return live;
 }
 
+// ---------------------------------------------------------------- what a subscription costs
+
+/** Groups (chains, primary chains, nodes) whose leftover webhooks a process remembers having looked for. */
+const GROUPS_LISTED = 4096;
+
+/** A subscription's declared calls from its arguments: one parent's, times the parents (1 at the root). */
+const perSubscription = (calls: (args: Readonly<Record<string, unknown>>) => number): FieldCost => ({
+  calls: (input) => costs.perParent(calls(input.args)).calls(input),
+});
+
+/** Distinct keys of a list argument; the most a subscription watches when the argument is not known (a directive's default). */
+const keysIn = (args: Readonly<Record<string, unknown>>, name: string): number => {
+  const list = args[name];
+  return Array.isArray(list) ? new Set(list).size : LIVE_ACTIVITY_DEFAULTS.maxKeysPerSubscription;
+};
+
+/**
+ * The webhook calls one live-activity subscription makes at most over its life, declared as its field's
+ * `upstreamCost`, so MAX_QUERY_COST and the per-event budget count them. At its opening, charged to its
+ * request: the server key's webhooks looked through for leftovers, once per group and process (at most
+ * `maxPagesSearched` pages), then its keys in one call (EVM: added to the chain's webhook, or a create,
+ * plus a create when a known webhook turned out deleted; primary, validator: one create for its keys
+ * together). At its close, after the grace and on the gateway's account: EVM, its addresses removed (one
+ * call, two when a batch with others' splits them) and the webhook deactivated when empty; primary, a
+ * deactivation per webhook its addresses were in (at most one each); validator, one. A registration
+ * reused (within the grace, or another subscriber's) costs nothing.
+ */
+const LEFTOVER_PAGES = LIVE_ACTIVITY_DEFAULTS.maxPagesSearched;
+const { listWebhooks, createWebhook, addWebhookAddresses, removeWebhookAddresses, deactivateWebhook } = ENDPOINTS;
+export const ADDRESS_ACTIVITY_COST: FieldCost = weighing(costs.perParent(LEFTOVER_PAGES + 2 + 3), listWebhooks, createWebhook, addWebhookAddresses, removeWebhookAddresses, deactivateWebhook);
+export const PRIMARY_ACTIVITY_COST: FieldCost = weighing(perSubscription((args) => LEFTOVER_PAGES + 1 + keysIn(args, 'addresses')), listWebhooks, createWebhook, deactivateWebhook);
+export const VALIDATOR_ACTIVITY_COST: FieldCost = weighing(costs.perParent(LEFTOVER_PAGES + 1 + 1), listWebhooks, createWebhook, deactivateWebhook);
+
 export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
   const { dataApi, topics } = options;
   const now = options.now ?? Date.now;
@@ -308,40 +354,84 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
 
   // ------------------------------------------------------------ webhook registration
 
-  interface Pending {
-    changes: Map<string, 'add' | 'remove'>;
-    waiters: { resolve: () => void; reject: (error: unknown) => void }[];
+  /**
+   * Who pays for registering a subscription's keys: the subscription whose opening asked for it, through
+   * its request's call options (its budget and observer count the calls, as any call of the request).
+   * Only what its opening asks (`open`, until the pollers it starts itself have started) and only in one
+   * run (`spent`): what the shared machinery does later (a lease taken over, a release after the grace,
+   * shutdown) is the gateway's own.
+   */
+  interface Payer {
+    readonly call: CallOptions;
+    open: boolean;
+    spent: boolean;
   }
+
+  /** A run's calls: the server's key, charged to the paying subscription's request while that request is open. */
+  const callFor = (payer: Payer | undefined): CallOptions => {
+    const via = payer?.call;
+    // Never the subscriber's signal: other subscribers may wait on the same registration.
+    if (!via || via.signal?.aborted) return call();
+    return { ...call(), ...(via.observer ? { observer: via.observer } : {}), ...(via.requestId ? { requestId: via.requestId } : {}) };
+  };
+
+  interface Change {
+    readonly op: 'add' | 'remove';
+    readonly payer?: Payer;
+  }
+  interface Waiter {
+    readonly key: string;
+    resolve(): void;
+    reject(error: unknown): void;
+  }
+  interface Pending {
+    readonly changes: Map<string, Change>;
+    readonly waiters: Waiter[];
+  }
+  /** Per group, the changes asked while its lock was busy: they go in its next run, together. */
   const pending = new Map<string, Pending>();
+  /** Groups whose webhooks this process has looked through for leftovers (bounded: one forgotten is looked through again). */
+  const listed = new LRUCache<string, true>({ max: GROUPS_LISTED });
 
   /**
-   * The webhook a key is watched by: one per group for EVM addresses, which the spec lets chaingraph add
-   * to and remove from a webhook; one per key for primary-network addresses and nodes (address changes
-   * are for EVM webhooks only, and a validator webhook takes a single key).
+   * How a group's keys are watched. The addresses of one EVM chain share one webhook, which the spec lets
+   * chaingraph add addresses to and remove them from (`addAddressesToWebhook`, `removeAddressesFromWebhook`:
+   * "Only valid for EVM activity webhooks"). A primary-network webhook watches the addresses it was created
+   * with (`PrimaryNetworkAddressActivityMetadata.keys`: "an array of multiple addresses can be provided";
+   * `UpdateWebhookRequest` cannot change them), so the addresses a run registers share one new webhook,
+   * deactivated once none of them is watched (the store counts its watched keys); a validator webhook
+   * takes a single node (`ValidatorActivityMetadata.keys`: "will only accept a single key").
    */
-  const sharesWebhook = (group: ActivityGroup): boolean => group.kind === 'evm';
-  const hookName = (group: ActivityGroup, key: string): string => (sharesWebhook(group) ? groupName(group) : `${groupName(group)}:${keyOf(group, key)}`);
+  const keyName = (group: ActivityGroup, key: string): string => `${groupName(group)}:${keyOf(group, key)}`;
+  const countName = (group: ActivityGroup, id: string): string => `${groupName(group)}#${id}`;
 
-  /** One of chaingraph's webhooks for this group (and key, when it has its own) among the server key's active ones. */
-  async function findWebhook(group: ActivityGroup, key: string): Promise<Webhook | undefined> {
+  /**
+   * chaingraph's active webhooks of `group` among the server key's (up to `maxPagesSearched` pages), to
+   * reuse what an earlier process left: read once per group and process, nothing after that (what this
+   * process and the fleet register is in the store).
+   */
+  async function leftovers(group: ActivityGroup, via: CallOptions): Promise<Webhook[]> {
+    const name = groupName(group);
+    if (listed.has(name)) return [];
+    const found: Webhook[] = [];
     let pageToken: string | undefined;
     for (let page = 0; page < LIVE_ACTIVITY_DEFAULTS.maxPagesSearched; page++) {
-      const answer = await counted(dataApi.listWebhooks({ status: 'active', pageSize: 100, ...(pageToken ? { pageToken } : {}) }, call()));
-      const found = answer.webhooks.find((hook) => ours(hook, group, key));
-      if (found) return found;
+      const answer = await counted(dataApi.listWebhooks({ status: 'active', pageSize: 100, ...(pageToken ? { pageToken } : {}) }, via));
+      found.push(...answer.webhooks.filter((hook) => ours(hook, group)));
       pageToken = answer.nextPageToken || undefined;
-      if (!pageToken) return undefined;
+      if (!pageToken) break;
     }
-    return undefined;
+    listed.set(name, true);
+    return found;
   }
 
-  function ours(hook: Webhook, group: ActivityGroup, key: string): boolean {
+  function ours(hook: Webhook, group: ActivityGroup): boolean {
     if (hook.url !== publicUrl() || hook.eventType !== EVENT_TYPE[group.kind] || hook.status !== 'active') return false;
     switch (group.kind) {
       case 'evm':
         return hook.chainId === group.chainId;
       case 'primary':
-        return hook.chainId === group.blockchainId && hook.metadata.keys?.length === 1 && hook.metadata.keys[0] === keyOf(group, key);
+        return hook.chainId === group.blockchainId;
       case 'validator':
         return hook.metadata.keys?.length === 1 && hook.metadata.keys[0] === group.nodeId;
     }
@@ -371,57 +461,89 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
     return undefined;
   };
 
-  /** Puts `adds` under watch: added to the known webhook, else to one found, else in a new one. */
-  async function watch(group: ActivityGroup, name: string, adds: string[]): Promise<void> {
-    let id = await store.webhookOf(name);
-    // A webhook of its own exists already: nothing to add. A shared one is given the addresses (a 404: it was
-    // deleted behind chaingraph's back, so start over).
-    if (id !== undefined && (!sharesWebhook(group) || (await counted(dataApi.addWebhookAddresses(id, { addresses: adds }, call())).catch(unlessNotFound)))) return;
-    const found = await findWebhook(group, adds[0] as string);
-    if (found && sharesWebhook(group)) await counted(dataApi.addWebhookAddresses(found.id, { addresses: adds }, call()));
-    id = found?.id ?? (await counted(dataApi.createWebhook(createRequest(group, adds), call()))).id;
-    await store.setWebhookOf(name, id);
+  /** Puts EVM `adds` under watch: added to the chain's known webhook, else to one left over, else in a new one. */
+  async function watchEvm(group: ActivityGroup, adds: string[], via: CallOptions): Promise<void> {
+    const name = groupName(group);
+    const id = await store.webhookOf(name);
+    // A 404: it was deleted behind chaingraph's back, so start over.
+    if (id !== undefined && (await counted(dataApi.addWebhookAddresses(id, { addresses: adds }, via)).catch(unlessNotFound))) return;
+    const found = (await leftovers(group, via))[0];
+    if (found) await counted(dataApi.addWebhookAddresses(found.id, { addresses: adds }, via));
+    const hook = found ?? (await counted(dataApi.createWebhook(createRequest(group, adds), via)));
+    await store.setWebhookOf(name, hook.id);
   }
 
-  /** Stops watching `removes`; a webhook left without keys is deactivated. */
-  async function unwatch(group: ActivityGroup, name: string, removes: string[]): Promise<void> {
+  /** Stops watching EVM `removes`; the chain's webhook left without addresses is deactivated. */
+  async function unwatchEvm(group: ActivityGroup, removes: string[]): Promise<void> {
+    const name = groupName(group);
     const id = await store.webhookOf(name);
     if (id === undefined) return;
-    if (sharesWebhook(group)) {
-      const after = await counted(dataApi.removeWebhookAddresses(id, { addresses: removes }, call())).catch(unlessNotFound);
-      if (after && (after.metadata.addresses ?? after.metadata.keys ?? []).length > 0) return;
-    }
+    const after = await counted(dataApi.removeWebhookAddresses(id, { addresses: removes }, call())).catch(unlessNotFound);
+    if (after && (after.metadata.addresses ?? after.metadata.keys ?? []).length > 0) return;
     await counted(dataApi.deactivateWebhook(id, call())).catch(unlessNotFound);
     await store.setWebhookOf(name, undefined);
   }
 
-  /** Queues a change of a key; resolves once a call carried it (the changes asked meanwhile go in the same call). */
-  function change(group: ActivityGroup, key: string, op: 'add' | 'remove'): Promise<void> {
-    const name = hookName(group, key);
+  /** Puts primary or validator `adds` under watch: those watched are left, the others adopt a leftover webhook that has them, the rest share one new webhook. */
+  async function watchFixed(group: ActivityGroup, adds: string[], via: CallOptions): Promise<void> {
+    const known = await Promise.all(adds.map((key) => store.webhookOf(keyName(group, key))));
+    const wanted = new Set(adds.filter((_key, i) => known[i] === undefined));
+    if (wanted.size === 0) return;
+    for (const hook of await leftovers(group, via)) {
+      const adopted = (hook.metadata.keys ?? []).map((key) => keyOf(group, key)).filter((key) => wanted.delete(key));
+      if (adopted.length > 0) await assign(group, hook.id, adopted);
+    }
+    if (wanted.size === 0) return;
+    const keys = [...wanted];
+    const hook = await counted(dataApi.createWebhook(createRequest(group, keys), via));
+    await assign(group, hook.id, keys);
+  }
+
+  /** Records `keys` as watched by webhook `id`, and its count of watched keys. */
+  async function assign(group: ActivityGroup, id: string, keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((key) => store.setWebhookOf(keyName(group, key), id)));
+    const before = Number((await store.webhookOf(countName(group, id))) ?? 0);
+    await store.setWebhookOf(countName(group, id), String(before + keys.length));
+  }
+
+  /** Stops watching primary or validator `removes`; a webhook left watching none of its keys is deactivated. */
+  async function unwatchFixed(group: ActivityGroup, removes: string[]): Promise<void> {
+    const ids = await Promise.all(removes.map((key) => store.webhookOf(keyName(group, key))));
+    const byHook = new Map<string, string[]>();
+    removes.forEach((key, i) => {
+      const id = ids[i];
+      if (id !== undefined) byHook.set(id, [...(byHook.get(id) ?? []), key]);
+    });
+    for (const [id, keys] of byHook) {
+      // No count: a webhook of its own key (as an earlier version registered them).
+      const left = Number((await store.webhookOf(countName(group, id))) ?? keys.length) - keys.length;
+      if (left > 0) await store.setWebhookOf(countName(group, id), String(left));
+      else {
+        // Deactivated first: if that fails, the store still says what is watched.
+        await counted(dataApi.deactivateWebhook(id, call())).catch(unlessNotFound);
+        await store.setWebhookOf(countName(group, id), undefined);
+      }
+      await Promise.all(keys.map((key) => store.setWebhookOf(keyName(group, key), undefined)));
+    }
+  }
+
+  /**
+   * Queues a change of a key; resolves once the run of its group carried it (the changes asked meanwhile
+   * go in the same run). A change undoing one still waiting (added then given back, given back then
+   * added again) cancels it: nothing is called for that key.
+   */
+  function change(group: ActivityGroup, key: string, op: 'add' | 'remove', payer?: Payer): Promise<void> {
+    const name = groupName(group);
     let batch = pending.get(name);
     const first = !batch;
     batch ??= { changes: new Map(), waiters: [] };
     pending.set(name, batch);
-    batch.changes.set(keyOf(group, key), op);
-    const done = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
+    const waiting = batch.changes.get(key);
+    if (waiting && waiting.op !== op) batch.changes.delete(key);
+    else batch.changes.set(key, { op, ...(payer ? { payer } : {}) });
+    const done = new Promise<void>((resolve, reject) => batch.waiters.push({ key, resolve, reject }));
     if (first) {
-      void store.locked(`webhook:${name}`, async () => {
-        // What was asked until the lock was ours goes in one call.
-        const taken = pending.get(name);
-        pending.delete(name);
-        if (!taken) return;
-        const entries = [...taken.changes];
-        const adds = entries.filter(([, o]) => o === 'add').map(([k]) => k);
-        const removes = entries.filter(([, o]) => o === 'remove').map(([k]) => k);
-        const per = LIVE_ACTIVITY_DEFAULTS.maxKeysPerCall;
-        try {
-          for (let i = 0; i < adds.length; i += per) await watch(group, name, adds.slice(i, i + per));
-          for (let i = 0; i < removes.length; i += per) await unwatch(group, name, removes.slice(i, i + per));
-          for (const w of taken.waiters) w.resolve();
-        } catch (error) {
-          for (const w of taken.waiters) w.reject(error);
-        }
-      }).catch((error: unknown) => {
+      void store.locked(`webhook:${name}`, () => run(group, name)).catch((error: unknown) => {
         // The lock itself failed (Redis away): everyone waiting hears it.
         const taken = pending.get(name);
         pending.delete(name);
@@ -431,12 +553,55 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
     return done;
   }
 
-  /** The topic of one key: registered while it has subscribers (on the replica holding its lease). */
-  function source(group: ActivityGroup, key: string): TopicSource<ActivityItem> {
+  /**
+   * One run of a group's waiting changes, under its lock: each paying subscription's keys in calls of
+   * their own, charged to it (a failure fails its keys only); the keys added on the gateway's behalf
+   * together; then every key given back, together.
+   */
+  async function run(group: ActivityGroup, name: string): Promise<void> {
+    const taken = pending.get(name);
+    pending.delete(name);
+    if (!taken) return;
+    const adds = new Map<Payer | undefined, string[]>();
+    const removes: string[] = [];
+    for (const [key, { op, payer }] of taken.changes) {
+      if (op === 'remove') removes.push(key);
+      else {
+        const by = payer && !payer.spent ? payer : undefined;
+        adds.set(by, [...(adds.get(by) ?? []), key]);
+      }
+    }
+    for (const payer of adds.keys()) if (payer) payer.spent = true;
+    const failed = new Map<string, unknown>();
+    const inCalls = async (keys: string[], each: (slice: string[]) => Promise<void>): Promise<void> => {
+      const per = LIVE_ACTIVITY_DEFAULTS.maxKeysPerCall;
+      try {
+        for (let i = 0; i < keys.length; i += per) await each(keys.slice(i, i + per));
+      } catch (error) {
+        for (const key of keys) failed.set(key, error);
+      }
+    };
+    for (const [payer, keys] of adds) {
+      const via = callFor(payer);
+      await inCalls(keys, (slice) => (group.kind === 'evm' ? watchEvm(group, slice, via) : watchFixed(group, slice, via)));
+    }
+    await inCalls(removes, (slice) => (group.kind === 'evm' ? unwatchEvm(group, slice) : unwatchFixed(group, slice)));
+    for (const w of taken.waiters) {
+      if (failed.has(w.key)) w.reject(failed.get(w.key));
+      else w.resolve();
+    }
+  }
+
+  /**
+   * The topic of one key: registered while it has subscribers (on the replica holding its lease), and for
+   * the grace after (`lingers`), so a subscriber coming back reuses the registration.
+   */
+  function source(group: ActivityGroup, key: string, payer: Payer): TopicSource<ActivityItem> {
     return {
       key: activityTopic(group, key),
+      lingers: true,
       async poll(signal) {
-        await change(group, key, 'add');
+        await change(group, key, 'add', payer.open ? payer : undefined);
         await new Promise<void>((resolve) => {
           if (signal.aborted) resolve();
           else signal.addEventListener('abort', () => resolve(), { once: true });
@@ -585,13 +750,15 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
   function subscribe(ctx: LoaderContext & { readonly upstreamCalls?: UpstreamBudget }, group: ActivityGroup, keys: readonly string[]): AsyncIterableIterator<ActivityItem | ActivityFailure> {
     const shared = topicsOf(ctx) ?? topics;
     const distinct = [...new Set(keys.map((k) => keyOf(group, k)))];
-    const streams: AsyncIterableIterator<TopicMessage<ActivityItem>>[] = [];
-    try {
-      for (const key of distinct) streams.push(shared.subscribe(source(group, key), ctx.call.signal));
-    } catch (error) {
-      for (const s of streams) void s.return?.();
-      throw error;
-    }
+    // What the opening registers is this request's; once its pollers started, later runs are the gateway's.
+    const payer: Payer = { call: ctx.call, open: true, spent: false };
+    // All keys or none, within the client's shares, checked before any call (SERVER_BUSY).
+    const streams = shared.subscribeAll(distinct.map((key) => source(group, key, payer)), {
+      ...(ctx.call.signal ? { signal: ctx.call.signal } : {}),
+      opened: () => {
+        payer.open = false;
+      },
+    });
     return merged(ctx, streams);
   }
 
@@ -626,6 +793,7 @@ export const QUEUED_PER_SUBSCRIBER = 256;
 function merged(ctx: { readonly upstreamCalls?: UpstreamBudget }, streams: AsyncIterableIterator<TopicMessage<ActivityItem>>[]): AsyncIterableIterator<ActivityItem | ActivityFailure> {
   const seen = new LRUCache<string, true>({ max: SEEN_PER_SUBSCRIBER });
   const queue: ActivityItem[] = [];
+  let opened = false;
   let failure: unknown;
   let done = false;
   let wake: (() => void) | undefined;
@@ -676,7 +844,9 @@ function merged(ctx: { readonly upstreamCalls?: UpstreamBudget }, streams: Async
         const item = queue.shift();
         if (item) {
           // An event costs no upstream call itself; what its fields link to is charged to its own window.
-          newBudgetWindow(ctx.upstreamCalls);
+          // The first event's window also holds what the opening registered, so it reports those calls.
+          if (opened) newBudgetWindow(ctx.upstreamCalls);
+          opened = true;
           return { done: false, value: item };
         }
         if (failure !== undefined && !done) {

@@ -241,6 +241,8 @@ export function createTopics(options: TopicsOptions = {}): Topics {
       if (known !== undefined) {
         holding = known;
         known = undefined;
+      } else if (!holding && lingering.get(entry.key) === entry) {
+        // A lingering topic keeps a lease it holds, never takes one: nobody here needs it registered.
       } else {
         try {
           holding = await held.hold(entry.key, leaseTtlMs);

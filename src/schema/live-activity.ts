@@ -1,17 +1,19 @@
 /**
  * Live activity, pushed by the Data API's webhooks (src/loaders/live-activity.ts): the events of
  * watched EVM addresses, primary-network addresses and nodes, as they are delivered, with no
- * polling. Each subscription watches its keys while it is open; the webhook calls that cost are the
- * gateway's (one webhook per chain or node, addresses added and removed in batches), not per event.
+ * polling. Each subscription watches its keys while it is open (and a grace after, so reopening is
+ * free); the webhook calls its opening makes are charged to its request and every call of its life is
+ * declared in its cost (`ADDRESS_ACTIVITY_COST`...), none per event.
  */
 import { builder } from './builder.ts';
 import { badInput } from '../errors/graphql.ts';
-import { liveActivityOf, LIVE_ACTIVITY_DEFAULTS, type ActivityFailure, type ActivityItem } from '../loaders/live-activity.ts';
+import {
+  ADDRESS_ACTIVITY_COST, liveActivityOf, LIVE_ACTIVITY_DEFAULTS, PRIMARY_ACTIVITY_COST, VALIDATOR_ACTIVITY_COST, type ActivityFailure, type ActivityItem,
+} from '../loaders/live-activity.ts';
 import { CHAIN_LOOKUP_COST, chainById } from '../loaders/chains.ts';
 import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
 import { PRIMARY_TX_LOOKUP_COST, primaryTransaction } from '../loaders/primary-tx.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
-import { costs } from '../lib/cost.ts';
 import type { ActivityLog, ActivityTransaction, AddressActivityEvent, PrimaryActivityEvent, ValidatorActivityEvent } from '../shapes/index.ts';
 import { AddressRef } from './addresses.ts';
 import { grammar, listOf } from './bounds.ts';
@@ -175,7 +177,7 @@ builder.subscriptionFields((t) => ({
       chainId: t.arg.string({ required: true, description: 'The EVM chain id (e.g. 43114).', bound: EVM_CHAIN_ID }),
       addresses: t.arg.stringList({ required: true, description: 'The addresses to watch.', bound: listOf({ max: MAX_KEYS, nonEmpty: true, item: BOUNDS.evmAddress }) }),
     },
-    upstreamCost: costs.free,
+    upstreamCost: ADDRESS_ACTIVITY_COST,
     subscribe: (_root, args, ctx) => liveActivityOf(ctx).subscribe(ctx, { kind: 'evm', chainId: args.chainId }, args.addresses),
     resolve: (item: ActivityItem | ActivityFailure) => narrow('evm')(item),
   }),
@@ -188,7 +190,7 @@ builder.subscriptionFields((t) => ({
       blockchainId: t.arg.string({ required: true, description: '`p-chain` or `x-chain` (or its blockchain id).', bound: BOUNDS.primaryChainId }),
       addresses: t.arg.stringList({ required: true, description: 'The addresses to watch, of that chain.', bound: BOUNDS.utxoAddresses }),
     },
-    upstreamCost: costs.free,
+    upstreamCost: PRIMARY_ACTIVITY_COST,
     subscribe: (_root, args, ctx) => {
       const network = networkId(args.network);
       const chain = resolvePrimaryChain('blockchainId', network, args.blockchainId);
@@ -205,7 +207,7 @@ builder.subscriptionFields((t) => ({
       network: t.arg({ type: NetworkNameEnum, required: true, description: 'MAINNET, FUJI or TESTNET.' }),
       nodeId: t.arg.string({ required: true, description: 'The node (`NodeID-...`).', bound: BOUNDS.nodeId }),
     },
-    upstreamCost: costs.free,
+    upstreamCost: VALIDATOR_ACTIVITY_COST,
     subscribe: (_root, args, ctx) => liveActivityOf(ctx).subscribe(ctx, { kind: 'validator', network: networkId(args.network), nodeId: args.nodeId }, [args.nodeId]),
     resolve: (item: ActivityItem | ActivityFailure, args) => ({ ...narrow('validator')(item), network: networkId(args.network) }),
   }),
