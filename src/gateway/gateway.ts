@@ -338,7 +338,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       // The edge first: refuse what is too big or too deep before a slot, a parse or any work is spent on it.
       // GET and form parameters read strictly (a repeated or malformed one is a 400); before the request
       // limits, which wrap the parser set here so a form body is still counted.
-      useStrictParams(),
+      useStrictParams({ graphiql: options.graphiql !== false }),
       useRequestLimits(options.requestLimits),
       // graphql-sse's single-connection mode (its requests only); the distinct-connections mode is yoga's own SSE.
       ...(options.graphqlSse === false

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
-import { readUrlParams } from '../../src/gateway/plugins/use-strict-params.ts';
+import { nearMiss, readUrlParams } from '../../src/gateway/plugins/use-strict-params.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 
 /**
@@ -29,6 +29,15 @@ beforeAll(() => {
   gateway = createGateway({ graphiql: false, allowFormPosts: true }, { dataApi, nodes: [], logger: pino({ level: 'info' }, stream) });
 });
 afterAll(() => gateway.dispose());
+
+const post = async (body: unknown, target: Gateway = gateway): Promise<{ status: number; body: Body }> => {
+  const response = await target.fetch('http://chaingraph.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Body };
+};
 
 const get = async (search: string): Promise<{ status: number; body: Body }> => {
   const response = await gateway.fetch(`http://chaingraph.test/graphql?${search}`, { headers: { accept: 'application/graphql-response+json' } });
@@ -106,5 +115,77 @@ describe('malformed GET and form parameters', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('parameters a person gets wrong first', () => {
+  it('a GET without a query (curl at the endpoint) says how to send one and that a browser gets GraphiQL', async () => {
+    const withGraphiQL = createGateway({ allowFormPosts: true }, { dataApi: createDataApiClient({ baseUrl: 'http://127.0.0.1:9' }), nodes: [] });
+    try {
+      // What `curl http://127.0.0.1:4000/graphql` sends: no query, `accept: */*`.
+      const response = await withGraphiQL.fetch('http://chaingraph.test/graphql', { headers: { accept: '*/*' } });
+      const body = (await response.json()) as Body;
+      expect(response.status).toBe(400);
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors?.[0]?.extensions).toEqual({ code: 'BAD_REQUEST', parameter: 'query' });
+      const message = body.errors?.[0]?.message ?? '';
+      expect(message).toContain('?query=');
+      expect(message).toContain('POST JSON');
+      expect(message).toMatch(/open this URL in a browser: it serves GraphiQL/);
+      expect(message).not.toContain('Must provide query string');
+    } finally {
+      await withGraphiQL.dispose();
+    }
+    // Without GraphiQL the advice does not point to it.
+    const { status, body } = await get('');
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'BAD_REQUEST', parameter: 'query' });
+    expect(body.errors?.[0]?.message).toContain('?query=');
+    expect(body.errors?.[0]?.message).not.toContain('GraphiQL');
+  });
+
+  it('a POST without a query says what to send', async () => {
+    const { status, body } = await post({ variables: {} });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'BAD_REQUEST', parameter: 'query' });
+    expect(body.errors?.[0]?.message).toContain('{"query": "{ __typename }"}');
+  });
+
+  it.each([
+    ['Query', 'query'],
+    ['QUERY', 'query'],
+    ['querry', 'query'],
+    ['qeury', 'query'],
+    ['Variables', 'variables'],
+    ['varibles', 'variables'],
+    ['operation', 'operationName'],
+    ['operationname', 'operationName'],
+    ['OperationName', 'operationName'],
+    ['extension', 'extensions'],
+  ])('a body parameter %s is answered "did you mean %s"', async (given, meant) => {
+    const { status, body } = await post({ query: given === 'Query' ? undefined : '{ __typename }', [given]: given.toLowerCase().startsWith('q') ? '{ __typename }' : {} });
+    expect(status).toBe(400);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors?.[0]?.message).toBe(`Unknown parameter "${given}": did you mean "${meant}"? Parameter names are case-sensitive.`);
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'BAD_REQUEST', parameter: given });
+    expect(nearMiss(given)).toBe(meant);
+  });
+
+  it('the same near miss in a GET query string is refused rather than dropped unseen', async () => {
+    const { status, body } = await get(`Query=${q}`);
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.message).toBe('Unknown parameter "Query": did you mean "query"? Parameter names are case-sensitive.');
+    // Other names (a cache buster) are no GraphQL parameter and stay ignored.
+    expect((await get(`query=${q}&_=1712345678`)).body.data).toEqual({ __typename: 'Query' });
+  });
+
+  it('an unknown body parameter that is no near miss names the ones there are', async () => {
+    const { status, body } = await post({ query: '{ __typename }', params: {} });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.message).toBe('Unknown parameter "params": a request takes query, variables, operationName and extensions.');
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'BAD_REQUEST', parameter: 'params' });
+    for (const name of ['id', 'vars', 'data', 'other', 'persistedQuery']) expect(nearMiss(name)).toBeUndefined();
+    // Known and null-valued parameters pass, as in yoga.
+    expect((await post({ query: '{ __typename }', operationName: null, variables: null, extensions: null, Query: null })).body.data).toEqual({ __typename: 'Query' });
   });
 });
