@@ -1,11 +1,10 @@
 import type { InputFieldBuilder } from '@pothos/core';
 import type { BuilderTypes } from './builder.ts';
-import { badInput } from '../errors/graphql.ts';
 import { connectionReadCalls } from '../lib/cost.ts';
 import type { FetchPage, UpstreamPage } from '../lib/pages.ts';
 import { between } from './bounds.ts';
 import {
-  argsHash, checkFirst, decodeCursor, filterArgs, inspectCursor, parentHash, type CursorCodec, type PageSpec,
+  argsHash, badCursor, checkFirst, decodeCursor, filterArgs, inspectCursor, parentHash, type CursorCodec, type PageSpec,
 } from './pagination.ts';
 
 export interface Edge<T> {
@@ -150,7 +149,7 @@ export async function resolvePageConnection<T>(options: PageConnectionOptions<T>
   let at: Position = { token: undefined, size: first, seen: 0 };
   if (args.after) {
     const cursor = decodeCursor(binding.codec, args.after, page, binding.hash);
-    if (cursor.p !== binding.parent) throw badInput('after', 'this cursor belongs to another parent object');
+    if (cursor.p !== binding.parent) throw badCursor("belongs to the same list of another object (another network, validator, address...)", "pass a cursor from this object's own `pageInfo.endCursor`");
     at = { token: cursor.t, size: cursor.s, seen: cursor.i + 1 };
   }
 

@@ -1,5 +1,4 @@
 import { builder } from './builder.ts';
-import { badInput } from '../errors/graphql.ts';
 import { L1_VALIDATOR_LISTING_COST, l1ValidatorPages, type L1ValidatorFilter, type L1ValidatorOnNetwork } from '../loaders/l1-validators.ts';
 import { subnetById, SUBNET_LIST_COST, SUBNET_LIST_NOTE } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
@@ -7,7 +6,7 @@ import { pageArgs, resolvePageConnection, type ConnectionArgs } from './connecti
 import type { Context } from './context.ts';
 import { BOUNDS } from './input-checks.ts';
 import { NetworkRef } from './network.ts';
-import { PAGES } from './pagination.ts';
+import { badCursor, PAGES } from './pagination.ts';
 import { unixSecondsToDate } from './scalars.ts';
 import { SubnetRef } from './subnet-refs.ts';
 
@@ -125,7 +124,7 @@ builder.objectFields(SubnetRef, (t) => ({
     upstreamCost: L1_VALIDATOR_LISTING_COST,
     resolve: (s, args, ctx) => {
       if (!s.isL1) {
-        if (args.after != null) throw badInput('after', 'this subnet is not an L1: it has no L1 validators to go on from');
+        if (args.after != null) throw badCursor('cannot continue a list this subnet does not have (it is not an L1, so it has no L1 validators)', "pass a cursor from an L1's own `l1Validators` page");
         return resolvePageConnection<L1ValidatorOnNetwork>({ ctx, page: PAGES.l1Validators, args, parent: { network: s.network, subnetId: s.subnetId }, fetchPage: async () => ({ items: [] }) });
       }
       return listing(s.network, args, s.subnetId, ctx);

@@ -2,7 +2,6 @@ import { ipOfHostPort } from '../lib/host-port.ts';
 import type { InputShapeFromFields } from '@pothos/core';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
-import { badInput } from '../errors/graphql.ts';
 import {
   configuredNodeNames, isConfiguredNode, linkNetwork, NODE_METHOD_COST, NODE_REFETCH_CALLS, nodeName, nodeRpc, nodeRpcOrNull,
   acrossNodeNetworks, ownNodeId, PEERS_COST, PEERS_PAGE, sortedPeers, throughOwnNodeId, VALIDATOR_PEER_COST, validatorPeer, type PeerShape,
@@ -13,7 +12,7 @@ import { withFields } from '../shapes/index.ts';
 import { CursorBinding, lazyConnection, lazyEdge, pageArgs, type Connection } from './connection.ts';
 import { BOUNDS, checkNodeName, NODE_BOUNDS } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
-import { checkFirst, decodeCursor } from './pagination.ts';
+import { badCursor, checkFirst, decodeCursor } from './pagination.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import { loadValidator, ValidatorInterface } from './validators.ts';
@@ -224,7 +223,7 @@ async function resolvePeers(ctx: Context, name: string, args: PeersArgs): Promis
   let afterId: string | undefined;
   if (args.after) {
     const cursor = decodeCursor(ctx.cursors, args.after, PEERS_PAGE, binding.hash);
-    if (cursor.p !== binding.parent || cursor.t === undefined) throw badInput('after', 'this cursor belongs to another node');
+    if (cursor.p !== binding.parent || cursor.t === undefined) throw badCursor("belongs to another node's list", "pass a cursor from this node's own `pageInfo.endCursor`");
     afterId = cursor.t;
   }
   const peers = await sortedPeers(ctx, name, ids);
@@ -381,6 +380,7 @@ AvalancheNodeRef.implement({
 });
 
 registerNodeFamily('AvalancheNode', {
+  refetchComputeUnits: NODE_METHOD_COST.computeUnits ?? 0,
   parts: [ID_PARTS.nodeName],
   load: async (ctx, [name]) => (name !== undefined && isConfiguredNode(ctx, name) ? { name } : null),
   typeOf: () => 'AvalancheNode',

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { GraphQLError } from 'graphql';
 import { badInput, codedError, ErrorCode } from '../errors/graphql.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { isCarriablePageToken, MAX_PAGE_TOKEN_BYTES } from '../lib/pages.ts';
@@ -117,23 +118,36 @@ export function createCursorCodec(secrets: readonly string[]): CursorCodec {
       // Every key is tried, so timing does not tell which one matched.
       let authentic = false;
       for (const key of keys) authentic = timingSafeEqual(mac(key, payload), presented) || authentic;
-      if (!authentic) throw badInput(argument, FOREIGN_CURSOR);
+      if (!authentic) throw badCursor(...FOREIGN_CURSOR, argument);
       return state;
     },
   };
 }
 
-/** A cursor signed with a secret this server does not hold: a restart without CURSOR_SECRET, a key rotated out, another deployment. */
-const FOREIGN_CURSOR = 'This cursor comes from another server or an older secret: start again from the first page (omit `after`).';
+/**
+ * Every cursor refusal in one voice: what happened to this cursor, then what to pass instead, and
+ * always the way out (omit `after`). BAD_USER_INPUT naming `argument` (default `after`).
+ */
+export function badCursor(happened: string, instead: string, argument = 'after'): GraphQLError {
+  return badInput(argument, `This cursor ${happened}: ${instead}, or omit \`after\` to start from the first page.`);
+}
+
+/** Where a good cursor comes from. */
+const PASS_UNCHANGED = 'pass `pageInfo.endCursor` (or an edge\'s `cursor`) unchanged';
+/**
+ * A cursor whose signature this server does not accept: edited (the payload still reads), or signed
+ * with a secret it does not hold (a restart without CURSOR_SECRET, a key rotated out, another deployment).
+ */
+const FOREIGN_CURSOR = ['was changed, or signed by another server or with a secret this one no longer holds (a restart without CURSOR_SECRET makes a new one)', `${PASS_UNCHANGED} from a page this server answered`] as const;
 /** A text that is not a whole cursor. */
-const NOT_A_CURSOR = 'This is not a cursor chaingraph issued, or it was cut short or changed: pass `pageInfo.endCursor` (or an edge\'s `cursor`) unchanged, or omit `after` to start from the first page.';
+const NOT_A_CURSOR = ['is not one chaingraph issued, or it was cut short', PASS_UNCHANGED] as const;
 /** A genuine cursor of another connection. */
-const OTHER_CONNECTION = 'This cursor belongs to another list: pass a cursor from this field\'s own `pageInfo.endCursor`, or omit `after` to start from the first page.';
+const OTHER_CONNECTION = ['belongs to another list', "pass a cursor from this field's own `pageInfo.endCursor`"] as const;
 
 /** Splits a cursor into its payload, MAC and state; throws BAD_USER_INPUT naming `argument` when malformed. */
 function readCursor(cursor: unknown, argument: string): { payload: string; presented: Buffer; state: CursorState } {
   // Cut short or edited: the caller cannot repair a cursor, only take one again from a page.
-  const bad = () => badInput(argument, NOT_A_CURSOR);
+  const bad = () => badCursor(...NOT_A_CURSOR, argument);
   if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > CURSOR_LIMITS.maxCursorLength) throw bad();
   const match = CURSOR_SHAPE.exec(cursor);
   if (!match) throw bad();
@@ -211,8 +225,8 @@ export function decodeCursor(codec: CursorCodec, cursor: string, page: PageSpec,
 }
 
 function checkBinding(state: CursorState, page: PageSpec, hash: string): CursorState {
-  if (state.s > page.maxSize) throw badInput('after', OTHER_CONNECTION);
-  if (state.h !== hash) throw badInput('after', 'This cursor was issued for other arguments (or another list): pass the same arguments that produced it, or omit `after` to start from the first page.');
+  if (state.s > page.maxSize) throw badCursor(...OTHER_CONNECTION);
+  if (state.h !== hash) throw badCursor('was issued for other arguments (or another list)', 'pass the same arguments that produced it');
   return state;
 }
 

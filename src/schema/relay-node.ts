@@ -136,6 +136,8 @@ interface NodeFamily<T extends object = object> {
    * bound of the listing a family scans, what its loader batches. Default: one call per id.
    */
   refetchCalls?: (ids: readonly string[][]) => number;
+  /** What one of those calls weighs at most in the Data API's compute units (its loader's cost's `computeUnits`; 0 for none or node calls). */
+  refetchComputeUnits: number;
 }
 
 const families = new Map<string, NodeFamily>();
@@ -261,7 +263,7 @@ export async function loadNode(ctx: Context, id: string, argument = 'id'): Promi
 export function checkRepresentations(schema: GraphQLSchema, representations: unknown): void {
   const bad = (why: string) => badInput('representations', why);
   if (!Array.isArray(representations)) throw bad('must be a list');
-  if (representations.length > MAX_REPRESENTATIONS) throw bad(`at most ${MAX_REPRESENTATIONS} representations per call`);
+  if (representations.length > MAX_REPRESENTATIONS) throw bad(`This list has ${representations.length} representations, more than the ${MAX_REPRESENTATIONS} one call takes: split the batch into calls of at most ${MAX_REPRESENTATIONS}.`);
   representations.forEach((rep: unknown, index) => {
     const where = `representation ${index + 1}`;
     if (typeof rep !== 'object' || rep === null || Array.isArray(rep)) throw bad(`${where} is not an object`);
@@ -291,6 +293,11 @@ function familyIncludes(schema: GraphQLSchema, family: string, typename: string)
  * nor do ids that cannot be refetched (answered null without a call).
  */
 export function refetchCalls(ids: readonly unknown[]): number {
+  return refetchCost(ids).calls;
+}
+
+/** The calls of {@link refetchCalls}, and what they weigh at most in compute units (each family's calls at its heaviest). */
+export function refetchCost(ids: readonly unknown[]): { calls: number; computeUnits: number } {
   const byFamily = new Map<string, string[][]>();
   for (const id of ids) {
     let decoded: DecodedGlobalId;
@@ -305,8 +312,35 @@ export function refetchCalls(ids: readonly unknown[]): number {
     else byFamily.set(decoded.typename, [decoded.refetch]);
   }
   let calls = 0;
-  for (const [typename, list] of byFamily) calls += families.get(typename)?.refetchCalls?.(list) ?? list.length;
-  return calls;
+  let computeUnits = 0;
+  for (const [typename, list] of byFamily) {
+    const family = families.get(typename);
+    const made = family?.refetchCalls?.(list) ?? list.length;
+    calls += made;
+    computeUnits += made * (family?.refetchComputeUnits ?? UNDECLARED_COMPUTE_UNITS);
+  }
+  return { calls, computeUnits };
+}
+
+/** A family that is not registered weighs the heaviest tier: an overestimate, never an under. */
+const UNDECLARED_COMPUTE_UNITS = Math.max(...Object.values(WEIGHT_TIERS));
+
+/**
+ * A field cost over refetches (`node`, `nodes`, `_entities`): its calls, and a weight per call that makes
+ * calls × weight the refetches' compute units (the estimator multiplies the two).
+ */
+export function refetchFieldCost(idsOf: (args: Readonly<Record<string, unknown>>) => readonly unknown[], extraCalls: (args: Readonly<Record<string, unknown>>) => { calls: number; computeUnits: number } = () => ({ calls: 0, computeUnits: 0 })): FieldCost {
+  const costOf = (args: Readonly<Record<string, unknown>>) => {
+    const own = refetchCost(idsOf(args));
+    const extra = extraCalls(args);
+    return { calls: own.calls + extra.calls, computeUnits: own.computeUnits + extra.computeUnits };
+  };
+  return {
+    calls: ({ parents, args }) => parents * costOf(args).calls,
+    // The estimator weighs every call alike: the mean weight of these calls, rounded up (never below their total).
+    computeUnits: undefined,
+    weigh: ({ parents, args }) => parents * costOf(args).computeUnits,
+  } as FieldCost;
 }
 
 /** Groups id parts by their first part (the network, for most families), for per-network loaders. */
@@ -343,7 +377,7 @@ builder.queryFields((t) => ({
     extensions: {
       validateArgs: (args) => {
         const ids = args['ids'] as unknown[];
-        if (ids.length > MAX_NODE_IDS) throw badInput('ids', `at most ${MAX_NODE_IDS} ids per call`);
+        if (ids.length > MAX_NODE_IDS) throw badInput('ids', `This list has ${ids.length} ids, more than the ${MAX_NODE_IDS} one field takes: split it over several \`nodes\` fields or requests of at most ${MAX_NODE_IDS}.`);
         for (const id of ids) decodeGlobalId(id, 'ids');
       },
       cost: { calls: ({ parents, args }) => parents * refetchCalls(idList(args['ids'])), size: (args) => idList(args['ids']).length },

@@ -54,8 +54,32 @@ describe('resolvePageConnection', () => {
     const after = first.pageInfo.endCursor ?? '';
     const second = await resolvePageConnection({ ...options, args: { first: 2, after } });
     expect(second.edges.map((e) => e.node)).toEqual(['c', 'd']);
-    await expect(resolvePageConnection({ ...options, args: { first: 2, after }, parent: { network: 'fuji' } })).rejects.toThrow(/another parent/);
+    await expect(resolvePageConnection({ ...options, args: { first: 2, after }, parent: { network: 'fuji' } })).rejects.toThrow(/belongs to the same list of another object/);
     await expect(resolvePageConnection({ ...options, args: { first: 2, after, filter: { x: 1 } } })).rejects.toThrow(/other arguments/);
+  });
+
+  it('every cursor refusal says what happened and what to pass instead, in one voice, coded BAD_USER_INPUT on `after`', async () => {
+    const { codec } = countingCodec();
+    const options = { ctx: { cursors: codec }, page: PAGES.validators, parent: { network: 'mainnet' }, fetchPage };
+    const after = (await resolvePageConnection({ ...options, args: { first: 2 } })).pageInfo.endCursor ?? '';
+    const [payload, mac] = after.split('.') as [string, string];
+    // The payload edited (its index moved on), the signature kept: it still reads, but was not signed so.
+    const edited = `${Buffer.from(Buffer.from(payload, 'base64url').toString('utf8').replace(/^(\w+)\.-1\./, '$1.5.'), 'utf8').toString('base64url')}.${mac}`;
+    const refusals: [string, Promise<unknown>, RegExp][] = [
+      ['cut short', resolvePageConnection({ ...options, args: { first: 2, after: after.slice(0, -3) } }), /is not one chaingraph issued, or it was cut short/],
+      ['edited', resolvePageConnection({ ...options, args: { first: 2, after: edited } }), /was changed, or signed by another server/],
+      ['another secret', resolvePageConnection({ ...options, ctx: { cursors: createCursorCodec(['o'.repeat(40)]) }, args: { first: 2, after } }), /was changed, or signed by another server or with a secret this one no longer holds/],
+      ['another network', resolvePageConnection({ ...options, args: { first: 2, after }, parent: { network: 'fuji' } }), /belongs to the same list of another object/],
+      ['other arguments', resolvePageConnection({ ...options, args: { first: 2, after, filter: { x: 1 } } }), /was issued for other arguments/],
+      ['another list', resolvePageConnection({ ...options, page: { ...PAGES.validators, maxSize: 1 }, args: { first: 1, after } }), /belongs to another list/],
+    ];
+    expect(edited).not.toBe(after);
+    for (const [name, refused, happened] of refusals) {
+      const error = (await refused.then(() => undefined, (e: unknown) => e)) as { message: string; extensions: Record<string, unknown> } | undefined;
+      expect([name, error?.extensions]).toEqual([name, { code: 'BAD_USER_INPUT', argumentName: 'after' }]);
+      expect(error?.message).toMatch(happened);
+      expect(error?.message).toMatch(/^Invalid argument "after": This cursor [^:]+: pass [^,]+(?:, [^,]+)*, or omit `after` to start from the first page\.$/);
+    }
   });
 
   it('an empty page has null cursors', async () => {

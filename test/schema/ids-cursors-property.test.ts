@@ -51,11 +51,20 @@ const UNSAFE = /[/\\?#%&\u0000-\u001f\u007f\s]/;
 
 type Response = GraphQLResponse<Record<string, unknown>>;
 
+/** One voice for every id and cursor refusal: what happened to this id or cursor, then what to pass instead. */
+const VOICE: Readonly<Record<string, RegExp>> = {
+  after: /^Invalid argument "after": This cursor [^:]+: pass [^:]+, or omit `after` to start from the first page\.$/,
+  id: /^Invalid argument "id": This id is not one chaingraph issued(?: \([^)]+\))?: take ids from a response's `id` field and pass them unchanged\.$/,
+  ids: /^Invalid argument "ids": This id is not one chaingraph issued(?: \([^)]+\))?: take ids from a response's `id` field and pass them unchanged\.$/,
+};
+
 function expectRefused(result: Response, argument: string, what: string): void {
   expect(result.errors?.length, what).toBeGreaterThan(0);
   for (const error of result.errors ?? []) {
     expect(error.extensions?.['code'], `${what}: ${error.message}`).toBe('BAD_USER_INPUT');
     expect(error.extensions?.['argumentName'], what).toBe(argument);
+    const voice = VOICE[argument];
+    if (voice) expect(error.message, what).toMatch(voice);
   }
 }
 
