@@ -13,6 +13,8 @@ const config: CodegenConfig = {
   // The running gateway (`npm start`), read by introspection; or a printed schema file.
   schema: process.env.CHAINGRAPH_SCHEMA ?? 'http://127.0.0.1:4000/graphql',
   documents: ['examples/client/**/*.ts', '!examples/**/__generated__/**'],
+  // Imports between generated files end in `.js`, as `module: nodenext` requires (bundlers accept it too).
+  importExtension: '.js',
   generates: {
     'examples/client/__generated__/gql/': {
       preset: 'client',

@@ -1,7 +1,7 @@
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { Defer20220824Handler } from '@apollo/client/incremental';
-import { graphql } from './__generated__/gql';
-import introspection from './__generated__/possible-types';
+import { graphql } from './__generated__/gql/index.js';
+import introspection from './__generated__/possible-types.js';
 
 const client = new ApolloClient({
   link: new HttpLink({ uri: process.env.CHAINGRAPH_URL ?? 'http://127.0.0.1:4000/graphql' }),

@@ -4,8 +4,8 @@
  * without it, a `node(id:)` refetch with `... on Validator` fragments silently loses those fields.
  */
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
-import { graphql } from './__generated__/gql';
-import introspection from './__generated__/possible-types';
+import { graphql } from './__generated__/gql/index.js';
+import introspection from './__generated__/possible-types.js';
 
 export const RefetchValidatorQuery = graphql(`
   query RefetchValidator($id: ID!) {

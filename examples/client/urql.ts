@@ -1,5 +1,5 @@
 import { Client, fetchExchange } from '@urql/core';
-import { graphql } from './__generated__/gql';
+import { graphql } from './__generated__/gql/index.js';
 
 // fetchExchange reads @defer's multipart/mixed answers itself: urql needs no incremental handler.
 const client = new Client({ url: process.env.CHAINGRAPH_URL ?? 'http://127.0.0.1:4000/graphql', exchanges: [fetchExchange] });

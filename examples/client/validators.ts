@@ -4,7 +4,7 @@
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { graphql } from './__generated__/gql';
+import { graphql } from './__generated__/gql/index.js';
 
 export const ActiveValidatorsQuery = graphql(`
   query ActiveValidators($network: NetworkName!, $first: Int, $after: String) {
