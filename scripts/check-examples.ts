@@ -2,7 +2,9 @@
  * Compiles the typed-client examples against the schema (`npm run examples:check`, part of
  * `npm test`): prints the client schema, checks the examples' scalar mappings cover every custom
  * scalar as the schema types it, runs GraphQL Code Generator (client preset, Apollo possibleTypes)
- * and the Relay compiler, then type-checks the examples with tsc. Generated files are git-ignored.
+ * and the Relay compiler, then type-checks the examples with tsc; then compiles the README's snippets
+ * in the project a team makes to follow it (scripts/readme-project.ts), under `tsc --init`'s
+ * `module: nodenext` and under a bundler's settings. Generated files are git-ignored.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { isScalarType, isSpecifiedScalarType, printSchema } from 'graphql';
 import { getSchema } from '../src/schema/index.ts';
 import { scalars as codegenScalars } from '../examples/codegen.ts';
+import { createReadmeProject, missingInstalls } from './readme-project.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const schema = getSchema();
@@ -36,7 +39,7 @@ if (problems.length) {
 
 function run(command: string, args: string[], cwd = root): void {
   // codegen.ts reads a running gateway unless CHAINGRAPH_SCHEMA names a schema file: here, the one just printed.
-  const env = { ...process.env, CHAINGRAPH_SCHEMA: 'examples/.generated/schema.graphql' };
+  const env = { ...process.env, CHAINGRAPH_SCHEMA: `${root}examples/.generated/schema.graphql` };
   const result = spawnSync(`${root}node_modules/.bin/${command}`, args, { cwd, env, stdio: 'inherit' });
   if (result.status !== 0) {
     console.error(`examples: ${command} ${args.join(' ')} failed`);
@@ -48,4 +51,15 @@ run('graphql-codegen', ['--config', 'examples/codegen.ts', '--silent']);
 // Relay reads the paths in its config relative to where it runs.
 run('relay-compiler', ['relay.config.json'], `${root}examples`);
 run('tsc', ['-p', 'examples/tsconfig.json']);
-console.log('examples compile against the schema.');
+
+// The README's snippets in the project a team makes to follow it: tsc --init's nodenext, then a bundler's settings.
+const project = createReadmeProject(root, `${root}examples/.generated/readme-project/`);
+const missing = missingInstalls(root, project);
+if (missing.length) {
+  console.error(`README.md's frontend section never says to install ${missing.join(', ')}, which its snippets need`);
+  process.exit(1);
+}
+run('graphql-codegen', ['--config', 'examples/codegen.ts', '--silent'], project.dir);
+run('tsc', project.nodenext);
+run('tsc', project.bundler);
+console.log('examples compile against the schema; the README\'s, in a tsc --init project (nodenext) and a bundler one.');
