@@ -1,46 +1,39 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReadmeProject, frontendSection, frontendSnippets, missingInstalls, type ReadmeProject } from '../../scripts/readme-project.ts';
 import { configFromEnv } from '../../src/server/config.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 /**
  * The README's frontend section as a developer copies it: every `ts` block is a file of examples/
  * (which `npm run examples:check` compiles), and here each runs as written against a gateway on the
- * devnet: the codegen config against the live endpoint's introspection (strictScalars fails on any
- * unmapped scalar), then the generated types checked by tsc, then each client program executed.
+ * devnet, in the project a team makes to follow the README (scripts/readme-project.ts): the codegen
+ * config against the live endpoint's introspection (strictScalars fails on any unmapped scalar), then
+ * the generated types checked by tsc as `tsc --init` sets it up (nodenext) and as a bundler does, then
+ * each client program executed both ways.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const snippets = frontendSnippets(root);
 
-function frontendSection(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## For frontend developers\n');
-  expect(start, 'the README has a "For frontend developers" section').toBeGreaterThanOrEqual(0);
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
-}
-
-const examples = readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' })
-  .filter((file) => /\.(ts|js)$/.test(file) && !file.includes('__generated__') && !file.includes('.generated'))
-  .map((file) => ({ file: `examples/${file}`, text: readFileSync(join(root, 'examples', file), 'utf8').trimEnd() }));
-
-/** Each fenced ts/js block of the section, with the examples/ file that holds exactly it. */
-const snippets = [...frontendSection().matchAll(/```(?:ts|js|typescript|javascript)\n([\s\S]*?)\n```/g)].map((m) => {
-  const code = (m[1] as string).trimEnd();
-  return { code, file: examples.find((e) => e.text === code)?.file };
-});
+/** How each kind of project runs a program: node on what tsc emitted (nodenext), tsx on the sources (a bundler's resolution). */
+const runners = [
+  { how: 'on node, compiled by tsc --init\'s nodenext', command: (file: string) => [process.execPath, [file.replace(/\.ts$/, '.js')]] as const },
+  { how: 'with tsx, resolved as a bundler does', command: (file: string) => [bin('tsx'), [file]] as const },
+];
 
 describe('the README frontend section', () => {
   let running: RunningServer;
   let env: NodeJS.ProcessEnv;
+  let project: ReadmeProject;
 
   beforeAll(async () => {
+    project = createReadmeProject(root, join(root, 'examples/.generated/readme-test/'));
     running = await startServer({ ...configFromEnv({}), port: 0 }, pino({ level: 'silent' }));
     env = { ...process.env, CHAINGRAPH_URL: running.url, CHAINGRAPH_WS_URL: running.url.replace(/^http/, 'ws'), CHAINGRAPH_SCHEMA: running.url };
   }, 60_000);
@@ -50,9 +43,16 @@ describe('the README frontend section', () => {
     expect(snippets.map((s) => s.file)).toEqual(['examples/codegen.ts', 'examples/client/apollo-defer.ts', 'examples/client/urql.ts', 'examples/client/subscribe-ws.ts']);
   });
 
-  it('generates typed documents from the live endpoint with strict scalars, and the clients type-check', async () => {
-    await run(bin('graphql-codegen'), ['--config', 'examples/codegen.ts', '--silent'], { cwd: root, env });
-    await run(bin('tsc'), ['-p', 'examples/tsconfig.json'], { cwd: root, env });
+  it('names every package the snippets import, their types, and the tsconfig line tsc --init needs', () => {
+    expect(missingInstalls(root, project)).toEqual([]);
+    expect(frontendSection(root)).toContain('"types": ["node"]');
+    expect(frontendSection(root)).toContain('"type": "module"');
+  });
+
+  it('generates typed documents from the live endpoint with strict scalars, and the clients compile as nodenext and bundler projects', async () => {
+    await run(bin('graphql-codegen'), ['--config', 'examples/codegen.ts', '--silent'], { cwd: project.dir, env });
+    await run(bin('tsc'), project.nodenext, { cwd: project.dir, env });
+    await run(bin('tsc'), project.bundler, { cwd: project.dir, env });
   }, 180_000);
 
   it('describes what federation adds, which the docs explorer shows first: for routers, not apps', async () => {
@@ -65,25 +65,27 @@ describe('the README frontend section', () => {
     expect(data.any.description).toMatch(/federation router/);
   });
 
-  it('runs the Apollo Client program: the deferred fragment arrives', async () => {
-    const { stdout } = await run(bin('tsx'), ['examples/client/apollo-defer.ts'], { cwd: root, env, timeout: 60_000 });
-    const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(5);
-    // nodeId, amountStaked, and the count of the deferred pendingRewards (a number, not undefined).
-    for (const line of lines) expect(line).toMatch(/^NodeID-\w+ \d+ \d+$/);
-  }, 90_000);
+  describe.each(runners)('$how', ({ command }) => {
+    it('runs the Apollo Client program: the deferred fragment arrives', async () => {
+      const { stdout } = await run(...command('examples/client/apollo-defer.ts'), { cwd: project.dir, env, timeout: 60_000 });
+      const lines = stdout.trim().split('\n');
+      expect(lines).toHaveLength(5);
+      // nodeId, amountStaked, and the count of the deferred pendingRewards (a number, not undefined).
+      for (const line of lines) expect(line).toMatch(/^NodeID-\w+ \d+ \d+$/);
+    }, 90_000);
 
-  it('runs the urql program: a page and its next cursor', async () => {
-    const { stdout } = await run(bin('tsx'), ['examples/client/urql.ts'], { cwd: root, env, timeout: 60_000 });
-    const lines = stdout.trim().split('\n');
-    // console.log shows a bigint with its `n`.
-    expect(lines.filter((line) => /^NodeID-\w+ \d+n$/.test(line))).toHaveLength(10);
-    expect(lines.at(-1)).toMatch(/^next page: \S+/);
-  }, 90_000);
+    it('runs the urql program: a page and its next cursor', async () => {
+      const { stdout } = await run(...command('examples/client/urql.ts'), { cwd: project.dir, env, timeout: 60_000 });
+      const lines = stdout.trim().split('\n');
+      // console.log shows a bigint with its `n`.
+      expect(lines.filter((line) => /^NodeID-\w+ \d+n$/.test(line))).toHaveLength(10);
+      expect(lines.at(-1)).toMatch(/^next page: \S+/);
+    }, 90_000);
 
-  it('runs the graphql-ws program on Node with `ws`: the first event', async () => {
-    const { stdout } = await run(bin('tsx'), ['examples/client/subscribe-ws.ts'], { cwd: root, env, timeout: 60_000 });
-    // The devnet's node is healthy or not as its simulated checks go: either is an event.
-    expect(JSON.parse(stdout.trim())).toEqual({ nodeHealth: { healthy: expect.any(Boolean) } });
-  }, 90_000);
+    it('runs the graphql-ws program on Node with `ws`: the first event', async () => {
+      const { stdout } = await run(...command('examples/client/subscribe-ws.ts'), { cwd: project.dir, env, timeout: 60_000 });
+      // The devnet's node is healthy or not as its simulated checks go: either is an event.
+      expect(JSON.parse(stdout.trim())).toEqual({ nodeHealth: { healthy: expect.any(Boolean) } });
+    }, 90_000);
+  });
 });
