@@ -4,7 +4,7 @@ import { EvmBlockRef } from './evm-blocks.ts';
 import { CChainAtomicTransactionRef, PChainTransactionRef, PrimaryTransactionInterface, XChainTransactionRef } from './primary-tx.ts';
 import { builder } from './builder.ts';
 import { withFields } from '../shapes/index.ts';
-import { chainById, chainRefetchCalls } from '../loaders/chains.ts';
+import { CHAIN_LOOKUP_COST, chainById, chainRefetchCalls } from '../loaders/chains.ts';
 import { AddressRef } from './addresses.ts';
 import { BlockRef } from './blocks.ts';
 import { PrimaryBlockchainRef } from './primary-chain.ts';
@@ -22,7 +22,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { BuilderTypes } from './builder.ts';
 import type { Context } from './context.ts';
 import type { FieldCost } from '../lib/cost.ts';
-import { loadNode, refetchCalls } from './relay-node.ts';
+import { loadNode, refetchFieldCost } from './relay-node.ts';
 export { checkRepresentations } from './relay-node.ts';
 import { BlockchainRef, SubnetRef } from './subnet-refs.ts';
 import { TransactionRef } from './transactions.ts';
@@ -87,19 +87,25 @@ for (const ref of entities) entityById(ref);
  * What `_entities` costs: its representations refetch like `nodes(ids:)`, and those
  * keyed by `chainId` read the one chain list of the request.
  */
+const refsOf = (args: Readonly<Record<string, unknown>>): Record<string, unknown>[] => {
+  const representations = Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : [];
+  return representations.map((rep) => (typeof rep === 'object' && rep !== null ? (rep as Record<string, unknown>) : {}));
+};
 const entitiesCost: FieldCost = {
-  calls: ({ parents, args }) => {
-    const representations = Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : [];
-    const refs = representations.map((rep) => (typeof rep === 'object' && rep !== null ? (rep as Record<string, unknown>) : {}));
-    const byChainId = refs.some((ref) => ref['id'] === undefined && ref['chainId'] !== undefined) ? chainRefetchCalls() : 0;
-    return parents * (refetchCalls(refs.map((ref) => ref['id'])) + byChainId);
-  },
+  ...refetchFieldCost(
+    (args) => refsOf(args).map((ref) => ref['id']),
+    (args) => {
+      const calls = refsOf(args).some((ref) => ref['id'] === undefined && ref['chainId'] !== undefined) ? chainRefetchCalls() : 0;
+      return { calls, computeUnits: calls * (CHAIN_LOOKUP_COST.computeUnits ?? 0) };
+    },
+  ),
   size: (args) => (Array.isArray(args['representations']) ? args['representations'].length : 0),
 };
 
 /**
- * What the docs explorer says of the fields and types federation adds: they come first in it,
- * and a client developer should learn they are for a router, not for an app.
+ * What the docs explorer says of the fields and types federation adds: a client developer who
+ * meets them (last of the root fields, see {@link declareEntitiesCost}) should learn they are for a
+ * router, not for an app.
  */
 const FEDERATION_DESCRIPTIONS = {
   fields: {
@@ -116,6 +122,11 @@ const FEDERATION_DESCRIPTIONS = {
 /**
  * The federation plugin adds `_entities` itself: its cost, and the descriptions of what
  * federation adds, are declared on the built schema.
+ *
+ * The router-only fields are moved last among the root fields. Introspection lists fields in the
+ * order the type holds them, and GraphiQL's docs and autocomplete show them so: sorted, `_entities`
+ * and `_service` came before every field an app uses. The printed SDL is sorted on its own
+ * (`printSubgraphSchema`, which leaves them out), so `schema.graphql` does not change.
  */
 export function declareEntitiesCost(schema: GraphQLSchema): GraphQLSchema {
   const fields = schema.getQueryType()?.getFields() ?? {};
@@ -123,7 +134,11 @@ export function declareEntitiesCost(schema: GraphQLSchema): GraphQLSchema {
   if (field) Object.assign(field, { extensions: { ...field.extensions, cost: entitiesCost } });
   for (const [name, description] of Object.entries(FEDERATION_DESCRIPTIONS.fields)) {
     const added = fields[name];
-    if (added && !added.description) added.description = description;
+    if (!added) continue;
+    if (!added.description) added.description = description;
+    // The type's own field map (graphql-js keeps it once resolved): re-inserted, the key goes last.
+    delete fields[name];
+    fields[name] = added;
   }
   for (const [name, description] of Object.entries(FEDERATION_DESCRIPTIONS.types)) {
     const type = schema.getType(name);

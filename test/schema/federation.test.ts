@@ -19,6 +19,18 @@ describe('federation v2 subgraph', () => {
     expect(sdl).toMatch(/type Chain implements[^{]*@key\(fields: "chainId"\)/);
   });
 
+  it("lists the router-only fields last at the root (GraphiQL's docs and autocomplete follow introspection), described as a router's, not an app's", async () => {
+    const res = await stack.query<{ __schema: { queryType: { fields: { name: string; description: string | null }[] } } }>('{ __schema { queryType { fields { name description } } } }');
+    const fields = res.data?.__schema.queryType.fields ?? [];
+    const names = fields.map((f) => f.name);
+    expect(names.slice(-2)).toEqual(['_entities', '_service']);
+    // The fields an app uses keep their sorted order ahead of them.
+    const apps = names.slice(0, -2);
+    expect(apps.length).toBeGreaterThan(10);
+    expect(apps).toEqual([...apps].sort());
+    for (const field of fields.slice(-2)) expect(field.description).toMatch(/^For an Apollo Federation router, not for apps: /);
+  });
+
   it('resolves 50 validator representations with batched upstream calls, in order', async () => {
     const page = await stack.query<{ network: { validators: { edges: { node: { __typename: string; id: string; nodeId: string } }[] } } }>(
       '{ network(name: MAINNET) { validators(first: 50) { edges { node { __typename id nodeId } } } } }',
