@@ -33,6 +33,11 @@ export interface FieldCost {
    */
   computeUnits?: number;
   /**
+   * The compute units of all the field's calls for all its parents, when they differ in weight (a refetch by
+   * ids of several families): takes the place of `calls × computeUnits` in the estimate.
+   */
+  weigh?(input: CostInput): number;
+  /**
    * Objects one parent's value holds for the fields below: a list's length, or a
    * connection's page (then `connection` is true and its `edges`/`nodes` lists hold
    * that many). Undefined: one object, or for a plain list the estimator's default.

@@ -241,6 +241,7 @@ AddressRef.implement({
 });
 
 registerNodeFamily('Address', {
+  refetchComputeUnits: CHAIN_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.chainId, ID_PARTS.evmAddress],
   load: async (ctx, [chainId, address]) => {
     if (!chainId || !address || !isEvmAddress(address)) return null;

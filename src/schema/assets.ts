@@ -45,6 +45,7 @@ export const AssetRef = builder.objectRef<AssetOnNetwork>('Asset').implement({
 });
 
 registerNodeFamily('Asset', {
+  refetchComputeUnits: ASSET_LINK_COST.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   load: async (ctx, [network, assetId]) => (isNetwork(network) && assetId ? assetById(ctx, network, assetId) : null),
   typeOf: () => 'Asset',

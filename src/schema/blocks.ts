@@ -3,7 +3,7 @@ import { builder, type BuilderTypes } from './builder.ts';
 import type { Context } from './context.ts';
 import { badInput } from '../errors/graphql.ts';
 import { BLOCK_LISTING_COST, blockPages, type BlockOnChain, type PrimaryChain } from '../loaders/primary-chain.ts';
-import { primaryBlockById } from '../loaders/primary-blocks.ts';
+import { primaryBlockById, PRIMARY_BLOCK_LOOKUP_COST } from '../loaders/primary-blocks.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import type { ProposerDetails } from '../shapes/index.ts';
 import { pageArgs } from './connection.ts';
@@ -73,6 +73,7 @@ export const BlockRef = builder.objectRef<BlockShape>('Block').implement({
 });
 
 registerNodeFamily('Block', {
+  refetchComputeUnits: PRIMARY_BLOCK_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.primaryChain, ID_PARTS.decimal, ID_PARTS.uint, ID_PARTS.blockHash],
   // getBlockById by the block's hash (its number and time stay in the id, which older ids carry too).
   load: async (ctx, [network, blockchainId, _blockNumber, _timestamp, blockHash]) => {

@@ -1,6 +1,6 @@
 import { builder } from './builder.ts';
 import {
-  chainById, chainInfoById, chainRefetchCalls, chainsList, CHAIN_INFO_COST, CHAIN_LIST_COST,
+  chainById, chainInfoById, chainRefetchCalls, chainsList, CHAIN_INFO_COST, CHAIN_LIST_COST, CHAIN_LOOKUP_COST,
 } from '../loaders/chains.ts';
 import { blockchainById, subnetById, SUBNET_LIST_COST, SUBNET_LIST_NOTE } from '../loaders/subnets.ts';
 import type { NetworkId } from '../loaders/types.ts';
@@ -106,6 +106,7 @@ ChainRef.implement({
 });
 
 registerNodeFamily('Chain', {
+  refetchComputeUnits: CHAIN_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.chainId],
   load: async (ctx, [chainId]) => (chainId ? chainById(ctx).load(chainId) : null),
   typeOf: () => 'Chain',

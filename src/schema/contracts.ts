@@ -254,6 +254,7 @@ export const UnknownContractRef = builder.objectRef<ChainContract>('UnknownContr
 });
 
 registerNodeFamily('Contract', {
+  refetchComputeUnits: CONTRACT_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.chainId, ID_PARTS.evmAddress],
   load: async (ctx, [chainId, address]) => (chainId && address && isEvmAddress(address) ? contractOf(ctx, chainId, address) : null),
   typeOf: (c) => contractTypeOf(c),

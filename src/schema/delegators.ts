@@ -3,7 +3,7 @@ import {
   delegationById, delegatorPages, DELEGATOR_LISTING_COST, validationDelegatorPages, VALIDATION_DELEGATORS_COST,
   type DelegatorWithNetwork,
 } from '../loaders/staking.ts';
-import { delegationRefetchCalls } from '../loaders/validators.ts';
+import { delegationRefetchCalls, delegationLinkCost } from '../loaders/validators.ts';
 import { DELEGATION_STATUSES, PRIMARY_NETWORK_ID, type Delegator, type ListDelegatorsParams } from '../shapes/index.ts';
 import { emptyConnection, pageArgs, resolvePageConnection } from './connection.ts';
 import { openEnumInterfaceField, SortOrderEnum, upstreamEnum } from './enums.ts';
@@ -140,6 +140,7 @@ export const DelegatorFilter = builder.inputType('DelegatorFilter', {
 const delegationStatusOf = (value: string | null | undefined) => DELEGATION_STATUSES.find((status) => status === value);
 
 registerNodeFamily('Delegator', {
+  refetchComputeUnits: delegationLinkCost.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.nodeId, ID_PARTS.cb58Id],
   load: async (ctx, [network, nodeId, txHash]) =>
     (network === 'mainnet' || network === 'fuji') && nodeId && txHash ? delegationById(ctx, network, { nodeId, txHash }) : null,

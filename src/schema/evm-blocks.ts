@@ -107,6 +107,7 @@ EvmBlockRef.implement({
 });
 
 registerNodeFamily('EvmBlock', {
+  refetchComputeUnits: BLOCK_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.chainId, ID_PARTS.uint],
   load: async (ctx, [chainId, blockNumber]) => (chainId && blockNumber ? blockById(ctx).load({ chainId, blockId: blockIdOf(blockNumber) }) : null),
   typeOf: () => 'EvmBlock',

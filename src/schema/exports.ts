@@ -55,6 +55,7 @@ export const ExportOperationRef = builder.objectRef<ExportOperation>('ExportOper
 });
 
 registerNodeFamily('ExportOperation', {
+  refetchComputeUnits: OPERATION_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.operationId],
   load: async (ctx, [operationId]) => (operationId && isOperationId(operationId) ? operationById(ctx, operationId) : null),
   typeOf: () => 'ExportOperation',

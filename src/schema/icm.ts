@@ -186,6 +186,7 @@ export function resolveIcmMessages(ctx: Context, address: string | undefined, ar
 }
 
 registerNodeFamily('IcmMessage', {
+  refetchComputeUnits: ICM_MESSAGE_LOOKUP_COST.computeUnits ?? 0,
   // [address listed for (ids issued before the lookup by id), message id, network (same)].
   parts: [optional(ID_PARTS.evmAddress), ID_PARTS.icmMessageId, optional(ID_PARTS.network)],
   load: async (ctx, [, messageId]) => (messageId ? icmMessageById(ctx).load(messageId) : null),

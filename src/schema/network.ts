@@ -40,6 +40,8 @@ NetworkRef.implement({
 });
 
 registerNodeFamily('Network', {
+  // Refetched from the id alone: no call.
+  refetchComputeUnits: 0,
   parts: [ID_PARTS.network],
   load: async (_ctx, [name]) => (name === 'mainnet' || name === 'fuji' ? { network: name } : null),
   typeOf: () => 'Network',

@@ -31,6 +31,7 @@ NftTokenRef.implement({
 });
 
 registerNodeFamily('NftToken', {
+  refetchComputeUnits: NFT_TOKEN_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.chainId, ID_PARTS.evmAddress, ID_PARTS.decimal],
   load: async (ctx, [chainId, address, tokenId]) =>
     chainId && address && tokenId && isEvmAddress(address) && isDecimal(tokenId) ? nftTokenOf(ctx, chainId, address, tokenId) : null,

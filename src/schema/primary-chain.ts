@@ -100,6 +100,8 @@ export const PrimaryBlockchainRef = builder.objectRef<PrimaryBlockchainShape>('P
 });
 
 registerNodeFamily('PrimaryBlockchain', {
+  // Refetched from the id alone: no call.
+  refetchComputeUnits: 0,
   parts: [ID_PARTS.network, ID_PARTS.primaryChain],
   load: async (_ctx, [network, blockchainId]) => {
     if (!isNetwork(network) || !blockchainId) return null;

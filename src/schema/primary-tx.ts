@@ -157,6 +157,7 @@ export const CChainAtomicTransactionRef = builder.objectRef<CChainTransactionOnC
 });
 
 registerNodeFamily('PrimaryTransaction', {
+  refetchComputeUnits: PRIMARY_TX_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.primaryChain, ID_PARTS.blockHash],
   load: async (ctx, [network, blockchainId, txHash]) =>
     isNetwork(network) && blockchainId && txHash ? primaryTransaction(ctx, { network, blockchainId }, txHash) : null,

@@ -7,6 +7,8 @@ import {
 } from '../lib/global-id.ts';
 import { HEX_32_BYTES, isCb58Id, isChainId, isEvmAddress, isEvmHash, isNodeId, PRIMARY_CHAIN_ALIASES } from '../lib/ids.ts';
 import { isDecimal } from './input-checks.ts';
+import { WEIGHT_TIERS } from '../lib/compute-units.ts';
+import type { FieldCost } from '../lib/cost.ts';
 
 /**
  * Relay object identification. A global id holds `[family, ...localParts]`;
@@ -326,21 +328,22 @@ export function refetchCost(ids: readonly unknown[]): { calls: number; computeUn
 const UNDECLARED_COMPUTE_UNITS = Math.max(...Object.values(WEIGHT_TIERS));
 
 /**
- * A field cost over refetches (`node`, `nodes`, `_entities`): its calls, and a weight per call that makes
- * calls × weight the refetches' compute units (the estimator multiplies the two).
+ * The cost of a field that refetches objects by their ids (`node`, `nodes`, `_entities`): the calls of
+ * {@link refetchCost}, weighed family by family (`FieldCost.weigh`), plus any calls of its own.
  */
-export function refetchFieldCost(idsOf: (args: Readonly<Record<string, unknown>>) => readonly unknown[], extraCalls: (args: Readonly<Record<string, unknown>>) => { calls: number; computeUnits: number } = () => ({ calls: 0, computeUnits: 0 })): FieldCost {
+export function refetchFieldCost(
+  idsOf: (args: Readonly<Record<string, unknown>>) => readonly unknown[],
+  extra: (args: Readonly<Record<string, unknown>>) => { calls: number; computeUnits: number } = () => ({ calls: 0, computeUnits: 0 }),
+): Pick<FieldCost, 'calls' | 'weigh'> {
   const costOf = (args: Readonly<Record<string, unknown>>) => {
     const own = refetchCost(idsOf(args));
-    const extra = extraCalls(args);
-    return { calls: own.calls + extra.calls, computeUnits: own.computeUnits + extra.computeUnits };
+    const more = extra(args);
+    return { calls: own.calls + more.calls, computeUnits: own.computeUnits + more.computeUnits };
   };
   return {
     calls: ({ parents, args }) => parents * costOf(args).calls,
-    // The estimator weighs every call alike: the mean weight of these calls, rounded up (never below their total).
-    computeUnits: undefined,
     weigh: ({ parents, args }) => parents * costOf(args).computeUnits,
-  } as FieldCost;
+  };
 }
 
 /** Groups id parts by their first part (the network, for most families), for per-network loaders. */
@@ -365,7 +368,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'A global id from an `id` field.' }) },
     extensions: {
       validateArgs: (args) => void decodeGlobalId(args['id'], 'id'),
-      cost: { calls: ({ parents, args }) => parents * refetchCalls([args['id']]) },
+      cost: refetchFieldCost((args) => [args['id']]),
     },
     resolve: (_root, args, ctx) => loadNode(ctx, String(args.id)),
   }),
@@ -380,7 +383,7 @@ builder.queryFields((t) => ({
         if (ids.length > MAX_NODE_IDS) throw badInput('ids', `This list has ${ids.length} ids, more than the ${MAX_NODE_IDS} one field takes: split it over several \`nodes\` fields or requests of at most ${MAX_NODE_IDS}.`);
         for (const id of ids) decodeGlobalId(id, 'ids');
       },
-      cost: { calls: ({ parents, args }) => parents * refetchCalls(idList(args['ids'])), size: (args) => idList(args['ids']).length },
+      cost: { ...refetchFieldCost((args) => idList(args['ids'])), size: (args) => idList(args['ids']).length },
     },
     // An id that fails to load becomes null with its own error; the others still load.
     resolve: (_root, args, ctx) => Promise.all(args.ids.map((id) => loadNode(ctx, String(id), 'ids').catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))))),

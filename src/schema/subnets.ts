@@ -202,6 +202,7 @@ BlockchainRef.implement({
 });
 
 registerNodeFamily('Blockchain', {
+  refetchComputeUnits: SUBNET_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   // getBlockchainById for a lone id; several ids of a network share its subnet list.
   load: async (ctx, [network, blockchainId]) => (isNetwork(network) && blockchainId ? blockchainLookup(ctx, network).load(blockchainId) : null),
@@ -291,6 +292,7 @@ SubnetRef.implement({
 });
 
 registerNodeFamily('Subnet', {
+  refetchComputeUnits: SUBNET_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.cb58Id],
   // getSubnetById for a lone id; several ids of a network share its subnet list.
   load: async (ctx, [network, subnetId]) => (isNetwork(network) && subnetId ? subnetLookup(ctx, network).load(subnetId) : null),

@@ -330,6 +330,7 @@ TransactionRef.implement({
 });
 
 registerNodeFamily('Transaction', {
+  refetchComputeUnits: TRANSACTION_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.chainId, ID_PARTS.evmTxHash],
   load: async (ctx, [chainId, txHash]) => (chainId && txHash && isEvmHash(txHash) ? transactionOf(ctx, chainId, txHash) : null),
   typeOf: () => 'Transaction',

@@ -64,6 +64,7 @@ export const UtxoRef = builder.objectRef<UtxoShape>('Utxo').implement({
 
 /** A refetch lists the owner's UTXOs (spent ones too) and matches the id (`utxoById`). */
 registerNodeFamily('Utxo', {
+  refetchComputeUnits: UTXO_LISTING_COST.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.primaryChain, optional(ID_PARTS.primaryAddress), ID_PARTS.cb58Id],
   load: async (ctx, [network, blockchainId, address, utxoId]) =>
     isNetwork(network) && blockchainId && address && utxoId ? utxoById(ctx, { network, blockchainId }, { address, utxoId }) : null,

@@ -252,6 +252,7 @@ export function resolveValidators(ctx: Context, network: NetworkId, args: Valida
 }
 
 registerNodeFamily('Validator', {
+  refetchComputeUnits: validatorLinkCost.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.nodeId, ID_PARTS.cb58Id, ID_PARTS.cb58Id],
   load: async (ctx, [network, nodeId, subnetId, txHash]) =>
     (network === 'mainnet' || network === 'fuji') && nodeId && subnetId && txHash ? validationById(ctx, network, { nodeId, subnetId, txHash }) : null,

@@ -1,7 +1,7 @@
 import { builder } from './builder.ts';
 import { badInput } from '../errors/graphql.ts';
 import { VERTEX_LISTING_COST, vertexPages, type VertexOnChain } from '../loaders/primary-chain.ts';
-import { vertexByHashLoader } from '../loaders/primary-blocks.ts';
+import { vertexByHashLoader, VERTEX_LOOKUP_COST } from '../loaders/primary-blocks.ts';
 import { pageArgs } from './connection.ts';
 import { PAGES } from './pagination.ts';
 import { chainInfoField, isNetwork, isXChain, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
@@ -33,6 +33,7 @@ export const VertexRef = builder.objectRef<VertexShape>('Vertex').implement({
 
 /** getVertexByHash (the height stays in the id, which older ids carry too). */
 registerNodeFamily('Vertex', {
+  refetchComputeUnits: VERTEX_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.network, ID_PARTS.primaryChain, ID_PARTS.uint, ID_PARTS.cb58Id],
   load: async (ctx, [network, blockchainId, _height, vertexHash]) => {
     if (!isNetwork(network) || !blockchainId || !vertexHash) return null;

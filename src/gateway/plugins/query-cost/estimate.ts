@@ -195,7 +195,7 @@ export function estimateQueryCost(
     const coordinate = `${parentType.name}.${name}`;
     const cost = options.fieldCosts?.[coordinate] ?? field.extensions.cost;
     const calls = parents > 0 && cost ? clamp(cost.calls({ parents, args, nodeCount })) : 0;
-    const computeUnits = calls > 0 ? clamp(calls * (cost?.computeUnits ?? UNDECLARED_COMPUTE_UNITS)) : 0;
+    const computeUnits = calls > 0 ? clamp(cost?.weigh ? cost.weigh({ parents, args, nodeCount }) : calls * (cost?.computeUnits ?? UNDECLARED_COMPUTE_UNITS)) : 0;
     const returned = getNamedType(field.type);
     if (!isCompositeType(returned)) return { estimatedUpstreamCalls: calls, estimatedComputeUnits: computeUnits, nodes: 0 };
 
