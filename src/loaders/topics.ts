@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createPubSub, type PubSubEventTarget } from '@graphql-yoga/subscription';
 import { codedError, ErrorCode } from '../errors/graphql.ts';
-import { newBudgetWindow, type UpstreamBudget } from './budget.ts';
+import { budgetObserver, createBudget, newBudgetWindow, type UpstreamBudget } from './budget.ts';
 import { UpstreamError, type UpstreamErrorKind, type UpstreamName } from '../upstream/errors.ts';
 import type { CallOptions } from '../upstream/client-types.ts';
 import { shortDigest } from '../lib/text.ts';
@@ -29,7 +29,7 @@ import { loaderContext, upstreamOf, type LoaderContext } from './registry.ts';
  */
 
 /** What a topic publishes: one poll's new items and the upstream calls it made, or why the poller stopped. */
-export type TopicMessage<T> = { readonly items: readonly T[]; readonly calls: number } | { readonly error: SerializedError };
+export type TopicMessage<T> = { readonly items: readonly T[]; readonly calls: number; readonly computeUnits?: number } | { readonly error: SerializedError };
 
 /** An error as it travels between replicas: enough to rebuild an upstream error and its code. */
 export interface SerializedError {
@@ -103,7 +103,7 @@ export interface TopicSource<T> {
    * Polls until `signal` aborts, publishing each poll's new items (never an empty list) and the calls
    * it made. `last` is the last message this process saw on the topic, so a replica taking over carries on from it.
    */
-  poll(signal: AbortSignal, publish: (items: readonly T[], calls: number) => void, last: readonly T[] | undefined): Promise<void>;
+  poll(signal: AbortSignal, publish: (items: readonly T[], calls: number, computeUnits?: number) => void, last: readonly T[] | undefined): Promise<void>;
   /** A new subscriber is handed the last message this process saw at once (a state, such as a health report). Default false. */
   readonly replayLast?: boolean;
   /**
@@ -164,7 +164,7 @@ interface Entry {
   readonly stop: AbortController;
   subscribers: number;
   poller?: AbortController;
-  last?: { readonly items: readonly unknown[]; readonly calls: number };
+  last?: { readonly items: readonly unknown[]; readonly calls: number; readonly computeUnits?: number };
   readonly onMessage: (event: CustomEvent<TopicMessage<unknown>>) => void;
   /** The poller's failure, once it failed: a subscriber that had not started listening yet still ends on it. */
   failed?: TopicMessage<unknown>;
@@ -206,8 +206,8 @@ export function createTopics(options: TopicsOptions = {}): Topics {
   const startPoller = (entry: Entry): void => {
     const poller = new AbortController();
     entry.poller = poller;
-    const publish = (items: readonly unknown[], calls: number): void => {
-      if (!poller.signal.aborted && items.length > 0) pubsub.publish(entry.key, { items, calls });
+    const publish = (items: readonly unknown[], calls: number, computeUnits = 0): void => {
+      if (!poller.signal.aborted && items.length > 0) pubsub.publish(entry.key, { items, calls, computeUnits });
     };
     const polling = entry.source.poll(poller.signal, publish, entry.last?.items).then(
       () => undefined,
@@ -602,26 +602,13 @@ export function callerScope(call: CallOptions): string {
  * subscriber that started it. Upstream attempts are still reported to the gateway's observer.
  */
 export function pollerContext(ctx: LoaderContext, signal: AbortSignal, limit: number): LoaderContext & { readonly upstreamCalls: UpstreamBudget } {
-  const budget: UpstreamBudget = { count: 0, limit, refused: 0, retries: 0 };
+  const budget = createBudget(limit);
   const observer = ctx.call.observer;
   const call: CallOptions = {
     signal,
     ...(ctx.call.apiKey ? { apiKey: ctx.call.apiKey } : {}),
-    observer: {
-      admit: ({ attempt }) => {
-        if (attempt > 1) {
-          budget.retries += 1;
-          return true;
-        }
-        if (budget.count >= budget.limit) {
-          budget.refused += 1;
-          return false;
-        }
-        budget.count += 1;
-        return true;
-      },
-      onAttempt: (info) => observer?.onAttempt(info),
-    },
+    // Attempts still reach the gateway's observer (metrics), not the subscriber's budget: the poll has its own.
+    observer: budgetObserver(budget, observer ? { onAttempt: (info) => observer.onAttempt(info) } : undefined),
   };
   return { ...loaderContext(upstreamOf(ctx), call), upstreamCalls: budget };
 }
@@ -652,7 +639,10 @@ export function delivered<T>(
         const fresh = message.items.filter(keep);
         if (fresh.length === 0) continue;
         newBudgetWindow(ctx.upstreamCalls);
-        if (ctx.upstreamCalls) ctx.upstreamCalls.count = message.calls;
+        if (ctx.upstreamCalls) {
+          ctx.upstreamCalls.count = message.calls;
+          ctx.upstreamCalls.actualComputeUnits = message.computeUnits ?? 0;
+        }
         pending = fresh;
       }
       return { done: false, value: pending.shift() as T };
