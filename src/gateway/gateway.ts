@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createContext } from './context.ts';
 import { WARM_UP_UPSTREAM } from './plugins/warm-up-requests.ts';
 import { createNodeDirectory, warmNodeDirectory } from '../loaders/registry.ts';
-import { useGraphiQLAssets } from './plugins/use-graphiql-assets.ts';
+import { useGraphiQLAssets, type GraphiQLAssetsPlugin } from './plugins/use-graphiql-assets.ts';
 import { createClientRateLimit, useRateLimit, type ClientRateLimit, type RateLimitOptions } from './plugins/use-rate-limit.ts';
 import { useGracefulShutdown } from './plugins/use-graceful-shutdown.ts';
 import { createMetrics, type GatewayMetrics, type MetricsOptions, type MetricsSources } from './metrics/registry.ts';
@@ -207,6 +207,8 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, Context> & {
   readonly liveActivity?: LiveActivity;
   /** Its warm-up (see `GatewayOptions.warmUp` and src/server/warm-up.ts). */
   readonly warmUp: GatewayWarmUp;
+  /** GraphiQL's page and assets, when served: `prepare()` builds them before the first load (the server does at start). */
+  readonly graphiql?: Pick<GraphiQLAssetsPlugin, 'prepare' | 'builds' | 'waits'>;
 };
 
 /** How the server warms a gateway before it says ready. */
@@ -291,6 +293,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   }, options.readyProbeIntervalMs ?? 5000);
   const freshUntil = (context: unknown) => (context as Partial<Context>).freshUntil?.at;
   let warming = options.warmUp === true;
+  const graphiql = options.graphiql === false ? undefined : useGraphiQLAssets({ title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() });
   const responseCache = options.responseCache ? useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil }) : undefined;
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -326,7 +329,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       ...(metrics ? [useMetrics(metrics, options.metrics || {})] : []),
       // GraphiQL's page and assets, served by the gateway itself (offline, no CDN) from buffers built once;
       // first, so admission control never queues a page load.
-      ...(options.graphiql === false ? [] : [useGraphiQLAssets({ title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() })]),
+      ...(graphiql ? [graphiql] : []),
       // One client over its rate is refused before anything else is spent on it, its body not even read.
       ...(rateLimitOptions && rateLimit ? [useRateLimit(rateLimitOptions, rateLimit)] : []),
       // A persisted document's text in place of its id, before anything reads the text (the request limits scan it as any other).
@@ -445,7 +448,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       return warming;
     },
   };
-  return Object.assign(yoga, { persisted, warmUp, identity: policy.identity, ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}), ...(liveActivity ? { liveActivity } : {}) });
+  return Object.assign(yoga, { persisted, warmUp, identity: policy.identity, ...(graphiql ? { graphiql } : {}), ...(metrics ? { metrics } : {}), ...(rateLimit ? { rateLimit } : {}), ...(liveActivity ? { liveActivity } : {}) });
 }
 
 /**

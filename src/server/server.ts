@@ -83,8 +83,9 @@ export interface EdgeStats {
 /** How {@link startServer} starts. */
 export interface StartOptions {
   /**
-   * Warms the gateway before `/ready` says ready, within `config.warmUpMs` (src/server/warm-up.ts): the
-   * CLI does; tests and embedders that start many servers need not. Default false.
+   * Warms the gateway before `/ready` says ready, within `config.warmUpMs` (src/server/warm-up.ts), and
+   * builds GraphiQL's assets before it listens, also with `WARM_UP_MS=0` (so the first page load is served
+   * as fast as the second): the CLI does; tests and embedders that start many servers need not. Default false.
    */
   warmUp?: boolean;
   /** Aborted when the process is told to stop while it starts (cli.ts): the warm-up ends after the request in flight. */
@@ -291,6 +292,10 @@ export async function startServer(
   });
   // Each upstream asked once while the socket opens, so the banner below can say which does not answer.
   const probing = probeUpstreams({ dataApi: { url: dataApiUrl, probe: readinessProbe }, nodes: nodeClients }, logger);
+  // GraphiQL's assets, built in a worker thread (no query warm-up: also with WARM_UP_MS=0) before the socket opens,
+  // so the first page load is served from buffers as every later one. Before listening, not before the banner: once
+  // the socket opens and /ready answers, the process counts as started (a signal then drains it at once).
+  if (options.warmUp === true) await prepareGraphiQL(gateway, logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -341,6 +346,15 @@ export async function startServer(
     forceClose: () => connections.force(),
     edgeStats: () => ({ connections: connections.stats(), webSockets: ws.sockets(), admission: admission.stats() }),
   };
+}
+
+/** Builds GraphiQL's assets now; a failed build is logged, and the first page load tries again. */
+async function prepareGraphiQL(gateway: Gateway, logger: Logger): Promise<void> {
+  try {
+    await gateway.graphiql?.prepare();
+  } catch (error) {
+    logger.warn({ err: error }, "GraphiQL's assets could not be built at start: the first page load builds them");
+  }
 }
 
 /**

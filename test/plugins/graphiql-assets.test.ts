@@ -1,6 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/gateway/gateway.ts';
 import { chooseEncoding } from '../../src/gateway/plugins/use-graphiql-assets.ts';
+import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
 /**
@@ -71,6 +73,30 @@ describe('GraphiQL assets (useGraphiQLAssets)', () => {
     const bodies = await Promise.all(loads.map(async (r) => Buffer.from(await r.arrayBuffer())));
     expect(new Set(loads.map((r) => r.headers.get('etag'))).size).toBe(1);
     for (const body of bodies) expect(body.equals(bodies[0] as Buffer)).toBe(true);
+    // Nothing prepared this gateway's assets: the first load built them and waited; none since built again.
+    expect(stack.gateway.graphiql?.builds).toBe(1);
+    expect(stack.gateway.graphiql?.waits).toBe(1);
+  });
+
+  it('prepare() builds once ahead of any load (the server calls it at start): no load waits after it', async () => {
+    const gateway = createGateway({ exampleQueries: 'query Prepared { __typename }' }, { dataApi: createDataApiClient({ baseUrl: 'http://127.0.0.1:9' }), nodes: [] });
+    try {
+      const assets = gateway.graphiql;
+      expect(assets?.builds).toBe(0);
+      // Two callers at once share one build.
+      await Promise.all([assets?.prepare(), assets?.prepare()]);
+      expect(assets?.builds).toBe(1);
+      const first = await gateway.fetch('http://chaingraph.test/graphql', { headers: { accept: 'text/html' } });
+      expect(await first.text()).toContain('Prepared');
+      await assets?.prepare();
+      expect({ builds: assets?.builds, waits: assets?.waits }).toEqual({ builds: 1, waits: 0 });
+    } finally {
+      await gateway.dispose();
+    }
+    // Without GraphiQL there is nothing to prepare.
+    const without = createGateway({ graphiql: false }, { dataApi: createDataApiClient({ baseUrl: 'http://127.0.0.1:9' }), nodes: [] });
+    expect(without.graphiql).toBeUndefined();
+    await without.dispose();
   });
 
   it('answers HEAD without a body, and 404 for an unknown asset', async () => {

@@ -15,6 +15,21 @@ export interface GraphiQLAssetsOptions {
   endpoint?: string;
 }
 
+/** {@link useGraphiQLAssets}'s plugin, with the handle the server warms it through. */
+export interface GraphiQLAssetsPlugin extends Plugin {
+  /**
+   * Builds the page and its assets now, if no build is done or under way (a load meanwhile waits on
+   * the same build); resolves once they are ready to send. The server calls it at start, so the first
+   * load after "chaingraph ready" is served from buffers, as every later one is. Rejects when the build
+   * fails (the next load or call tries again).
+   */
+  prepare(): Promise<void>;
+  /** Builds finished so far: 1 once built, as long as the process lives (a failed build is not counted). */
+  readonly builds: number;
+  /** Loads (the page or an asset) that arrived before the build was done and waited for it. */
+  readonly waits: number;
+}
+
 /** One representation of a file, ready to send. */
 interface Encoded {
   body: Uint8Array<ArrayBuffer>;
@@ -28,6 +43,12 @@ interface Asset {
   identity: Encoded;
   gzip: Encoded;
   br: Encoded;
+}
+
+/** The page and every asset, ready to send. */
+interface BuiltPage {
+  page: Asset;
+  files: Map<string, Asset>;
 }
 
 interface BuiltAssets {
@@ -160,31 +181,50 @@ function ifNoneMatch(header: string | null, etag: string): boolean {
  *
  * Replaces yoga's `graphiql`/`renderGraphiQL` (set `graphiql: false`). Register it
  * first: its requests end here, before admission control or body limits see them.
- * The assets are built on the first load (about a second, in a worker thread);
- * concurrent first loads wait on the same build.
+ * The assets are built once (one to four seconds, in a worker thread): by `prepare()`, which
+ * the server calls at start, else on the first load; concurrent first loads wait on the same build.
  */
-export function useGraphiQLAssets(options: GraphiQLAssetsOptions = {}): Plugin {
+export function useGraphiQLAssets(options: GraphiQLAssetsOptions = {}): GraphiQLAssetsPlugin {
   const endpoint = options.endpoint ?? '/graphql';
   const prefix = `${endpoint}/graphiql/`;
-  let ready: Promise<{ page: Asset; files: Map<string, Asset> }> | undefined;
+  let building: Promise<BuiltPage> | undefined;
+  /** Set once the build is done: loads then take it without waiting on a promise. */
+  let built: BuiltPage | undefined;
+  let builds = 0;
+  let waits = 0;
   const load = () => {
-    ready ??= buildAssetsInWorker().then((built) => {
-      const { files, paths } = assetsFrom(built, prefix);
-      return { files, page: pageAsset(pageHtml(paths, options.title ?? 'chaingraph', options.defaultQuery ?? '')) };
-    });
-    // A failed build is not remembered: the next load tries again.
-    ready.catch(() => {
-      ready = undefined;
-    });
-    return ready;
+    if (!building) {
+      const started = buildAssetsInWorker().then((assets) => {
+        const { files, paths } = assetsFrom(assets, prefix);
+        built = { files, page: pageAsset(pageHtml(paths, options.title ?? 'chaingraph', options.defaultQuery ?? '')) };
+        builds += 1;
+        return built;
+      });
+      building = started;
+      // A failed build is not remembered: the next load tries again.
+      started.catch(() => {
+        if (building === started) building = undefined;
+      });
+    }
+    return building;
   };
 
   return {
+    async prepare() {
+      await load();
+    },
+    get builds() {
+      return builds;
+    },
+    get waits() {
+      return waits;
+    },
     async onRequest({ request, url, fetchAPI, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
       const isPage = (url.pathname === endpoint || url.pathname === `${endpoint}/`) && Boolean(request.headers.get('accept')?.includes('text/html'));
       if (!isPage && !url.pathname.startsWith(prefix)) return;
-      const { page, files } = await load();
+      if (!built) waits += 1;
+      const { page, files } = built ?? (await load());
       const asset = isPage ? page : files.get(url.pathname.slice(prefix.length));
       if (!asset) {
         endResponse(new fetchAPI.Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
