@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { configFromEnv } from '../../src/server/config.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 
@@ -9,16 +9,36 @@ const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 // CI installs Debian's chromium (.ci/run) and must run this test; elsewhere it is skipped without one.
 const haveBrowser = existsSync(CHROMIUM) || Boolean(process.env['CI']);
 
+/** A screenshot beside GRAPHIQL_SCREENSHOT's, named for what it shows, when that variable is set. */
+const screenshotPath = (name: string) => process.env['GRAPHIQL_SCREENSHOT']?.replace(/(\.png)?$/, `-${name}.png`);
+
+/** Replaces the operations editor's text and runs it (one operation: the run button runs it at once). */
+async function run(page: Page, document: string, shownInResult: string): Promise<void> {
+  await page.evaluate((text) => {
+    interface Editor { getContainerDomNode(): HTMLElement; setValue(value: string): void }
+    const { monaco } = window as unknown as { monaco: { editor: { getEditors(): Editor[] } } };
+    monaco.editor.getEditors().find((e) => e.getContainerDomNode().closest('.graphiql-query-editor'))?.setValue(text);
+  }, document);
+  // GraphiQL reads the editor's operations after a debounce: until then the button may still offer the examples' menu.
+  await expect.poll(async () => (await page.locator('.graphiql-execute-button').getAttribute('aria-haspopup')) ?? 'none', { timeout: 10_000 }).toBe('none');
+  await page.locator('.graphiql-execute-button').click();
+  await expect.poll(async () => (await page.locator('.graphiql-response').textContent()) ?? '', { timeout: 30_000 }).toContain(shownInResult);
+}
+
 /**
  * GraphiQL as a person meets it: `npm start` with nothing configured, the printed
  * URL opened in a real (headless) browser with no network, the first example run.
+ * Started as the CLI starts it, with WARM_UP_MS=0: no query warm-up, GraphiQL's assets built all the same.
  */
 describe.skipIf(!haveBrowser)('GraphiQL in a real browser', () => {
   let running: RunningServer;
   let browser: Browser;
+  /** GraphiQL's builds and the loads that waited for one, when startServer resolved (the CLI logs "ready" then). */
+  let atReady: { builds: number; waits: number };
 
   beforeAll(async () => {
-    running = await startServer({ ...configFromEnv({}), port: 0 }, pino({ level: 'silent' }));
+    running = await startServer({ ...configFromEnv({}), port: 0, warmUpMs: 0 }, pino({ level: 'silent' }), { warmUp: true });
+    atReady = { builds: running.gateway.graphiql?.builds ?? -1, waits: running.gateway.graphiql?.waits ?? -1 };
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -27,6 +47,95 @@ describe.skipIf(!haveBrowser)('GraphiQL in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await running?.close();
+  });
+
+  it('serves the first page load after "ready" from assets built at start, as every later load', { timeout: 90_000 }, async () => {
+    // Built once while the server started (WARM_UP_MS=0 warms no query, but builds these), before any load.
+    expect(atReady).toEqual({ builds: 1, waits: 0 });
+    const loads: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      // A page of its own each time (a fresh context: no cached asset, nothing stored): each load is a first load.
+      const page = await browser.newPage();
+      const started = performance.now();
+      await page.goto(running.url, { waitUntil: 'load' });
+      loads.push(Math.round(performance.now() - started));
+      await expect.poll(async () => (await page.locator('.graphiql-query-editor').textContent()) ?? '', { timeout: 30_000 }).toContain('ValidatorWalk');
+      await page.close();
+    }
+    // Neither load waited for a build, nor started one: the first is served from buffers as the second is.
+    expect({ builds: running.gateway.graphiql?.builds, waits: running.gateway.graphiql?.waits }).toEqual({ builds: 1, waits: 0 });
+    console.info(`GraphiQL page loads (browser load event, ms): first ${loads[0]}, second ${loads[1]}`);
+  });
+
+  it('wraps a long error message in the result pane at 1400x900: every word on screen', { timeout: 90_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(running.url, { waitUntil: 'load' });
+    await expect.poll(async () => (await page.locator('.graphiql-query-editor').textContent()) ?? '', { timeout: 30_000 }).toContain('ValidatorWalk');
+    const refusals = [
+      // A cursor refusal, whose advice comes last.
+      ['cursor', '{ network(name: MAINNET) { validators(first: 2, after: "bm90LWEtY3Vyc29y.AAAAAAAAAAAAAAAAAAAAAA") { edges { cursor } } } }', 'BAD_USER_INPUT'],
+      // QUERY_TOO_COSTLY, whose advice (smaller pages, fewer nested connections) comes last.
+      ['cost', '{ network(name: MAINNET) { subnets(first: 100) { edges { node { validators(first: 100) { edges { node { delegators(first: 100) { edges { node { txHash } } } } } } } } } } }', 'QUERY_TOO_COSTLY'],
+    ] as const;
+    for (const [name, operation, code] of refusals) {
+      // The message as the API answers it, to find on screen whole.
+      const answer = (await (await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: operation }) })).json()) as { errors: { message: string; extensions: { code: string } }[] };
+      expect(answer.errors[0]?.extensions.code).toBe(code);
+      const message = answer.errors[0]?.message ?? '';
+      expect(message.length).toBeGreaterThan(150);
+      await run(page, operation, code);
+      const shown = await page.evaluate(() => {
+        const pane = document.querySelector('.graphiql-response')?.getBoundingClientRect();
+        const lines = [...document.querySelectorAll('.graphiql-response .view-line')].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
+        // Each line's text as drawn (its span), not the line box, which spans the editor's scroll width.
+        const drawn = lines.map((line) => {
+          const box = (line.firstElementChild ?? line).getBoundingClientRect();
+          return { right: box.right, bottom: box.bottom, text: line.textContent ?? '' };
+        });
+        return { pane: pane ? { left: pane.left, right: pane.right, bottom: pane.bottom } : undefined, drawn, innerWidth: window.innerWidth, innerHeight: window.innerHeight };
+      });
+      expect(shown.pane).toBeDefined();
+      const pane = shown.pane as { left: number; right: number; bottom: number };
+      expect(pane.right).toBeLessThanOrEqual(shown.innerWidth);
+      // No line of the result reaches past the pane's right edge: the message wrapped, nothing is off-screen sideways.
+      for (const line of shown.drawn) expect([name, line.text, line.right <= pane.right]).toEqual([name, line.text, true]);
+      // The whole message is on screen, its last words included (Monaco draws spaces as U+00A0; a wrapped line breaks at a space).
+      const flat = (text: string) => text.replace(/[\s\u00a0]+/g, ' ');
+      const text = flat(shown.drawn.map((line) => line.text).join(''));
+      expect(text).toContain(flat(JSON.stringify(message).slice(1, -1)));
+      // The message's last word and its closing quote (a word is never split: lines break at spaces), within the pane.
+      const ending = shown.drawn.find((line) => flat(line.text).includes(`${message.split(' ').at(-1) ?? ''}"`));
+      expect(ending).toBeDefined();
+      expect((ending?.bottom ?? Infinity) <= Math.min(pane.bottom, shown.innerHeight)).toBe(true);
+      const path = screenshotPath(`error-${name}`);
+      if (path) await page.screenshot({ path });
+    }
+    await page.close();
+  });
+
+  it('suggests the fields an app uses first at the root, the router-only ones after them', { timeout: 90_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(running.url, { waitUntil: 'load' });
+    await expect.poll(async () => (await page.locator('.graphiql-query-editor').textContent()) ?? '', { timeout: 30_000 }).toContain('ValidatorWalk');
+    await page.evaluate(() => {
+      interface Editor { getContainerDomNode(): HTMLElement; setValue(value: string): void; setPosition(p: { lineNumber: number; column: number }): void; focus(): void; trigger(source: string, id: string, payload: unknown): void }
+      const { monaco } = window as unknown as { monaco: { editor: { getEditors(): Editor[] } } };
+      const editor = monaco.editor.getEditors().find((e) => e.getContainerDomNode().closest('.graphiql-query-editor'));
+      editor?.setValue('{\n  \n}');
+      editor?.setPosition({ lineNumber: 2, column: 3 });
+      editor?.focus();
+      editor?.trigger('test', 'editor.action.triggerSuggest', {});
+    });
+    const rows = page.locator('.suggest-widget .monaco-list-row');
+    await expect.poll(async () => rows.count(), { timeout: 10_000 }).toBeGreaterThan(5);
+    const labels = await rows.evaluateAll((elements) => elements.map((e) => e.getAttribute('aria-label') ?? ''));
+    // The first rows are the root fields in the schema's (sorted) order, as the docs list them.
+    const introspected = (await (await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __schema { queryType { fields { name } } } }' }) })).json()) as { data: { __schema: { queryType: { fields: { name: string }[] } } } };
+    const fields = introspected.data.__schema.queryType.fields.map((f) => f.name);
+    expect(fields.slice(-2)).toEqual(['_entities', '_service']);
+    expect(labels.slice(0, 5)).toEqual(fields.slice(0, 5));
+    expect(labels.filter((label) => label.startsWith('_'))).toEqual([]);
+    await page.close();
   });
 
   it('opens with the example queries and runs the validator walk', { timeout: 90_000 }, async () => {

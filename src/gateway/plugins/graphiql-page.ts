@@ -35,8 +35,16 @@ html, body, #root { height: 100%; margin: 0; overflow: hidden; }
 /**
  * Runs after GraphiQL's bundle, before it renders (Monaco's API is global: `globalAPI: true`).
  *
- * - The response pane does not wrap: a 66-character hash wrapped mid-token cannot be read or
- *   copied whole; a long line scrolls sideways instead.
+ * - The response pane wraps only a result with errors. A message is prose a person must read whole
+ *   (the advice of QUERY_TOO_COSTLY or of a refused cursor comes last, off-screen when unwrapped);
+ *   data is not: a 66-character hash wrapped mid-token cannot be read or copied whole, so a result
+ *   without errors keeps each line whole and a long one scrolls sideways. Monaco wraps a whole
+ *   editor or none, hence the choice per result (a top-level `"errors"` key, as GraphiQL prints it).
+ * - Autocomplete lists fields in the schema's order, as the docs do. Monaco sorts suggestions by
+ *   `sortText`, and monaco-graphql's is the index and the label unpadded (`18_entities` sorts before
+ *   `1avalancheNode`), so the router-only `_entities` and `_service`, which the schema puts last, did
+ *   not come last. Each suggestion's place in its provider's list becomes its `sortText`, zero-padded
+ *   (typed text still ranks by how well it matches first).
  * - Choosing an operation in the run menu (several operations in the editor) selects its name and
  *   scrolls the editor to it, so the text being run is the text on screen. Radix menus announce a
  *   choice, by mouse or keyboard, with a bubbling `menu.itemSelect` event on the item.
@@ -44,9 +52,31 @@ html, body, #root { height: 100%; margin: 0; overflow: hidden; }
 const PAGE_SCRIPT = `
 (() => {
   const api = self.monaco.editor;
+  const languages = self.monaco.languages;
+  const register = languages.registerCompletionItemProvider;
+  languages.registerCompletionItemProvider = (language, provider) => {
+    if (language !== 'graphql') return register.call(languages, language, provider);
+    const inOrder = Object.create(provider);
+    inOrder.provideCompletionItems = async (...args) => {
+      const list = await provider.provideCompletionItems(...args);
+      ((list && list.suggestions) || []).forEach((item, index) => { item.sortText = String(index).padStart(5, '0'); });
+      return list;
+    };
+    return register.call(languages, language, inOrder);
+  };
+  const wrapErrors = (editor) => {
+    const update = () => {
+      const model = editor.getModel();
+      const errors = Boolean(model) && model.findMatches('^ {2}"errors": \\\\[', false, true, true, null, false, 1).length > 0;
+      editor.updateOptions({ wordWrap: errors ? 'on' : 'off', wrappingIndent: 'indent' });
+    };
+    editor.onDidChangeModel(update);
+    editor.onDidChangeModelContent(update);
+    update();
+  };
   api.onDidCreateEditor((editor) => queueMicrotask(() => {
-    const inResponse = Boolean(editor.getContainerDomNode().closest('.graphiql-response'));
-    editor.updateOptions(inResponse ? { fontLigatures: false, wordWrap: 'off' } : { fontLigatures: false });
+    editor.updateOptions({ fontLigatures: false });
+    if (editor.getContainerDomNode().closest('.graphiql-response')) wrapErrors(editor);
   }));
   document.addEventListener('menu.itemSelect', (event) => {
     const item = event.target instanceof Element ? event.target.closest('[role="menuitem"]') : null;
