@@ -49,7 +49,7 @@ import { codedError, ErrorCode } from '../errors/graphql.ts';
 import { newBudgetWindow, type UpstreamBudget } from './budget.ts';
 import { costs, type FieldCost, weighing } from '../lib/cost.ts';
 import { ENDPOINTS } from '../upstream/endpoints.ts';
-import type { DataApi, CallOptions } from '../upstream/client-types.ts';
+import type { DataApi, CallOptions, UpstreamObserver } from '../upstream/client-types.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import {
   describeWebhookEvents, READ, WebhookDelivery, type AddressActivityEvent, type PrimaryActivityEvent, type ValidatorActivityEvent, type Webhook,
@@ -209,6 +209,12 @@ export interface LiveActivityOptions {
   maxVerifyWaiting?: number;
   /** Told about failures nobody waits for (giving a key back, a delivery refused). Default: ignored. */
   onError?: (error: unknown, what: string) => void;
+  /**
+   * Told about every attempt of the calls the shared registrations make on their own (a release after the grace,
+   * a lease taken over, shutdown): the gateway's metrics, so those calls and their compute units are counted too.
+   * Default none.
+   */
+  observer?: UpstreamObserver;
   /** Clock, ms. Default `Date.now`. */
   now?: () => number;
 }
@@ -328,7 +334,7 @@ export function createLiveActivity(options: LiveActivityOptions): LiveActivity {
   const publicUrl = typeof options.publicUrl === 'string' ? () => options.publicUrl as string : options.publicUrl;
   const path = options.path ?? new URL(publicUrl()).pathname;
   const stats: LiveActivityStats = { accepted: 0, duplicate: 0, stale: 0, forged: 0, malformed: 0, unavailable: 0, busy: 0, verifying: 0, peakVerifying: 0, calls: 0 };
-  const call = (): CallOptions => ({ ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeoutMs: 10_000 });
+  const call = (): CallOptions => ({ ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.observer ? { observer: options.observer } : {}), timeoutMs: 10_000 });
   const counted = <T>(p: Promise<T>): Promise<T> => {
     stats.calls += 1;
     return p;
