@@ -249,6 +249,8 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
         topics,
         ...(deps.activityStore ? { store: deps.activityStore } : {}),
         onError: (err, what) => deps.logger?.warn({ err }, `live activity: ${what} failed`),
+        // Made below; read at each attempt, never before the gateway exists.
+        observer: { onAttempt: (info) => metrics?.upstreamObserver.onAttempt(info) },
       })
     : undefined;
   const persisted = createPersistedDocuments(options.persistedDocuments);
