@@ -1,4 +1,5 @@
 import { builder } from './builder.ts';
+import type { Context } from './context.ts';
 import { badInput } from '../errors/graphql.ts';
 import { isEvmAddress } from '../lib/ids.ts';
 import {
@@ -124,6 +125,7 @@ AddressRef.implement({
   fields: (t) => ({
     id: t.id({ nullable: false, description: 'Global id.', resolve: (a) => encodeGlobalId('Address', [a.chainId, a.address]) }),
     address: t.expose('address', { type: 'EvmAddress', description: 'The address, lowercase 0x hex.' }),
+    chainId: t.exposeString('chainId', { description: 'The EVM chain id of its chain (`43114`): with `address`, the natural key a federation router or stitching gateway may reference it by.' }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (a, _args, ctx) => chainById(ctx).load(a.chainId) }),
     transactions: t.field({
       type: AddressTransactionConnection,
@@ -240,14 +242,20 @@ AddressRef.implement({
   }),
 });
 
+/**
+ * An address on a chain known by its EVM chain id or blockchain id, through the one chain list of the
+ * request (refetch by id, and references by the natural key `address chainId`); null on an unknown chain.
+ */
+export async function loadAddress(ctx: Context, chainId: string, address: string): Promise<AddressShape | null> {
+  if (!chainId || !isEvmAddress(address)) return null;
+  const chain = await chainById(ctx).load(chainId);
+  return chain ? { chainId: chain.chainId, address: address.toLowerCase() } : null;
+}
+
 registerNodeFamily('Address', {
   refetchComputeUnits: CHAIN_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.chainId, ID_PARTS.evmAddress],
-  load: async (ctx, [chainId, address]) => {
-    if (!chainId || !address || !isEvmAddress(address)) return null;
-    const chain = await chainById(ctx).load(chainId);
-    return chain ? { chainId: chain.chainId, address: address.toLowerCase() } : null;
-  },
+  load: async (ctx, [chainId, address]) => (chainId && address ? loadAddress(ctx, chainId, address) : null),
   typeOf: () => 'Address',
   refetchCalls: chainRefetchCalls,
 });

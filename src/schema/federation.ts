@@ -5,7 +5,7 @@ import { CChainAtomicTransactionRef, PChainTransactionRef, PrimaryTransactionInt
 import { builder } from './builder.ts';
 import { withFields } from '../shapes/index.ts';
 import { CHAIN_LOOKUP_COST, chainById, chainRefetchCalls } from '../loaders/chains.ts';
-import { AddressRef } from './addresses.ts';
+import { AddressRef, loadAddress } from './addresses.ts';
 import { BlockRef } from './blocks.ts';
 import { PrimaryBlockchainRef } from './primary-chain.ts';
 import { UtxoRef } from './utxos.ts';
@@ -18,11 +18,12 @@ import { NetworkRef } from './network.ts';
 import { NftTokenRef } from './nfts.ts';
 import { AvalancheNodeRef } from './node.ts';
 import type { InterfaceRef, ObjectRef, ShapeFromTypeParam } from '@pothos/core';
+import type { Selection } from '@pothos/plugin-federation';
 import type { GraphQLSchema } from 'graphql';
 import type { BuilderTypes } from './builder.ts';
 import type { Context } from './context.ts';
 import type { FieldCost } from '../lib/cost.ts';
-import { loadNode, refetchFieldCost } from './relay-node.ts';
+import { loadNode, MAX_BATCH_KEYS, refetchFieldCost } from './relay-node.ts';
 export { checkRepresentations } from './relay-node.ts';
 import { BlockchainRef, SubnetRef } from './subnet-refs.ts';
 import { TransactionRef } from './transactions.ts';
@@ -34,7 +35,8 @@ import {
  * Federation v2 entities. Every identifiable type is an entity keyed by its global
  * `id`, and `_entities` resolves representations through the same family loaders
  * as `node(id:)`/`nodes(ids:)`, so a gateway asking for a hundred validators costs
- * a batched call or two, not a hundred. Chains also take their natural key, `chainId`.
+ * a batched call or two, not a hundred. Chains and addresses also take the natural keys the ecosystem
+ * stores (`chainId`; `address chainId`), resolved by the same loaders.
  *
  * Validator and Delegator are interfaces: the interface and each status type carry
  * the key (federation 2.3 interface entities).
@@ -71,8 +73,26 @@ function entityById<Ref extends EntityRef>(ref: Ref): void {
   builder.asEntity(ref, { key: byId, resolveReference: (key, ctx) => loadEntity<Ref>(ctx, key.id) });
 }
 
+/**
+ * Makes `ref` an entity keyed by its global `id` and by a natural key ({@link NATURAL_KEYS}: the fields
+ * `natural` selects), resolved by `load` through the same batching loaders (representations were checked
+ * against the key's grammar before execution).
+ */
+function entityByIdOrKey<Ref extends EntityRef, Key extends object>(
+  ref: Ref,
+  natural: Selection<Key>,
+  load: (ctx: Context, key: Key) => Promise<ShapeFromTypeParam<BuilderTypes, Ref, true> | null>,
+): void {
+  builder.asEntity(ref, {
+    key: [byId, natural],
+    // Null for a key nothing answers, as for an id (the plugin's type has no null; `_entities` items are nullable).
+    resolveReference: (key: { id: string } | Key, ctx: Context) =>
+      'id' in key ? loadEntity<Ref>(ctx, key.id) : ownEntity(load(ctx, key) as Promise<ShapeFromTypeParam<BuilderTypes, Ref, true>>),
+  });
+}
+
 const entities = [
-  NetworkRef, AddressRef, BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef, ExportOperationRef, IcmMessageRef,
+  NetworkRef, BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef, ExportOperationRef, IcmMessageRef,
   NftTokenRef, AvalancheNodeRef, BlockchainRef, SubnetRef, TransactionRef,
   ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef,
   ActiveDelegatorRef, CompletedDelegatorRef, PendingDelegatorRef, ValidatorInterface, DelegatorInterface,
@@ -83,24 +103,32 @@ const entities = [
 
 for (const ref of entities) entityById(ref);
 
-/**
- * What `_entities` costs: its representations refetch like `nodes(ids:)`, and those
- * keyed by `chainId` read the one chain list of the request.
+/*
+ * Validators keep the one key `id` here: their natural key (`nodeId network`) is served to stitching
+ * gateways by `validatorsByNodeIds`. Declared as a second key of the Validator entity interface, it
+ * broke Hive Gateway 2.12's plans for a subgraph that extends Validator as an `@interfaceObject` keyed
+ * by `id` (its fields came back null, the subgraph never asked), and an `@interfaceObject` keyed by
+ * `nodeId network` was never resolved to its concrete type (test/federation, docs/stitching.md).
  */
+
+/** An address by itself and its chain id (or its chain's blockchain id): no call but the request's one chain list. */
+entityByIdOrKey(AddressRef, builder.selection<{ address: string; chainId: string }>('address chainId'), (ctx, key) => loadAddress(ctx, key.chainId, key.address));
+
+/** What `_entities` costs: representations by id refetch like `nodes(ids:)`; those by natural key, {@link naturalKeysCost}. */
 const refsOf = (args: Readonly<Record<string, unknown>>): Record<string, unknown>[] => {
   const representations = Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : [];
   return representations.map((rep) => (typeof rep === 'object' && rep !== null ? (rep as Record<string, unknown>) : {}));
 };
 const entitiesCost: FieldCost = {
-  ...refetchFieldCost(
-    (args) => refsOf(args).map((ref) => ref['id']),
-    (args) => {
-      const calls = refsOf(args).some((ref) => ref['id'] === undefined && ref['chainId'] !== undefined) ? chainRefetchCalls() : 0;
-      return { calls, computeUnits: calls * (CHAIN_LOOKUP_COST.computeUnits ?? 0) };
-    },
-  ),
+  ...refetchFieldCost((args) => refsOf(args).map((ref) => ref['id']), (args) => naturalKeysCost(refsOf(args).filter((ref) => ref['id'] === undefined))),
   size: (args) => (Array.isArray(args['representations']) ? args['representations'].length : 0),
 };
+
+/** What representations by natural key cost: chains and addresses read the request's one chain list. */
+function naturalKeysCost(refs: readonly Record<string, unknown>[]): { calls: number; computeUnits: number } {
+  const calls = refs.some((ref) => ref['chainId'] !== undefined) ? chainRefetchCalls() : 0;
+  return { calls, computeUnits: calls * (CHAIN_LOOKUP_COST.computeUnits ?? 0) };
+}
 
 /**
  * What the docs explorer says of the fields and types federation adds: a client developer who
@@ -109,11 +137,11 @@ const entitiesCost: FieldCost = {
  */
 const FEDERATION_DESCRIPTIONS = {
   fields: {
-    _entities: 'For an Apollo Federation router, not for apps: resolves entity representations (`{ __typename, id }`) to objects, batched like `nodes(ids:)`. Apps refetch with `node(id:)`.',
+    _entities: `For an Apollo Federation router, not for apps: resolves entity representations (\`{ __typename, id }\`, or a natural key) to objects, batched like \`nodes(ids:)\`; at most ${MAX_BATCH_KEYS} representations. Apps refetch with \`node(id:)\`.`,
     _service: "For an Apollo Federation router, not for apps: this subgraph's SDL, with its federation directives.",
   },
   types: {
-    _Any: 'An entity representation sent by a federation router: an object with `__typename` and the key fields (`id`, or `chainId` for a `Chain`). Typed `unknown` in generated client code.',
+    _Any: 'An entity representation sent by a federation router: an object with `__typename` and the key fields (`id`, or a natural key: `chainId` for a `Chain`, `address chainId` for an `Address`). Typed `unknown` in generated client code.',
     _Entity: 'Every type a federation router may resolve through `_entities`.',
     _Service: "This subgraph's SDL, for federation routers.",
   },

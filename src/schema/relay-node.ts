@@ -80,10 +80,19 @@ const FAMILY_NAMES = new Map<number, string>(FAMILY_CODE_LIST.map((name, index) 
  * over 128 bytes is written as its digest), so every issued id fits. Real ones are under 100.
  */
 export const MAX_GLOBAL_ID_LENGTH = maxCompactIdLength(MAX_COMPACT_ID_PARTS);
-/** Most ids in one `nodes(ids:)`. */
-export const MAX_NODE_IDS = 100;
-/** Most representations in one federation `_entities` call. */
-export const MAX_REPRESENTATIONS = 500;
+/**
+ * Most keys one batch lookup takes: ids in `nodes(ids:)`, representations in one federation
+ * `_entities` call, keys in a natural-key batch lookup. One number, so a gateway sets one batch size
+ * (a stitching gateway's `dataLoaderOptions.maxBatchSize`, see docs/stitching.md) and never splits
+ * differently per field. As large as `_entities` needs: a federation router sends every
+ * representation of a plan step in one call and cannot split it. What a batch costs upstream is
+ * bounded apart, by its estimate against `MAX_QUERY_COST`.
+ */
+export const MAX_BATCH_KEYS = 500;
+/** Most ids in one `nodes(ids:)`: {@link MAX_BATCH_KEYS}. */
+export const MAX_NODE_IDS = MAX_BATCH_KEYS;
+/** Most representations in one federation `_entities` call: {@link MAX_BATCH_KEYS}. */
+export const MAX_REPRESENTATIONS = MAX_BATCH_KEYS;
 
 /** The grammar of one local part of a global id. */
 export interface IdPart {
@@ -258,9 +267,25 @@ export async function loadNode(ctx: Context, id: string, argument = 'id'): Promi
 }
 
 /**
+ * The natural keys an entity may be referenced by in `_entities` instead of its global id: the ids the
+ * ecosystem stores (a chain id, an address on a chain). Each key is fields of the family's types, with
+ * the grammar each value must have; a router sends them as they are, so they are parsed like id parts
+ * before any loader sees them.
+ */
+export const NATURAL_KEYS = [
+  { family: 'Chain', fields: { chainId: ID_PARTS.chainId } },
+  { family: 'Address', fields: { address: ID_PARTS.evmAddress, chainId: ID_PARTS.chainId } },
+] as const satisfies readonly { family: string; fields: Record<string, IdPart> }[];
+
+/** The natural key objects of `typename` may be referenced by: its family's (an implementation's family included). */
+export function naturalKeyOf(schema: GraphQLSchema, typename: string): (typeof NATURAL_KEYS)[number] | undefined {
+  return NATURAL_KEYS.find((key) => familyIncludes(schema, key.family, typename));
+}
+
+/**
  * Checks federation `_entities` representations before execution (see
  * `opaqueInputChecks`, run by `useInputValidation`): a bounded list of objects, each with a `__typename` and either
- * a global `id` of that type's family or, for chains, a `chainId`. Errors name `representations`.
+ * a global `id` of that type's family or the fields of its natural key ({@link NATURAL_KEYS}). Errors name `representations`.
  */
 export function checkRepresentations(schema: GraphQLSchema, representations: unknown): void {
   const bad = (why: string) => badInput('representations', why);
@@ -269,10 +294,14 @@ export function checkRepresentations(schema: GraphQLSchema, representations: unk
   representations.forEach((rep: unknown, index) => {
     const where = `representation ${index + 1}`;
     if (typeof rep !== 'object' || rep === null || Array.isArray(rep)) throw bad(`${where} is not an object`);
-    const { __typename: typename, id, chainId } = rep as Record<string, unknown>;
+    const { __typename: typename, id } = rep as Record<string, unknown>;
     if (typeof typename !== 'string' || typename.length > 64 || !schema.getType(typename)) throw bad(`${where} has no known __typename`);
-    if (typename === 'Chain' && id === undefined) {
-      if (typeof chainId !== 'string' || !ID_PARTS.chainId.test(chainId)) throw bad(`${where}: chainId must be ${ID_PARTS.chainId.what}`);
+    const natural = id === undefined ? naturalKeyOf(schema, typename) : undefined;
+    if (natural) {
+      for (const [field, grammar] of Object.entries(natural.fields)) {
+        const value = (rep as Record<string, unknown>)[field];
+        if (typeof value !== 'string' || !grammar.test(value)) throw bad(`${where}: ${field} must be ${grammar.what} (a ${typename} is referenced by \`id\` or by ${Object.keys(natural.fields).map((f) => `\`${f}\``).join(' and ')})`);
+      }
       return;
     }
     const decoded = decodeGlobalId(id, 'representations');
@@ -375,7 +404,7 @@ builder.queryFields((t) => ({
   nodes: t.field({
     type: [NodeInterface],
     nullable: { list: false, items: true },
-    description: `Refetches several objects at once, in the order of \`ids\` (null where one no longer exists). At most ${MAX_NODE_IDS} ids.`,
+    description: `Refetches several objects at once, in the order of \`ids\` (null where one no longer exists). At most ${MAX_NODE_IDS} ids: the one batch bound of \`nodes\`, \`_entities\` and the natural-key lookups, the batch size a stitching gateway should set.`,
     args: { ids: t.arg.idList({ required: true, description: `Global ids, at most ${MAX_NODE_IDS}.` }) },
     extensions: {
       validateArgs: (args) => {

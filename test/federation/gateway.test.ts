@@ -5,16 +5,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 import { operatorLabelsTypeDefs, startOperatorLabels, type OperatorLabels, type ValidatorLabel } from './operator-labels.ts';
 import { serveCounting, type CountingServer } from './serve.ts';
+import { startWatchlistSubgraph, watchlistTypeDefs } from './watchlist-subgraph.ts';
 
 /**
- * chaingraph as a subgraph behind a real federation gateway: its SDL (from `_service`)
- * and a second subgraph (operator labels, `./operator-labels.ts`) composed by
+ * chaingraph as a subgraph behind a real federation gateway: its SDL (from `_service`),
+ * a second subgraph (operator labels, `./operator-labels.ts`) and a third that knows chaingraph's
+ * addresses only by their natural key (a watchlist, `./watchlist-subgraph.ts`) composed by
  * @theguild/federation-composition, the supergraph served by Hive Gateway in process,
  * both subgraphs on real HTTP ports, chaingraph over the devnet.
  */
 type Gateway = ReturnType<typeof createGatewayRuntime>;
 
 const VALIDATOR_ROUTE = 'GET /v1/networks/{network}/validators';
+/** Addresses the watchlist subgraph holds; the last is on a chain chaingraph does not know. */
+const WATCHED_ADDRESSES = [
+  { address: '0x00000000000000000000000000000000000000a1', chainId: '43113', note: 'treasury' },
+  { address: '0x00000000000000000000000000000000000000b2', chainId: '43113', note: 'hot wallet' },
+  { address: '0x00000000000000000000000000000000000000c3', chainId: '999999999', note: 'not indexed' },
+];
 /** Validators the labels subgraph knows (the first FUJI page of this size); the first LABELLED have a label. */
 const KNOWN = 40;
 const LABELLED = 6;
@@ -40,6 +48,7 @@ describe('federation through Hive Gateway', () => {
   let stack: TestStack;
   let chaingraph: CountingServer;
   let labels: OperatorLabels;
+  let watchlist: CountingServer;
   let gateway: Gateway;
   let supergraphSdl: string;
   /** The first FUJI validators as chaingraph answers them directly. */
@@ -62,9 +71,11 @@ describe('federation through Hive Gateway', () => {
       validators: known,
       chains: new Map([['43113', 'Fuji C-Chain, our test RPC']]),
     });
+    watchlist = await startWatchlistSubgraph({ addresses: WATCHED_ADDRESSES });
     const composed = composeServices([
       { name: 'chaingraph', typeDefs: parse(sdl), url: chaingraph.url },
       { name: 'operator-labels', typeDefs: operatorLabelsTypeDefs, url: labels.url },
+      { name: 'watchlist', typeDefs: watchlistTypeDefs, url: watchlist.url },
     ]);
     if (!composed.supergraphSdl) throw new Error((composed.errors ?? []).map((e) => e.message).join('\n'));
     supergraphSdl = composed.supergraphSdl;
@@ -73,12 +84,14 @@ describe('federation through Hive Gateway', () => {
   afterAll(async () => {
     await gateway?.dispose();
     await labels?.close();
+    await watchlist?.close();
     await chaingraph?.close();
     await stack?.close();
   });
   const reset = () => {
     chaingraph.resetRequests();
     labels.resetRequests();
+    watchlist.resetRequests();
     stack.devnet.resetStats();
   };
 
@@ -155,6 +168,48 @@ describe('federation through Hive Gateway', () => {
     expect(viaGateway).toBeLessThanOrEqual(6);
     expect(totalViaGateway).toBeLessThan(KNOWN / 4);
     console.info(`[federation] labeledValidators(${KNOWN}): chaingraph 1 _entities request, ${totalViaGateway} upstream calls (estimated ${sent.costs[0]?.estimatedUpstreamCalls})`);
+  });
+
+  it('resolves addresses another subgraph references by their natural key only, in one _entities call', async () => {
+    reset();
+    const res = await query<{ watchedAddresses: ({ address: string; chainId: string; watchNote: string; chain: { chainName: string } | null } | null)[] }>(
+      '{ watchedAddresses { address chainId watchNote chain { chainName } } }',
+    );
+    const addresses = res.data?.watchedAddresses ?? [];
+    expect(addresses.slice(0, 2)).toEqual([
+      { address: WATCHED_ADDRESSES[0]?.address, chainId: '43113', watchNote: 'treasury', chain: { chainName: expect.any(String) } },
+      { address: WATCHED_ADDRESSES[1]?.address, chainId: '43113', watchNote: 'hot wallet', chain: { chainName: expect.any(String) } },
+    ]);
+    // An address on a chain chaingraph does not index: chaingraph answers null for it, so the router keeps the watchlist's fields and its chain is null.
+    expect(addresses[2]).toEqual({ address: WATCHED_ADDRESSES[2]?.address, chainId: '999999999', watchNote: 'not indexed', chain: null });
+    expect(watchlist.requests().count).toBe(1);
+    const sent = chaingraph.requests();
+    expect(sent.count).toBe(1);
+    expect(sent.queries[0]).toMatch(/_entities\(representations: \$representations\)/);
+    // The one chain list of the request answers every address and its chain.
+    expect(stack.upstreamRequests()).toBe(1);
+  });
+
+  it('hands chaingraph\'s addresses to a subgraph that keys them by address and chainId', async () => {
+    const res = await query<{ chain: { address: { chainId: string; watchNote: string | null } } }>(
+      `{ chain(chainId: "43113") { address(address: "${WATCHED_ADDRESSES[0]?.address.toUpperCase().replace('0X', '0x')}") { chainId watchNote } } }`,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data?.chain.address).toEqual({ chainId: '43113', watchNote: 'treasury' });
+  });
+
+  it('refuses a natural key that is not one, before any call', async () => {
+    reset();
+    for (const r of [
+      { __typename: 'Address', address: '0x12', chainId: '43113' },
+      { __typename: 'Address', address: WATCHED_ADDRESSES[0]?.address },
+      { __typename: 'Address', address: WATCHED_ADDRESSES[0]?.address, chainId: '../v1' },
+      { __typename: 'Validator', nodeId: direct[0]?.nodeId, network: 'fuji' },
+    ]) {
+      const res = await stack.query('query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', { r: [r] });
+      expect(res.errors?.[0]?.extensions?.['code'], JSON.stringify(r)).toBe('BAD_USER_INPUT');
+    }
+    expect(stack.upstreamRequests()).toBe(0);
   });
 
   it('keeps @cost and @listSize in the supergraph', () => {

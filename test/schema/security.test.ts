@@ -5,7 +5,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { upstreamToGraphQLError } from '../../src/errors/graphql.ts';
 import { createGateway, type Gateway } from '../../src/gateway/gateway.ts';
 import { createCursorCodec, parseCursorSecrets } from '../../src/schema/pagination.ts';
-import { decodeGlobalId, encodeGlobalId, encodeLegacyGlobalId, MAX_GLOBAL_ID_LENGTH } from '../../src/schema/relay-node.ts';
+import { decodeGlobalId, encodeGlobalId, encodeLegacyGlobalId, MAX_BATCH_KEYS, MAX_GLOBAL_ID_LENGTH } from '../../src/schema/relay-node.ts';
 import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { withDataApiCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
@@ -352,7 +352,7 @@ describe('global ids are parsed: their form, then each part against its family g
       expect(codeOf(entities)).toBe('BAD_USER_INPUT');
       expect(argumentOf(entities)).toBe('representations');
     }
-    const tooMany = await stack.query('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: 101 }, () => good) });
+    const tooMany = await stack.query('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: MAX_BATCH_KEYS + 1 }, () => good) });
     expect(argumentOf(tooMany)).toBe('ids');
     expect(stack.upstreamRequests()).toBe(0);
   });
@@ -366,7 +366,7 @@ describe('global ids are parsed: their form, then each part against its family g
       [{ __typename: 'Chain', chainId: '../../v1/operations' }],
       [{ __typename: 'Chain', chainId: '' }],
       ['not an object'],
-      Array.from({ length: 501 }, () => ({ __typename: 'Network', id: encodeGlobalId('Network', ['mainnet']) })),
+      Array.from({ length: MAX_BATCH_KEYS + 1 }, () => ({ __typename: 'Network', id: encodeGlobalId('Network', ['mainnet']) })),
     ];
     for (const r of table) {
       const result = await stack.query('query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', { r });
