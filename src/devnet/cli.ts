@@ -10,7 +10,7 @@ import { startDevnet } from './server.ts';
  * `DEVNET_WEBHOOK_INTERVAL_MS` (1000, how often webhook deliveries are scanned for; 0 for none),
  * `DEVNET_COMPUTE_UNITS_PER_MINUTE` (unset: no limit; else the compute units each API key, or each
  * client address without one, may spend a minute on the Data API, 429 beyond, see `compute-units.ts`;
- * unset, the rate-limit headers announce the real API's Pro tier, 20000, and nothing is refused).
+ * unset, the rate-limit headers announce a limit nothing reaches, a billion, and nothing is refused).
  */
 
 function numberFromEnv(name: string, fallback: number, check: (n: number) => boolean, rule: string): number {
@@ -48,7 +48,7 @@ console.log(`  fixtures        ${devnet.url}/__devnet/fixtures`);
 console.log(`  stats           ${devnet.url}/__devnet/stats`);
 console.log(`  webhooks        ${devnet.url}/__devnet/webhooks   (deliveries every ${webhookIntervalMs} ms)`);
 if (latencyMs > 0 || faultRate > 0) console.log(`  chaos           latency ${latencyMs} ms, fault rate ${faultRate}`);
-console.log(`  compute units   ${computeUnitsPerMinute ? `${computeUnitsPerMinute} per key (or address) per minute, 429 beyond` : 'billed, no limit (headers announce 20000 a minute)'}`);
+console.log(`  compute units   ${computeUnitsPerMinute ? `${computeUnitsPerMinute} per key (or address) per minute, 429 beyond` : 'billed, no limit'}`);
 if (oddities) console.log('  oddities        on: Data API answers take the unusual values the real spec allows');
 
 let stopping = false;

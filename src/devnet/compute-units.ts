@@ -22,10 +22,12 @@ import facts from './spec-facts.json' with { type: 'json' };
 /** The window of the limit, ms: the real API's limits are per minute. */
 const WINDOW_MS = 60_000;
 /**
- * The limit the headers announce when none is enforced: the real API's Pro tier (20,000 CUs a minute,
- * its highest published), so a client reading the headers sees a real plan's numbers, yet is never refused.
+ * The limit the headers announce when none is enforced: one no test, benchmark or soak run reaches
+ * (a billion a minute). The headers are the real API's, and a client acts on them: one told
+ * `ratelimit-remaining: 0` holds its calls until `ratelimit-reset`, as chaingraph does, so an unenforced
+ * devnet must never announce a limit it would pass (a real plan's 20,000 ran out under load).
  */
-export const NOMINAL_COMPUTE_UNITS_PER_MINUTE = 20_000;
+export const NOMINAL_COMPUTE_UNITS_PER_MINUTE = 1_000_000_000;
 /**
  * Callers tracked, in the window and in the totals: the keys are the callers' own, so the ledger is
  * bounded by construction. Past it, new callers share {@link OTHER_CALLERS} (limited together: stricter, never unbounded).
@@ -89,6 +91,8 @@ export interface ComputeUnitMeter {
   /** Bills `units` to `caller` in the current window, unless that would take it past the limit. */
   charge(caller: string, units: number): Charge;
   view(): ComputeUnitsView;
+  /** Gives back what a call was billed (a fault injected after it): from the window and the totals. */
+  refund(caller: string, units: number): void;
   /** Forgets every count, the current window's included (each caller starts the window afresh). */
   reset(): void;
 }
@@ -148,6 +152,16 @@ export function createComputeUnitMeter(options: ComputeUnitMeterOptions): Comput
       // The window as it stands now: one that has ended holds nothing.
       const current = Math.floor(options.now() / WINDOW_MS) === windowIndex ? window : new Map<string, number>();
       return { total: Object.fromEntries(total), window: Object.fromEntries(current), limit: enforced() };
+    },
+    refund(caller, units) {
+      for (const counts of [window, total]) {
+        const slot = counts.has(caller) ? caller : OTHER_CALLERS;
+        const held = counts.get(slot);
+        if (held === undefined) continue;
+        // Back to nothing is as if never billed: no entry.
+        if (held - units > 0) counts.set(slot, held - units);
+        else counts.delete(slot);
+      }
     },
     reset() {
       window = new Map();

@@ -41,13 +41,16 @@ export function createDataApiHandler(
   return async (req) => {
     const started = performance.now();
     const found = router.find(req);
-    // Every call of an operation is billed, whatever its status (the real API's usage counts refused
-    // calls' credits as wasted, not free); a path that is no operation weighs nothing.
-    const charge = computeUnits.charge(callerOf(req.headers, req.remoteAddress), found ? (OPERATION_COMPUTE_UNITS.get(found.key) ?? 0) : 0);
+    // Every call of an operation is billed, whatever its answer (the real API's usage counts refused
+    // calls' credits as wasted, not free), but for a fault injected after it (a 5xx is the upstream's
+    // failure: server.ts gives it back); a path that is no operation weighs nothing.
+    const caller = callerOf(req.headers, req.remoteAddress);
+    const units = found ? (OPERATION_COMPUTE_UNITS.get(found.key) ?? 0) : 0;
+    const charge = computeUnits.charge(caller, units);
     let answer: DevnetResponse;
     if (!charge.admitted) answer = errorResponse(429, charge.reason ?? 'Rate limit reached', found?.key ?? `${req.method} (unmatched)`);
     else answer = found ? await found.answer() : await router.handle(req);
-    answer = { ...answer, headers: { ...answer.headers, ...charge.headers } };
+    answer = { ...answer, headers: { ...answer.headers, ...charge.headers }, ...(charge.admitted && units > 0 ? { billed: { caller, units } } : {}) };
     usage.record(req, answer, performance.now() - started);
     return answer;
   };

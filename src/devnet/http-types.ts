@@ -31,6 +31,8 @@ export interface DevnetResponse {
    * method (`POST info.peers`).
    */
   route: string;
+  /** What the Data API handler billed for it (the ledger's caller and units), so a fault injected after can take it back. */
+  billed?: { readonly caller: string; readonly units: number };
 }
 
 export type DevnetHandler = (req: DevnetRequest) => DevnetResponse | Promise<DevnetResponse>;

@@ -61,7 +61,7 @@ export interface DevnetOptions {
    * as the real API limits each key (see `compute-units.ts`): a call that would take its caller past it is
    * answered 429 with `retry-after`, and costs nothing. A test may change it at run time (chaos
    * `computeUnitsPerMinute`). Default: none enforced; every answer still carries the rate-limit headers,
-   * announcing the real API's Pro tier (20,000 a minute), and each call is still billed.
+   * announcing a limit nothing reaches (a billion a minute), and each call is still billed.
    */
   computeUnitsPerMinute?: number;
 }
@@ -327,7 +327,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     if (wait > 0) await sleep(wait);
     if (faulty) {
       const fault = errorResponse(settings.faultStatus, 'Injected fault', answer.route);
-      // A Data API answer keeps its rate-limit headers: the call was billed all the same.
+      // A fault is the upstream's failure, not billed (as a client counts it: only what was answered): given back.
+      if (answer.billed) computeUnits.refund(answer.billed.caller, answer.billed.units);
+      // A Data API answer keeps its rate-limit headers.
       const rateLimit = Object.entries(answer.headers ?? {}).filter(([name]) => name.startsWith('ratelimit-'));
       fault.headers = { ...Object.fromEntries(rateLimit), ...(settings.retryAfterSeconds !== undefined ? { 'retry-after': String(settings.retryAfterSeconds) } : {}) };
       return send(res, fault, 0);
