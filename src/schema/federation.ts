@@ -147,14 +147,17 @@ const FEDERATION_DESCRIPTIONS = {
   },
 } as const;
 
+/** The root fields for routers and gateways, in the order they close the root type: federation's, then stitching's `_sdl` (`stitching.ts`). */
+const GATEWAY_FIELDS = ['_entities', '_service', '_sdl'] as const;
+
 /**
  * The federation plugin adds `_entities` itself: its cost, and the descriptions of what
  * federation adds, are declared on the built schema.
  *
- * The router-only fields are moved last among the root fields. Introspection lists fields in the
+ * The router-only fields (and stitching's `_sdl`) are moved last among the root fields. Introspection lists fields in the
  * order the type holds them, and GraphiQL's docs and autocomplete show them so: sorted, `_entities`
  * and `_service` came before every field an app uses. The printed SDL is sorted on its own
- * (`printSubgraphSchema`, which leaves them out), so `schema.graphql` does not change.
+ * (`printSubgraphSchema`, which leaves `_entities` and `_service` out), so `schema.graphql` does not change.
  */
 export function declareEntitiesCost(schema: GraphQLSchema): GraphQLSchema {
   const fields = schema.getQueryType()?.getFields() ?? {};
@@ -162,8 +165,11 @@ export function declareEntitiesCost(schema: GraphQLSchema): GraphQLSchema {
   if (field) Object.assign(field, { extensions: { ...field.extensions, cost: entitiesCost } });
   for (const [name, description] of Object.entries(FEDERATION_DESCRIPTIONS.fields)) {
     const added = fields[name];
+    if (added && !added.description) added.description = description;
+  }
+  for (const name of GATEWAY_FIELDS) {
+    const added = fields[name];
     if (!added) continue;
-    if (!added.description) added.description = description;
     // The type's own field map (graphql-js keeps it once resolved): re-inserted, the key goes last.
     delete fields[name];
     fields[name] = added;

@@ -48,6 +48,8 @@ import './live-activity.ts';
 import './links-more.ts';
 // A node's whole validation history: Network.validationHistory, Validator.history, AvalancheNode.validations
 import './validation-history.ts';
+// For schema-stitching gateways: Query._sdl, the SDL with the stitching directives
+import './stitching.ts';
 import { COST_DIRECTIVE_NAMES } from './cost-directives.ts';
 import { declareEntitiesCost } from './federation.ts';
 

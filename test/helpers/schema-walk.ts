@@ -444,8 +444,8 @@ export function printWalkReport(title: string, walk: SchemaWalk, report: WalkRep
   console.log(lines.join('\n'));
 }
 
-/** Root fields outside the Data API (the nodes' JSON-RPC), refetch by id, and federation's. */
-const OUTSIDE_DATA_API = new Set(['node', 'nodes', 'avalancheNode', 'avalancheNodes', '_entities', '_service']);
+/** Root fields outside the Data API (the nodes' JSON-RPC), refetch by id, federation's and stitching's. */
+const OUTSIDE_DATA_API = new Set(['node', 'nodes', 'avalancheNode', 'avalancheNodes', '_entities', '_service', '_sdl']);
 
 /** Skips the root fields outside the Data API, and each type's link to the nodes' JSON-RPC (`peer`). */
 export const skipOutsideDataApi = (parent: GraphQLCompositeType, field: GraphQLField<unknown, unknown>): boolean =>
