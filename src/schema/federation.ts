@@ -104,11 +104,11 @@ const entities = [
 for (const ref of entities) entityById(ref);
 
 /*
- * Validators keep the one key `id` here: their natural key (`nodeId network`) is served to stitching
- * gateways by `validatorsByNodeIds`. Declared as a second key of the Validator entity interface, it
+ * Validators keep the one key `id` here (stitching gateways merge them by `id` too, through `nodes(ids:)`:
+ * `stitching.ts`). Their natural key `nodeId network`, declared as a second key of the Validator entity interface,
  * broke Hive Gateway 2.12's plans for a subgraph that extends Validator as an `@interfaceObject` keyed
  * by `id` (its fields came back null, the subgraph never asked), and an `@interfaceObject` keyed by
- * `nodeId network` was never resolved to its concrete type (test/federation, docs/stitching.md).
+ * `nodeId network` was never resolved to its concrete type (test/federation).
  */
 
 /** An address by itself and its chain id (or its chain's blockchain id): no call but the request's one chain list. */

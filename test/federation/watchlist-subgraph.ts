@@ -7,8 +7,8 @@
  * - `watchedAddresses` starts a query here; the router asks chaingraph's `_entities` for the rest, with
  *   representations that hold the natural key only.
  *
- * Validators are not here: their natural key is served to stitching gateways only (see
- * `src/schema/federation.ts` for why), and `examples/stitching` references them by node id.
+ * Validators are not here: they are entities by `id` only (see `src/schema/federation.ts` for why).
+ * `examples/stitching` is the same idea behind a schema-stitching gateway, referencing addresses by global id.
  *
  * Served by graphql-yoga on a real port; counts the requests it answers.
  */
