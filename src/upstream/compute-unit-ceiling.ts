@@ -18,11 +18,10 @@
  * Keys are named by their holder (`server`, or `caller:<digest>`), never by the key. While Redis does not
  * answer, each replica counts alone (the insurance limiters), so a sick Redis never fails a request.
  */
-import { randomInt } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { takeTurn } from './limiter-turn.ts';
 import { parseRetryAfter } from './retry-after.ts';
 
 /** Options of {@link createComputeUnitCeiling}. */
@@ -126,27 +125,14 @@ export function createComputeUnitCeiling(options: ComputeUnitCeilingOptions = {}
         return { reason: 'paused', waitMs: paused };
       }
       if (!ceiling || billing.key !== SERVER || billing.computeUnits <= 0) return undefined;
-      const giveUpAt = Date.now() + Math.max(0, Math.min(maxWaitMs, budgetMs));
-      for (;;) {
-        if (signal.aborted) throw signal.reason;
-        let next: number;
-        try {
-          const taken = await ceiling.consume(SERVER, billing.computeUnits);
-          believedRemaining = taken.remainingPoints;
-          stats.spent += billing.computeUnits;
-          return undefined;
-        } catch (rejection) {
-          // A store failure the insurance limiter could not absorb lets the call go: a ceiling never fails requests by itself.
-          if (!(rejection instanceof RateLimiterRes)) return undefined;
-          next = rejection.msBeforeNext;
-        }
-        const wait = next + randomInt(0, 10);
-        if (Date.now() + wait > giveUpAt) {
-          stats.refused += 1;
-          return { reason: 'ceiling', waitMs: Math.max(1, next) };
-        }
-        await sleep(wait, undefined, { signal });
+      const turn = await takeTurn(ceiling, SERVER, billing.computeUnits, signal, Date.now() + Math.max(0, Math.min(maxWaitMs, budgetMs)));
+      if (!turn.taken) {
+        stats.refused += 1;
+        return { reason: 'ceiling', waitMs: turn.nextMs };
       }
+      if (turn.remaining !== undefined) believedRemaining = turn.remaining;
+      stats.spent += billing.computeUnits;
+      return undefined;
     },
     observe(billing, status, headers) {
       const remaining = numberHeader(headers['ratelimit-remaining']);

@@ -14,10 +14,9 @@
  * answer, each replica counts alone (rate-limiter-flexible's insurance limiter, the
  * same ceiling per replica); the connection's owner reports the outage.
  */
-import { randomInt } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { takeTurn } from './limiter-turn.ts';
 import { UpstreamError, type UpstreamName } from './errors.ts';
 
 /** Options of {@link createUpstreamRate}. */
@@ -74,29 +73,11 @@ export function createUpstreamRate(options: UpstreamRateOptions): UpstreamRate {
 
   return {
     async acquire(upstream, signal, budgetMs) {
-      const giveUpAt = Date.now() + Math.max(0, Math.min(maxWaitMs, budgetMs));
-      let waited = false;
-      for (;;) {
-        if (signal.aborted) throw signal.reason;
-        let next: number;
-        try {
-          await limiter.consume(upstream, 1);
-          return undefined;
-        } catch (rejection) {
-          // Anything but a refusal is a store failure the insurance limiter could not absorb: let the attempt go.
-          if (!(rejection instanceof RateLimiterRes)) return undefined;
-          next = rejection.msBeforeNext;
-        }
-        // A little jitter, so the callers woken by one window do not all race for its first turns at once.
-        const wait = next + randomInt(0, 10);
-        if (Date.now() + wait > giveUpAt) {
-          stats.refused += 1;
-          return Math.max(1, next);
-        }
-        if (!waited) stats.waited += 1;
-        waited = true;
-        await sleep(wait, undefined, { signal });
-      }
+      const turn = await takeTurn(limiter, upstream, 1, signal, Date.now() + Math.max(0, Math.min(maxWaitMs, budgetMs)));
+      if (turn.waited) stats.waited += 1;
+      if (turn.taken) return undefined;
+      stats.refused += 1;
+      return turn.nextMs;
     },
     shared: () => redis !== undefined && redis.status === 'ready',
     stats: () => ({ ...stats }),
