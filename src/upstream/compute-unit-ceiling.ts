@@ -20,6 +20,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { takeTurn } from './limiter-turn.ts';
 import { parseRetryAfter } from './retry-after.ts';
@@ -72,6 +73,8 @@ export interface ComputeUnitCeiling {
 }
 
 const SERVER = 'server';
+/** Keys paused at once that a replica remembers locally (the server's and callers' own that got a 429). */
+const MAX_PAUSED_KEYS = 10_000;
 
 export function createComputeUnitCeiling(options: ComputeUnitCeilingOptions = {}): ComputeUnitCeiling {
   const { maxPerMinute, redis } = options;
@@ -90,9 +93,10 @@ export function createComputeUnitCeiling(options: ComputeUnitCeilingOptions = {}
   const ceiling = maxPerMinute !== undefined ? limiter(maxPerMinute, 60, `${prefix}ceiling`) : undefined;
   // A pause is a block of one point: `block` keeps the key over its points for the pause's seconds.
   const pauses = limiter(1, 1, `${prefix}pause`);
-  // Keys this replica knows are paused, until when (ms): no store round trip while it lasts, and none at all
-  // for a key that was never paused here or elsewhere... except the store's own check below.
-  const pausedHere = new Map<string, number>();
+  // Keys this replica paused itself, until when (ms): no store round trip while that lasts. Pauses another
+  // replica started are read from the store (one read per call with Redis). Bounded: each entry expires with
+  // its pause, and at most MAX_PAUSED_KEYS are kept (the store still holds the rest).
+  const pausedHere = new LRUCache<string, number>({ max: MAX_PAUSED_KEYS, ttl: maxPauseSeconds * 1000 });
   // What the ceiling had left after this replica's last take, to compare with the upstream's count.
   let believedRemaining: number | undefined;
 
@@ -112,7 +116,7 @@ export function createComputeUnitCeiling(options: ComputeUnitCeilingOptions = {}
     const bounded = Math.min(maxPauseSeconds, Math.max(1, Math.ceil(seconds)));
     const until = Date.now() + bounded * 1000;
     if ((pausedHere.get(key) ?? 0) >= until) return;
-    pausedHere.set(key, until);
+    pausedHere.set(key, until, { ttl: bounded * 1000 });
     stats.pauses += 1;
     void pauses.block(key, bounded).catch(() => undefined);
   };
