@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { signWebhookPayload } from '../../src/lib/webhook-signature.ts';
 import { WEBHOOK_DELIVERIES_DEFAULTS } from '../../src/gateway/plugins/use-webhook-deliveries.ts';
 import { ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
+import { until } from '../helpers/until.ts';
 
 // Live activity end to end: real gateways (startServer) take the devnet's signed webhook deliveries
 // over HTTP, through a recording proxy at WEBHOOK_PUBLIC_URL (in front of one replica, or alternating
@@ -20,16 +21,6 @@ const KEY = 'live-activity-test-key';
 const WEBHOOK_ROUTES = /^(GET|POST|PATCH|DELETE) \/v1\/webhooks/;
 
 let clock = Date.now();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits (bounded) until `check` holds; fails with `what` if it never does. */
-async function until(what: string, check: () => boolean | Promise<boolean>, tries = 500): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await sleep(20);
-  }
-  throw new Error(`never: ${what}`);
-}
 
 interface Recorded { body: string; signature: string | undefined; to: string; status: number }
 

@@ -10,6 +10,7 @@ import { blockPolling } from '../../src/loaders/block-poller.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { signWebhookPayload } from '../../src/lib/webhook-signature.ts';
 import { ensureRedis, freePort, redisAvailable, stopRedis } from '../helpers/redis.ts';
+import { sleep, until } from '../helpers/until.ts';
 
 // An attacker's suite against what a subscription holds and what it costs, over real sockets to real
 // gateways in front of a devnet (its clock pinned). One client must not take another's topics, on any
@@ -34,15 +35,6 @@ let devnet: Devnet;
 let devnetClock = Date.now();
 const savedInterval = blockPolling.intervalMs;
 const started: RunningServer[] = [];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => boolean | Promise<boolean>, tries = 500): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await sleep(20);
-  }
-  throw new Error(`never: ${what}`);
-}
 
 /** A gateway in front of the devnet with live activity, its deliveries at its own address, its grace on `clock`. */
 async function startGateway(key: string, clock: { now: number }, env: Record<string, string> = {}): Promise<RunningServer> {

@@ -10,6 +10,7 @@ import { LIVE_ACTIVITY_DEFAULTS, type LiveActivity } from '../../src/loaders/liv
 import { WEBHOOK_DELIVERIES_DEFAULTS } from '../../src/gateway/plugins/use-webhook-deliveries.ts';
 import { upstreamScope } from '../../src/upstream/cached-clients.ts';
 import { connectRedis, ensureRedis, redisAvailable, stopRedis } from '../helpers/redis.ts';
+import { until } from '../helpers/until.ts';
 
 // An outside attacker's suite against the webhook delivery endpoint, over real HTTP against real
 // gateways (startServer) on a devnet: a captured delivery replayed after the gateway restarts (with
@@ -20,15 +21,6 @@ import { connectRedis, ensureRedis, redisAvailable, stopRedis } from '../helpers
 const KEY = 'webhook-attacks-test-key';
 const PATH = '/webhooks/data-api';
 const silent = pino({ level: 'silent' });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, check: () => boolean | Promise<boolean>, tries = 500): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await sleep(20);
-  }
-  throw new Error(`never: ${what}`);
-}
 
 const origin = (server: RunningServer): string => server.url.replace('/graphql', '');
 const liveOf = (server: RunningServer): LiveActivity => server.gateway.liveActivity as LiveActivity;
