@@ -104,6 +104,8 @@ export function createComputeUnitCeiling(options: ComputeUnitCeilingOptions = {}
     const local = (pausedHere.get(key) ?? 0) - Date.now();
     if (local > 0) return local;
     pausedHere.delete(key);
+    // In one process the local view is the whole truth: no store read on every call's path.
+    if (!redis) return 0;
     try {
       const state = await pauses.get(key);
       return state && state.consumedPoints > 1 ? state.msBeforeNext : 0;
