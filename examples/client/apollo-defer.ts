@@ -19,7 +19,7 @@ const ValidatorsWithRewards = graphql(`
     }
   }
   fragment ValidatorRewards on Validator {
-    peer { nodeID version }
+    peer { nodeId version }
     pendingRewards(first: 2) { edges { node { txHash progress } } }
   }
 `);

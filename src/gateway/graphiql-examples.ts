@@ -96,7 +96,7 @@ query NodeOverview {
     name
     version { version databaseVersion }
     health { healthy }
-    peers(first: 5) { edges { node { nodeID version observedUptime validator { nodeId amountStaked } } } }
+    peers(first: 5) { edges { node { nodeId version observedUptime validator { nodeId amountStaked } } } }
   }
 }
 `;

@@ -6,7 +6,7 @@ import { blockchainById, subnetById, SUBNET_LIST_COST, SUBNET_LIST_NOTE } from '
 import type { NetworkId } from '../loaders/types.ts';
 import type { Chain, NetworkToken } from '../shapes/index.ts';
 import { openEnumField, openEnumListField, upstreamEnum } from './enums.ts';
-import { BOUNDS } from './input-checks.ts';
+import { BOUNDS, evmChainIdOf } from './input-checks.ts';
 import { NetworkNameEnum, networkId } from './network.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { BlockchainRef, SubnetRef } from './subnet-refs.ts';
@@ -133,9 +133,12 @@ builder.queryFields((t) => ({
     type: ChainRef,
     nullable: true,
     description:
-      'An EVM chain by EVM chain id (`43114`) or blockchain id, read directly (getChainInfo); null when the Data API does not index it. Several in one request are answered by one chain list.',
-    args: { chainId: t.arg.string({ required: true, description: 'The chain.', bound: BOUNDS.chainId }) },
+      'An EVM chain by EVM chain id (`43114`), blockchain id, or `c-chain` (the C-Chain of `network`), read directly (getChainInfo); null when the Data API does not index it. Several in one request are answered by one chain list.',
+    args: {
+      chainId: t.arg.string({ required: true, description: 'The chain.', bound: BOUNDS.evmChainRef }),
+      network: t.arg({ type: NetworkNameEnum, description: 'Whose C-Chain `chainId: "c-chain"` names (MAINNET when omitted); other chain ids name one chain on their own.' }),
+    },
     upstreamCost: CHAIN_INFO_COST,
-    resolve: (_root, args, ctx) => chainInfoById(ctx).load(args.chainId),
+    resolve: (_root, args, ctx) => chainInfoById(ctx).load(evmChainIdOf(args.chainId, args.network ? networkId(args.network) : 'mainnet')),
   }),
 }));

@@ -5,7 +5,7 @@ import { between, fromCheck, listOf, quoteValue, type Bound } from './bounds.ts'
 export { quoteValue };
 import { isCb58Id, isEvmAddress, isEvmHash, isNodeId } from '../lib/ids.ts';
 import type { NetworkId } from '../loaders/types.ts';
-import { PRIMARY_CHAIN_IDS } from '../shapes/index.ts';
+import { C_CHAIN_EVM_IDS, PRIMARY_CHAIN_IDS } from '../shapes/index.ts';
 
 /**
  * The grammar of every argument a caller sends, in one place. Each check throws
@@ -204,7 +204,29 @@ export function checkDecimal(argument: string, value: unknown): void {
  */
 export function checkChainId(argument: string, value: unknown, index?: number): void {
   if (typeof value === 'string' && (/^[1-9][0-9]{0,19}$/.test(value) || isCb58Id(value))) return;
+  const alias = typeof value === 'string' ? PRIMARY_ALIASES.get(value.toLowerCase()) : undefined;
+  if (alias) throw badInput(argument, `${quoteValue(value)}${entry(index)} ${primaryAliasAdvice(alias)}`);
   throw badInput(argument, `${quoteValue(value)}${entry(index)} is not a chain id: an EVM chain id (decimal, e.g. 43114) or a blockchain id (cb58)`);
+}
+
+/** What to give instead of a primary chain's alias where an EVM chain id is asked for. */
+function primaryAliasAdvice(alias: ChainLetter): string {
+  if (alias === 'c') return `names the C-Chain of a network, and this argument takes its EVM chain id: ${C_CHAIN_EVM_IDS.mainnet} on mainnet, ${C_CHAIN_EVM_IDS.fuji} on Fuji`;
+  return `is not an EVM chain: read it through \`network(name:) { blockchain(id: "${alias}-chain") }\``;
+}
+
+/**
+ * `Query.chain`'s chain: a chain id as {@link checkChainId} takes it, or `c-chain` (any case), the
+ * C-Chain of the network the field names. `p-chain` and `x-chain` are refused with where to read them.
+ */
+export function checkEvmChainRef(argument: string, value: unknown): void {
+  if (typeof value === 'string' && PRIMARY_ALIASES.get(value.toLowerCase()) === 'c') return;
+  checkChainId(argument, value);
+}
+
+/** The chain id {@link checkEvmChainRef} accepted, with `c-chain` read as `network`'s C-Chain. */
+export function evmChainIdOf(value: string, network: NetworkId): string {
+  return PRIMARY_ALIASES.get(value.toLowerCase()) === 'c' ? String(C_CHAIN_EVM_IDS[network]) : value;
 }
 
 // ---------------------------------------------------------------- numbers and dates
@@ -382,6 +404,8 @@ export const BOUNDS = {
   evmAddress: fromCheck('A 0x-prefixed 20-byte hex address.', checkEvmAddress),
   evmTxHash: fromCheck('A 0x-prefixed 32-byte hex transaction hash.', (argument, value) => checkEvmTxHash(argument, value)),
   chainId: fromCheck('An EVM chain id (decimal, e.g. 43114) or a blockchain id (cb58).', checkChainId),
+  /** `Query.chain`: a chain id, or `c-chain` for the C-Chain of the field's network. */
+  evmChainRef: fromCheck('An EVM chain id (decimal, e.g. 43114), a blockchain id (cb58), or `c-chain` (the C-Chain of `network`).', checkEvmChainRef),
   decimal: fromCheck('A string of decimal digits (at most 78).', (argument, value) => checkDecimal(argument, value)),
   date: fromCheck('A calendar date, YYYY-MM-DD.', checkDate),
   hex: fromCheck(`0x-prefixed hex, at most ${INPUT_LIMITS.hexBytes / 1024} KiB.`, (argument, value) => checkHex(argument, value)),

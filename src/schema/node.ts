@@ -159,7 +159,11 @@ const AcpPreferenceRef = builder.objectRef<AcpPreference & { acpNumber: number }
 export const PeerRef = builder.objectRef<PeerShape>('Peer').implement({
   description: 'A node connected to a configured node (info.peers).',
   fields: (t) => ({
-    nodeID: t.exposeString('nodeID', { description: "The peer's node id, `NodeID-...`." }),
+    nodeId: t.exposeString('nodeID', { description: "The peer's node id, `NodeID-...` (spelled as `Validator.nodeId` and `AvalancheNode.nodeId`)." }),
+    nodeID: t.exposeString('nodeID', {
+      description: "The peer's node id, `NodeID-...`, in the node API's spelling.",
+      deprecationReason: 'Use `nodeId`, spelled as everywhere else in this schema (the same value).',
+    }),
     ip: t.exposeString('ip', { description: 'Remote address of the connection (`host:port`).' }),
     publicIP: t.exposeString('publicIP', { description: 'Public address the peer announces (`host:port`, empty when unknown).' }),
     ipAddress: t.field({ type: 'IP', nullable: true, description: 'The IP address of `ip`, without its port; null when the host is not an IP address.', resolve: (p) => ipOfHostPort(p.ip) }),

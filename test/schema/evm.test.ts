@@ -108,6 +108,32 @@ describe('chains', () => {
     expect(data.chain.subnet.subnetId).toBe(data.chain.subnetId);
     expect(data.chain.blockchain.blockchainId).toBe(data.chain.platformChainId);
   });
+
+  it('reads `c-chain` as the C-Chain of the network asked (MAINNET when omitted), as the primary-chain fields do', async () => {
+    const data = await ok(`{
+      mainnet: chain(chainId: "c-chain") { chainId isTestnet }
+      fuji: chain(chainId: "C-Chain", network: FUJI) { chainId isTestnet }
+      primary: network(name: FUJI) { blockchain(id: "c-chain") { blockchainId } }
+    }`);
+    expect(data.mainnet).toEqual({ chainId: '43114', isTestnet: false });
+    expect(data.fuji).toEqual({ chainId: '43113', isTestnet: true });
+    const byBlockchain = await ok(`query($id: String!) { chain(chainId: $id) { chainId } }`, { id: data.primary.blockchain.blockchainId });
+    expect(byBlockchain.chain.chainId).toBe('43113');
+  });
+
+  it('refuses `p-chain` and `x-chain` where an EVM chain is meant, saying where to read them, before any upstream call', async () => {
+    stack.devnet.resetStats();
+    for (const alias of ['p-chain', 'X-CHAIN']) {
+      const result = await stack.query(`query($id: String!) { chain(chainId: $id) { chainId } }`, { id: alias });
+      expect(result.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+      expect(result.errors?.[0]?.message).toContain('is not an EVM chain');
+      expect(result.errors?.[0]?.message).toContain(`blockchain(id: "${alias.toLowerCase()}")`);
+    }
+    // Elsewhere a chain id is an EVM chain id: `c-chain` is refused with the two ids to use.
+    const icm = await stack.query(`{ icmMessages(address: "0x00000000000000000000000000000000000000a1", filter: { sourceBlockchainId: "c-chain" }) { edges { cursor } } }`);
+    expect(icm.errors?.[0]?.message).toMatch(/43114 on mainnet, 43113 on Fuji/);
+    expect(stack.devnet.stats().requests).toBe(0);
+  });
 });
 
 const NATIVE_FIELDS = `

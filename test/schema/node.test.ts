@@ -279,10 +279,13 @@ describe('AvalancheNode.peers', () => {
   });
 
   it('links each peer to its validation with one batched validators call per page', async () => {
-    const data = await ok('{ avalancheNode { peers(first: 100) { edges { node { nodeID validator { nodeId network } } } } } }');
+    const data = await ok('{ avalancheNode { peers(first: 100) { edges { node { nodeID nodeId validator { nodeId network } } } } } }');
     const edges = data.avalancheNode.peers.edges;
     expect(edges).toHaveLength(100);
-    for (const { node } of edges) expect(node.validator).toEqual({ nodeId: node.nodeID, network: 'mainnet' });
+    for (const { node } of edges) {
+      expect(node.nodeId).toBe(node.nodeID);
+      expect(node.validator).toEqual({ nodeId: node.nodeId, network: 'mainnet' });
+    }
     expect(routes()['POST info.peers']).toBe(1);
     expect(routes()['GET /v1/networks/{network}/validators']).toBeLessThanOrEqual(2);
   });
