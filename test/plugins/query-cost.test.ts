@@ -1,12 +1,13 @@
 import { buildSchema, getIntrospectionQuery, parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exampleQueries } from '../../src/gateway/graphiql-examples.ts';
-import { costs, EstimateTooComplex, estimateQueryCost, type EstimateOptions, type FieldCost } from '../../src/gateway/plugins/use-query-cost.ts';
+import { COST_HEADER, costs, EstimateTooComplex, estimateQueryCost, type EstimateOptions, type FieldCost } from '../../src/gateway/plugins/use-query-cost.ts';
 import { nodeHealthPolling } from '../../src/loaders/node-health.ts';
 import { SUBNET_INDEX } from '../../src/loaders/subnets.ts';
 import { createMemoryCache } from '../../src/upstream/cache-memory.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 import { readEvents, subscribe } from '../helpers/sse.ts';
+import { sumCostHeader } from '../federation/cost-header.ts';
 
 // ---------------------------------------------------------------- the model, on a small schema
 
@@ -214,6 +215,8 @@ describe('estimateQueryCost', () => {
 interface Cost {
   estimatedUpstreamCalls: number;
   actualUpstreamCalls: number;
+  estimatedComputeUnits: number;
+  actualComputeUnits: number;
   nodes: number;
 }
 const costOf = (response: GraphQLResponse): Cost => response.extensions?.['cost'] as Cost;
@@ -480,3 +483,49 @@ function dataApiRequests(stack: TestStack): number {
     .filter(([route]) => route.includes('/v1/'))
     .reduce((sum, [, count]) => sum + count, 0);
 }
+
+describe('the chaingraph-cost header', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack({ devnet: { validators: 60 }, gateway: { maxQueryCost: 10 } });
+    await stack.upstreamSettled();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+  const post = (query: string, accept = 'application/graphql-response+json') =>
+    stack.gateway.fetch('http://chaingraph.test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query }) });
+
+  it('repeats extensions.cost on the response, as an RFC 8941 list a router can append to', async () => {
+    stack.devnet.resetStats();
+    const response = await post('{ network(name: FUJI) { validators(first: 3) { edges { node { nodeId delegators(first: 2) { edges { node { txHash } } } } } } } }');
+    const body = (await response.json()) as GraphQLResponse;
+    expect(body.errors).toBeUndefined();
+    const cost = costOf(body);
+    const value = response.headers.get(COST_HEADER);
+    expect(value).toBe(
+      `calls;actual=${cost.actualUpstreamCalls};estimated=${cost.estimatedUpstreamCalls}, compute-units;actual=${cost.actualComputeUnits};estimated=${cost.estimatedComputeUnits}, nodes;estimated=${cost.nodes}`,
+    );
+    expect(sumCostHeader(value)).toMatchObject({ operations: 1, actualUpstreamCalls: stack.devnet.stats().requests, nodes: cost.nodes });
+    expect(cost.actualUpstreamCalls).toBeGreaterThan(0);
+  });
+
+  it('carries the estimate of a refused operation, with nothing spent', async () => {
+    stack.devnet.resetStats();
+    const response = await post('{ network(name: FUJI) { validators(first: 50) { edges { node { delegators(first: 50) { edges { node { txHash } } } } } } } }');
+    const body = (await response.json()) as GraphQLResponse;
+    expect(body.errors?.[0]?.extensions?.['code']).toBe('QUERY_TOO_COSTLY');
+    const totals = sumCostHeader(response.headers.get(COST_HEADER));
+    expect(totals?.estimatedUpstreamCalls).toBeGreaterThan(10);
+    expect(totals).toMatchObject({ operations: 1, actualUpstreamCalls: 0, actualComputeUnits: 0 });
+    expect(stack.devnet.stats().requests).toBe(0);
+  });
+
+  it('is absent where no operation ran (a parse error), and on an incremental response, whose figures come after the headers', async () => {
+    expect((await post('{ network(')).headers.get(COST_HEADER)).toBeNull();
+    const deferred = await post('{ chains { chainId ... @defer { chainName } } }', 'multipart/mixed');
+    expect(deferred.headers.get('content-type')).toMatch(/^multipart\/mixed/);
+    expect(deferred.headers.get(COST_HEADER)).toBeNull();
+    expect(await deferred.text()).toContain('"cost"');
+  });
+});

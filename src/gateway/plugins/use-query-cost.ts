@@ -42,6 +42,16 @@ export interface QueryCostOptions extends EstimateOptions {
 
 export const QUERY_COST_DEFAULTS = { maxCost: 500, maxNodes: 50_000, maxComputeUnits: 20_000 } as const;
 
+/**
+ * The response header that repeats `extensions.cost`, for whoever cannot read chaingraph's extensions: a
+ * federation router drops a subgraph's extensions and may own `extensions.cost` itself (Hive Gateway's and
+ * Apollo Router's demand control). Its value is a structured-field list (RFC 8941) of three members per
+ * operation, `calls;actual=2;estimated=3, compute-units;actual=20;estimated=20, nodes;estimated=13`, so
+ * copies a router appends from several subgraph requests still add up (sum each member's parameters).
+ * Numbers only; absent on incremental responses and subscriptions, whose figures come after the headers.
+ */
+export const COST_HEADER = 'chaingraph-cost';
+
 type OnExecuteHooks = ReturnType<NonNullable<Plugin['onExecute']>> extends infer R ? Exclude<Awaited<R>, void> : never;
 
 type Estimated = { estimate: CostEstimate } | { error: GraphQLError } | undefined;
@@ -139,7 +149,24 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
     };
   };
 
+  // The figures of each request's operations (a batched request runs several), for its header.
+  const figures = new WeakMap<Request, string[]>();
+
   return {
+    onExecutionResult({ result, request }) {
+      const cost = !result || isAsyncIterable(result) || Array.isArray(result) ? undefined : (result as ExecutionResult).extensions?.['cost'];
+      const value = costHeaderValue(cost);
+      if (value) figures.set(request, [...(figures.get(request) ?? []), value]);
+    },
+    onResponse({ request, response }) {
+      const values = figures.get(request);
+      if (!values) return;
+      try {
+        response.headers.set(COST_HEADER, values.join(', '));
+      } catch {
+        // A response with immutable headers (a Response.error()) is left as it is.
+      }
+    },
     onExecute({ args, setExecuteFn }) {
       const estimated = estimateFor(args.schema, args.document, args.variableValues ?? {}, args.operationName);
       if (!estimated) return undefined;
@@ -204,6 +231,26 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
       };
     },
   };
+}
+
+/** One operation's `extensions.cost` as members of the {@link COST_HEADER} list; undefined when it has none. */
+export function costHeaderValue(cost: unknown): string | undefined {
+  if (typeof cost !== 'object' || cost === null) return undefined;
+  const read = (name: string): number | undefined => {
+    const value = (cost as Record<string, unknown>)[name];
+    // Structured-field integers: at most 15 digits.
+    return typeof value === 'number' && Number.isSafeInteger(value) && Math.abs(value) < 1e15 ? value : undefined;
+  };
+  const member = (name: string, params: [string, number | undefined][]): string | undefined => {
+    const known = params.filter((param): param is [string, number] => param[1] !== undefined);
+    return known.length ? [name, ...known.map(([key, value]) => `${key}=${value}`)].join(';') : undefined;
+  };
+  const members = [
+    member('calls', [['actual', read('actualUpstreamCalls')], ['estimated', read('estimatedUpstreamCalls')]]),
+    member('compute-units', [['actual', read('actualComputeUnits')], ['estimated', read('estimatedComputeUnits')]]),
+    member('nodes', [['estimated', read('nodes')]]),
+  ].filter((m): m is string => m !== undefined);
+  return members.length ? members.join(', ') : undefined;
 }
 
 function defaultClient(context: unknown): string {
