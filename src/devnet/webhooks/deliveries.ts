@@ -3,8 +3,11 @@
 // (at most MAX_BLOCKS_PER_TICK, so a long pause catches up over ticks), and queues one delivery per
 // transaction that touches a watched address, signed with its key's shared secret.
 //
-// Primary-network and validator webhooks are stored and served, but deliver nothing: the devnet's
-// primary-network data is fixed when it starts, so there is no new activity to tell them about.
+// Primary-network and validator webhooks are scanned the same way over the P- or X-chain's new blocks,
+// for the devnet's live activity (src/devnet/dataset/primary/live.ts): a transfer paying a watched
+// address is a `balance_change` of `primary_network_address_activity`; a delegation to a watched node
+// (or to a validator of a watched subnet) a `delegator_stake` of `validator_activity`. Each is sent only
+// when the webhook asked for that sub-event.
 //
 // A delivery is POSTed to the webhook's url; a connection error, a timeout (DELIVERY_TIMEOUT_MS) or a
 // non-2xx answer is retried after 1, 2, 4 and 8 s with the same messageId and body (5 attempts in all).
@@ -15,10 +18,12 @@
 import { randomUUID } from 'node:crypto';
 import { signWebhookPayload, WEBHOOK_SIGNATURE_HEADER } from '../../lib/webhook-signature.ts';
 import type { FullTransaction } from '../../shapes/index.ts';
+import { PRIMARY_NETWORK_ID } from '../../shapes/index.ts';
 import type { Dataset } from '../dataset/index.ts';
 import { touchedAddresses, transferLogs, webhookTransaction } from './payload.ts';
 import type { StoredWebhook, WatchedChain, WebhookStore } from './store.ts';
 import type { TransactionEvent, WebhookPayload } from './types.ts';
+import type { LiveEvent } from '../dataset/primary/live.ts';
 
 export const MAX_BLOCKS_PER_TICK = 64;
 export const DELIVERY_TIMEOUT_MS = 5_000;
@@ -150,7 +155,46 @@ export function createWebhookDeliveries(options: WebhookDeliveriesOptions): Webh
       }
       stored.cursor = Math.max(stored.cursor, end);
     }
+    for (const stored of store.activePrimaryWebhooks()) {
+      const { primary: watching } = stored;
+      if (!watching || watching.chain === 'c') continue;
+      const data = dataset.primary[watching.network];
+      const end = Math.min(data.latestHeight(watching.chain), stored.cursor + MAX_BLOCKS_PER_TICK);
+      for (let h = stored.cursor + 1; h <= end; h++) {
+        const live = data.liveEvent(watching.chain, h);
+        const payload = live && primaryPayload(stored, live);
+        if (payload) settled.push(enqueue(stored, payload));
+      }
+      stored.cursor = Math.max(stored.cursor, end);
+    }
     return settled;
+  }
+
+  /** What a primary-network or validator webhook is sent about a live transaction, if it watches what it touches. */
+  function primaryPayload(stored: StoredWebhook, live: LiveEvent): WebhookPayload | undefined {
+    const { hook, primary: watching } = stored;
+    if (!watching) return undefined;
+    const data = dataset.primary[watching.network];
+    const envelope = { webhookId: hook.id, messageId: randomUUID() };
+    if (hook.eventType === 'primary_network_address_activity') {
+      const watched = hook.metadata.keys.some((k) => k.replace(/^[PXC]-/, '') === live.address);
+      if (!watched || !hook.metadata.subEvents.addressActivitySubEvents.includes('balance_change')) return undefined;
+      return {
+        ...envelope, eventType: hook.eventType,
+        event: {
+          subEvent: 'balance_change', network: watching.network, blockchainId: data.chainIds[live.chain],
+          addresses: [`${live.chain.toUpperCase()}-${live.address}`], txHash: live.txHash, txType: live.txType, blockTimestamp: live.timestamp,
+        },
+      };
+    }
+    if (hook.eventType !== 'validator_activity' || live.nodeId === undefined) return undefined;
+    const key = hook.metadata.keys[0];
+    const watched = hook.metadata.keyType === 'nodeId' ? key === live.nodeId : key === PRIMARY_NETWORK_ID;
+    if (!watched || !hook.metadata.subEvents.validatorActivitySubEvents.includes('delegator_stake')) return undefined;
+    return {
+      ...envelope, eventType: hook.eventType,
+      event: { subEvent: 'delegator_stake', network: watching.network, nodeId: live.nodeId, subnetId: PRIMARY_NETWORK_ID, txHash: live.txHash, blockTimestamp: live.timestamp },
+    };
   }
 
   function enqueue(stored: StoredWebhook, payload: WebhookPayload): Promise<void> {

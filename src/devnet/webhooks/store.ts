@@ -36,11 +36,20 @@ export interface StoredWebhook {
   /** For `address_activity`: the watched addresses, lower-cased, to the spelling first given. */
   readonly watched?: Map<string, string>;
   readonly chain?: WatchedChain;
+  /** For primary-network and validator webhooks: the network and the chain whose blocks are scanned (the P-chain for validators). */
+  readonly primary?: WatchedPrimaryChain;
   /**
-   * For `address_activity`: the last block already scanned for deliveries. A new (or re-activated)
-   * webhook starts at the chain's latest block: it is told about what happens from then on.
+   * The last block already scanned for deliveries (of the EVM chain, or of the primary chain). A new (or
+   * re-activated) webhook starts at the chain's latest block: it is told about what happens from then on.
    */
   cursor: number;
+}
+
+/** The primary-network chain a primary-network or validator webhook's deliveries come from. */
+export interface WatchedPrimaryChain {
+  network: EvmNetwork;
+  /** `c`: a C-chain address webhook, which the devnet's live activity never touches. */
+  chain: 'p' | 'x' | 'c';
 }
 
 interface KeyState {
@@ -65,6 +74,8 @@ export interface WebhookStore {
   rotateSecret(key: string): string;
   /** Every active `address_activity` webhook, with its key. */
   activeEvmWebhooks(): StoredWebhook[];
+  /** Every active `primary_network_address_activity` and `validator_activity` webhook, with its key. */
+  activePrimaryWebhooks(): StoredWebhook[];
   /** Every stored webhook (the delivery counters list them). */
   all(): StoredWebhook[];
 }
@@ -107,6 +118,10 @@ export function createWebhookStore(dataset: Dataset): WebhookStore {
 
   function latestBlock(chain: WatchedChain): number {
     return dataset.evm[chain.network].latestBlock(chain.evmChainId) ?? 0;
+  }
+
+  function latestHeight(watching: WatchedPrimaryChain): number {
+    return watching.chain === 'c' ? 0 : dataset.primary[watching.network].latestHeight(watching.chain);
   }
 
   /** Adds EVM addresses to a watched set, each once; refused whole when it would pass a limit. */
@@ -164,7 +179,8 @@ export function createWebhookStore(dataset: Dataset): WebhookStore {
     }
     const count = hook.metadata.keys.length;
     if (totalAddresses + count > MAX_TOTAL_ADDRESSES) bad(`The devnet watches at most ${MAX_TOTAL_ADDRESSES} addresses over every webhook`);
-    const stored: StoredWebhook = { key, hook, cursor: 0 };
+    const watching: WatchedPrimaryChain = { network, chain: hook.chainId === primary.chainIds.x ? 'x' : hook.chainId === primary.chainIds.c ? 'c' : 'p' };
+    const stored: StoredWebhook = { key, hook, primary: watching, cursor: latestHeight(watching) };
     stateFor(key).webhooks.set(id, stored);
     totalAddresses += count;
     return view(stored);
@@ -236,12 +252,14 @@ export function createWebhookStore(dataset: Dataset): WebhookStore {
       return state.secret;
     },
     activeEvmWebhooks: () => [...keys.values()].flatMap((s) => [...s.webhooks.values()].filter((w) => w.hook.status === 'active' && w.watched !== undefined)),
+    activePrimaryWebhooks: () => [...keys.values()].flatMap((s) => [...s.webhooks.values()].filter((w) => w.hook.status === 'active' && w.primary !== undefined)),
     all: () => [...keys.values()].flatMap((s) => [...s.webhooks.values()]),
   };
 
   function setStatus(stored: StoredWebhook, status: WebhookStatus): void {
     // Activity while a webhook was inactive is not delivered when it is activated again.
     if (status === 'active' && stored.hook.status !== 'active' && stored.chain) stored.cursor = latestBlock(stored.chain);
+    if (status === 'active' && stored.hook.status !== 'active' && stored.primary) stored.cursor = latestHeight(stored.primary);
     stored.hook.status = status;
   }
 }

@@ -1,7 +1,7 @@
 // The Data API's webhook objects as the devnet serves them: the spec's EVMAddressActivityResponse,
 // PrimaryNetworkAddressActivityResponse and ValidatorActivityResponse, and the delivery payload
 // (WebhookAddressActivityResponse with its TransactionEvent, Transaction, Log, ERCTransfer, ERCToken,
-// WebhookInternalTransaction).
+// WebhookInternalTransaction; the same envelope carries the primary-network and validator events).
 
 import {
   PRIMARY_ADDRESS_SUB_EVENTS, VALIDATOR_SUB_EVENTS, WEBHOOK_BALANCE_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES, type WebhookEventType,
@@ -145,11 +145,43 @@ export interface TransactionEvent {
   logs?: WebhookLog[];
 }
 
-/** One delivery's body. */
-export interface WebhookPayload {
+/**
+ * A `primary_network_address_activity` event. The spec gives no payload for it: this is the form the
+ * gateway reads (src/shapes/webhook-deliveries.ts), the envelope being the spec's.
+ */
+export interface PrimaryActivityEvent {
+  subEvent: (typeof PRIMARY_SUB_EVENTS)[number];
+  network: 'mainnet' | 'fuji';
+  blockchainId: string;
+  /** The watched addresses it touched, with their chain prefix (`P-avax1...`). */
+  addresses: string[];
+  txHash: string;
+  txType: string;
+  /** Seconds. */
+  blockTimestamp: number;
+}
+
+/** A `validator_activity` event (no payload in the spec either: the form the gateway reads). */
+export interface ValidatorActivityEvent {
+  subEvent: (typeof VALIDATOR_SUB_EVENTS)[number];
+  network: 'mainnet' | 'fuji';
+  nodeId: string;
+  subnetId: string;
+  txHash: string;
+  /** Seconds. */
+  blockTimestamp: number;
+}
+
+interface PayloadOf<T extends WebhookEventType, E> {
   webhookId: string;
-  eventType: 'address_activity';
+  eventType: T;
   /** Identifies the delivery: the same on every retry of it. */
   messageId: string;
-  event: TransactionEvent;
+  event: E;
 }
+
+/** One delivery's body. */
+export type WebhookPayload =
+  | PayloadOf<'address_activity', TransactionEvent>
+  | PayloadOf<'primary_network_address_activity', PrimaryActivityEvent>
+  | PayloadOf<'validator_activity', ValidatorActivityEvent>;

@@ -4,7 +4,10 @@
 // it (the fixture address and the team address that deployed most contracts,
 // with the fixture's ICM transactions), plus a few filler transactions generated
 // from (seed, network, chain, block): native transfers and ERC-20/721/1155
-// transfers between derived addresses. Filler hashes are self-describing (kind 3
+// transfers between derived addresses. In every block after the anchor (the
+// start of the day the dataset was built), the first filler is between the two
+// activity addresses (`activityAddress`, `activityPeerAddress` of the fixtures),
+// so a webhook or subscriber watching one sees an event in every new block. Filler hashes are self-describing (kind 3
 // of the transaction-hash codec, the block number in the address bytes), so any
 // of them is found by `transaction(chainId, txHash)`. Other addresses' histories
 // are generated on demand and are not listed in blocks (any address has one).
@@ -110,8 +113,13 @@ export function createBlocks(input: CreateBlocksInput): EvmBlocksData {
     const { secret } = ctx.env;
     const rng = new Rng(`${secret}:filler:${ctx.evmChainId}:${n}:${index}`);
     const hash = encodeTxHash(secret, { kind: 3, chainIdx: ctx.idx, address: `0x${n.toString(16).padStart(40, '0')}`, index });
-    const from = rng.evmAddress();
-    const to = rng.evmAddress();
+    // Drawn either way, so the rest of the filler does not move when live activity takes its parties.
+    let from = rng.evmAddress();
+    let to = rng.evmAddress();
+    if (index === 0 && n > ctx.anchorBlock) {
+      const [a, b] = ctx.env.activityAddresses;
+      [from, to] = ((sha256(`${secret}:activity-direction:${ctx.evmChainId}:${n}`)[0] ?? 0) & 1) === 0 ? [a, b] : [b, a];
+    }
     const base = (over: Partial<TxParams> & Pick<TxParams, 'to' | 'callType'>): TxParams => ({
       block: n, blockIndex, hash, from, value: 0n, nonce: rng.int(0, 5_000), methodHash: '', methodName: 'Native Transfer',
       input: '0x', gasLimit: 21_000, gasUsed: 21_000, failed: rng.bool(0.05), legacy: rng.bool(0.1),

@@ -19,7 +19,7 @@ import {
 } from '../../../shapes/index.ts';
 import { Rng } from '../../rng.ts';
 import { buildChain, latest } from './chains.ts';
-import { decodeTxHash, Lru, price, toUnits } from './helpers.ts';
+import { decodeTxHash, derivedAddress, Lru, price, toUnits } from './helpers.ts';
 import { buildHistory, fullView, inRange, stripFull } from './history.ts';
 import { buildIcm, icmTransaction } from './icm.ts';
 import {
@@ -85,7 +85,8 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
   const anchor = Math.floor(now() / 1000 / DAY) * DAY;
   const fixtureAddress = new Rng(`${seed}:evm-fixture-address`).evmAddress();
 
-  const env: EvmEnv = { network, secret, anchor, fixtureAddress, now };
+  const activityAddresses = [derivedAddress(`${secret}:activity:0`), derivedAddress(`${secret}:activity:1`)] as const;
+  const env: EvmEnv = { network, secret, anchor, fixtureAddress, activityAddresses, now };
 
   const ctxs: ChainCtx[] = [...input.chains]
     .sort((a, b) => Number(b.isCChain) - Number(a.isCChain))
@@ -137,6 +138,8 @@ export function createEvmData(input: CreateEvmDataInput): EvmData {
       erc1155Contract: erc1155?.address ?? (c.erc1155[0] as ContractDef).address,
       erc1155TokenId: erc1155?.tokenId ?? '1',
       deploymentTxHash: records[deployed.deployIndex]?.native.txHash ?? '',
+      activityAddress: env.activityAddresses[0],
+      activityPeerAddress: env.activityAddresses[1],
       ...(icmSource ? { icmSourceTxHash: icmSource.txHash, icmSourceEvmChainId: icm(fixtureAddress)[0]?.message.sourceEvmChainId ?? '' } : {}),
       ...(subnet ? { subnetEvmChainId: subnet.evmChainId } : {}),
     };

@@ -24,6 +24,11 @@ export interface EvmEnv {
   anchor: number;
   /** The address with a full history on every chain (the fixtures' `address`). */
   fixtureAddress: string;
+  /**
+   * The two example addresses of live activity (the fixtures' `activityAddress`, `activityPeerAddress`): the
+   * first transaction of every block after `anchor`, on every chain, is between them (see blocks.ts).
+   */
+  activityAddresses: readonly [string, string];
   now: () => number;
 }
 

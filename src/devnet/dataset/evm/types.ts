@@ -30,6 +30,9 @@ export interface EvmFixtures {
   erc1155TokenId: string;
   /** The deployment transaction of `contractAddress` (sent by `address`). */
   deploymentTxHash: string;
+  /** Touched by the first transaction of every new block of every chain (with `activityPeerAddress`, its counterparty). */
+  activityAddress: string;
+  activityPeerAddress: string;
   /** Also, when the network has them: `icmSourceTxHash` + `icmSourceEvmChainId`, `subnetEvmChainId`. */
   [k: string]: string;
 }

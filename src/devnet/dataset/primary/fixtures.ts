@@ -10,6 +10,7 @@ import type { PrimaryRecords } from './generate.ts';
 import { delegationStatus, delegationTxHash, type ValidatorRecord } from './staking.ts';
 import type { PrimaryFixtures } from './types.ts';
 import { assetUtxos } from './utxos.ts';
+import { liveAddress } from './live.ts';
 
 export function pickFixtures(data: PrimaryRecords): PrimaryFixtures {
   const { ctx, addresses, subnets, staking } = data;
@@ -75,5 +76,7 @@ export function pickFixtures(data: PrimaryRecords): PrimaryFixtures {
     delegationTxHash: activeDelegation === undefined ? active.txHash : delegationTxHash(ctx, activeDelegation),
     avaxAssetId: ctx.avaxAssetId,
     xAssetId: xAsset,
+    activityPChainAddress: `P-${liveAddress(ctx)}`,
+    activityXChainAddress: `X-${liveAddress(ctx)}`,
   };
 }

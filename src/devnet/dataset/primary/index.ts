@@ -55,6 +55,9 @@ import { chainIdsOf, lastActivityOf } from './address-activity.ts';
 import { l1Entries, listL1Validators, type L1ValidatorQuery } from './l1-validators.ts';
 // Primary-network transactions, balances and assets
 import { PrimaryTransactions } from './transactions.ts';
+// What happens after generation: live transactions for the webhooks
+import { LiveActivity, type LiveEvent } from './live.ts';
+import { approximately, PRIMARY_NETWORK_ID } from '../../../shapes/index.ts';
 
 export { AVAX_ASSET_IDS, BLOCK_INTERVAL_SECONDS, C_CHAIN_EVM_IDS, CHAIN_NAMES, VM_IDS } from './constants.ts';
 export type { PrimaryChain } from './constants.ts';
@@ -93,6 +96,8 @@ export class PrimaryData {
   private delegationIndex: Map<string, number> | undefined;
   /** Transactions, balances and assets, derived from the rest (see transactions.ts). */
   readonly transactions: PrimaryTransactions;
+  /** Activity after generation (live.ts): the activity address and node, and their transactions. */
+  readonly live: LiveActivity;
 
   constructor(input: PrimaryDataInput) {
     this.now = input.now;
@@ -113,7 +118,8 @@ export class PrimaryData {
       activeNodeIds: validators.filter((v) => v.primary && v.status === 'active').map((v) => v.nodeId),
       activeL1Validators: validators.filter((v) => !v.primary && v.status === 'active' && this.subnetById.get(v.subnetId)?.isL1).length,
     };
-    this.transactions = new PrimaryTransactions(this.records, (chain, height) => block(this.ctx, this.producers, chain, height), () => this.nowSec());
+    this.live = new LiveActivity(ctx, pickFixtures(this.records).nodeId, PRIMARY_NETWORK_ID);
+    this.transactions = new PrimaryTransactions(this.records, (chain, height) => block(this.ctx, this.producers, chain, height), () => this.nowSec(), this.live);
   }
 
   private nowSec(): number {
@@ -297,6 +303,12 @@ export class PrimaryData {
   /** Newest first. */
   listVertices(offset: number, limit: number): Page<Vertex> {
     return listVertices(this.ctx, offset, limit);
+  }
+
+  /** The live transaction of block `height` (see live.ts), if it has one and the block was produced. */
+  liveEvent(chain: 'p' | 'x', height: number): LiveEvent | undefined {
+    if (height > this.latestHeight(chain)) return undefined;
+    return this.live.event(chain, height, approximately(block(this.ctx, this.producers, chain, height).blockTimestamp));
   }
 
   // ---------------------------------------------------------------- node view, fixtures, stats

@@ -30,6 +30,7 @@ import { hexOf, sha } from './ids.ts';
 import { delegationRewardTx, delegationStatus, delegationTxHash, validatorRewardTx, type ValidatorRecord } from './staking.ts';
 import type { Page } from './types.ts';
 import { listUtxos } from './utxos.ts';
+import type { LiveActivity } from './live.ts';
 
 export type PrimaryTx = PChainTransaction | XChainTransaction | CChainAtomicTransaction;
 
@@ -72,6 +73,8 @@ export class PrimaryTransactions {
     /** The block at a height as chain-activity makes it (without this module's transactions). */
     private readonly rawBlock: (chain: PrimaryChain, height: number) => Block,
     private readonly nowSec: () => number,
+    /** What happens after generation (live.ts): one more transaction in some new blocks. */
+    private readonly live: LiveActivity,
   ) {}
 
   // ---------------------------------------------------------------- block transactions
@@ -102,7 +105,7 @@ export class PrimaryTransactions {
     const height = Number(b.blockNumber);
     const indexed = this.built().byHeight.get(`${chain}:${height}`) ?? [];
     const plain = Array.from({ length: b.txCount }, (_, k) => this.blockTxId(chain, height, k));
-    const transactions = [...indexed, ...plain];
+    const transactions = [...indexed, ...this.live.txIds(chain, height), ...plain];
     return { ...b, txCount: transactions.length, transactions };
   }
 
@@ -114,6 +117,12 @@ export class PrimaryTransactions {
     if (ref) return this.chainOf(ref) === chain ? this.build(ref, hash) : undefined;
     const inVertex = chain === 'x' ? vertexTxOf(this.data.ctx, hash) : undefined;
     if (inVertex) return this.vertexTx(inVertex.index, inVertex.k, hash);
+    const liveHeight = this.live.heightOf(chain, hash);
+    if (liveHeight !== undefined) {
+      if (liveHeight > heightAt(this.data.ctx, chain, this.nowSec())) return undefined;
+      const b = this.rawBlock(chain, liveHeight);
+      return this.live.transaction(chain as 'p' | 'x', liveHeight, { blockHash: b.blockHash, blockTimestamp: approximately(b.blockTimestamp) });
+    }
     const plain = this.decodeBlockTxId(chain, hash);
     if (!plain || plain.height > heightAt(this.data.ctx, chain, this.nowSec())) return undefined;
     return this.plainTx(chain as 'p' | 'x', plain.height, plain.k, hash);

@@ -92,6 +92,10 @@ export interface PrimaryFixtures {
   avaxAssetId: string;
   /** A non-AVAX X-chain asset held by `xChainAddress`. */
   xAssetId: string;
+  /** Paid by a new P-chain transaction every few blocks after the devnet started (and reward address of the new delegations to `nodeId`). */
+  activityPChainAddress: string;
+  /** Paid by a new X-chain transaction every few blocks after the devnet started. */
+  activityXChainAddress: string;
 }
 
 /** A blockchain of a (non-primary) subnet, as the EVM dataset and the node need it. */
