@@ -116,13 +116,15 @@ export function createBlocks(input: CreateBlocksInput): EvmBlocksData {
     // Drawn either way, so the rest of the filler does not move when live activity takes its parties.
     let from = rng.evmAddress();
     let to = rng.evmAddress();
-    if (index === 0 && n > ctx.anchorBlock) {
+    // Never failed: a failed token call would leave the receiving activity address out of the transaction.
+    const live = index === 0 && n > ctx.anchorBlock;
+    if (live) {
       const [a, b] = ctx.env.activityAddresses;
       [from, to] = ((sha256(`${secret}:activity-direction:${ctx.evmChainId}:${n}`)[0] ?? 0) & 1) === 0 ? [a, b] : [b, a];
     }
     const base = (over: Partial<TxParams> & Pick<TxParams, 'to' | 'callType'>): TxParams => ({
       block: n, blockIndex, hash, from, value: 0n, nonce: rng.int(0, 5_000), methodHash: '', methodName: 'Native Transfer',
-      input: '0x', gasLimit: 21_000, gasUsed: 21_000, failed: rng.bool(0.05), legacy: rng.bool(0.1),
+      input: '0x', gasLimit: 21_000, gasUsed: 21_000, failed: rng.bool(0.05) && !live, legacy: rng.bool(0.1),
       tip: BigInt(rng.int(0, 3_000)) * 1_000_000n, ...over,
     });
     const call = (contract: string, methodHash: string, methodName: string, args: string): TxParams => {
