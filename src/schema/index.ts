@@ -48,6 +48,8 @@ import './live-activity.ts';
 import './links-more.ts';
 // A node's whole validation history: Network.validationHistory, Validator.history, AvalancheNode.validations
 import './validation-history.ts';
+// Batch lookups by natural key: addresses by address and chain id, validators by node id
+import './natural-keys.ts';
 // For schema-stitching gateways: Query._sdl, the SDL with the stitching directives
 import './stitching.ts';
 import { COST_DIRECTIVE_NAMES } from './cost-directives.ts';
