@@ -3,11 +3,13 @@
  * what each publishes at `Query._sdl` (docs/stitching.md):
  *
  * - `stitchingDirectivesTransformer` reads the stitching directives: chaingraph's
- *   `nodes(ids:) @merge(keyField: "id")` makes every type implementing `Node` mergeable by its global id;
+ *   `addresses(keys:) @merge(keyArg: "keys", key: ["address", "chainId"])` with
+ *   `Address @key(selectionSet: "{ address chainId }")` makes an `Address` mergeable by its natural key,
+ *   and `nodes(ids:) @merge(keyField: "id")` every other type implementing `Node` by its global id;
  * - `batch: true` sends the delegations of one tick to a service as one request;
  * - the merge lookups are batched by a DataLoader whose `maxBatchSize` is chaingraph's batch bound
- *   (`MAX_BATCH_KEYS`, the most ids `nodes(ids:)` takes), so a list of 1,200 references is three calls
- *   of `nodes`, never one refused call.
+ *   (`MAX_BATCH_KEYS`, the most keys `addresses(keys:)` and `nodes(ids:)` take), so a list of 1,200
+ *   references is three calls, never one refused call.
  *
  * Run it: `CHAINGRAPH_URL=... WATCHLIST_URL=... npx tsx examples/stitching/gateway.ts` serves the
  * stitched schema at http://127.0.0.1:4100/graphql.
@@ -21,7 +23,7 @@ import { buildSchema, parse, type GraphQLSchema } from 'graphql';
 type SubschemaConfig = Parameters<ReturnType<typeof stitchingDirectives>['stitchingDirectivesTransformer']>[0];
 type HTTPExecutor = ReturnType<typeof buildHTTPExecutor>;
 
-/** chaingraph's batch bound (`MAX_BATCH_KEYS`): the most ids one `nodes(ids:)` takes, stated in its description. */
+/** chaingraph's batch bound (`MAX_BATCH_KEYS`): the most keys one `addresses(keys:)` or `nodes(ids:)` takes, stated in their descriptions. */
 export const CHAINGRAPH_MAX_BATCH_KEYS = 500;
 
 export interface StitchedGatewayOptions {

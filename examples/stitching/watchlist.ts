@@ -1,9 +1,9 @@
 /**
  * A small second service for the stitched gateway (`./gateway.ts`): a watchlist whose items each
- * reference one of chaingraph's addresses. It knows an `Address` only by chaingraph's global `id`
- * (an object type with that one field): the gateway merges in every other field through chaingraph's
- * `nodes(ids:)`. It cannot declare a `Node` interface of its own: stitching refuses to merge an
- * interface in one service with an object of the same name in another.
+ * reference one of chaingraph's addresses by its natural key, the `address` and `chainId` every wallet
+ * and explorer writes (no chaingraph id is stored). Its `Address` is an object type with those two
+ * fields, typed as chaingraph types them: the gateway merges in every other field through chaingraph's
+ * `addresses(keys:)`.
  *
  * Like chaingraph, it publishes its SDL at `Query._sdl` for the gateway.
  */
@@ -11,9 +11,13 @@ import { createSchema, createYoga } from 'graphql-yoga';
 
 /** What the gateway stitches: the watchlist's types, without `_sdl` (which is for the gateway only). */
 export const WATCHLIST_SDL = /* GraphQL */ `
-  """One of chaingraph's addresses, by its global id: the gateway merges in the rest."""
+  """An EVM address, as chaingraph types it."""
+  scalar EvmAddress
+
+  """One of chaingraph's addresses, by its natural key: the gateway merges in the rest."""
   type Address {
-    id: ID!
+    address: EvmAddress
+    chainId: String
   }
 
   """An address someone watches, with their note."""
@@ -28,10 +32,11 @@ export const WATCHLIST_SDL = /* GraphQL */ `
   }
 `;
 
-/** An item of the watchlist: a note and the global id of a chaingraph `Address`. */
+/** An item of the watchlist: a note and an address on an EVM chain (`chainId` as `43114`). */
 export interface WatchItem {
   note: string;
-  addressId: string;
+  address: string;
+  chainId: string;
 }
 
 /** The watchlist service over `items` (a yoga instance: serve its `fetch` at `/graphql`). */
@@ -40,7 +45,7 @@ export function createWatchlist(items: readonly WatchItem[]) {
     typeDefs: [WATCHLIST_SDL, 'extend type Query { _sdl: String! }'],
     resolvers: {
       Query: {
-        watchlist: () => items.map((item) => ({ note: item.note, address: { id: item.addressId } })),
+        watchlist: () => items.map((item) => ({ note: item.note, address: { address: item.address, chainId: item.chainId } })),
         _sdl: () => WATCHLIST_SDL,
       },
     },

@@ -36,6 +36,21 @@ describe('Query._sdl for schema-stitching gateways', () => {
     expect(isInterfaceType(node) && schema.getPossibleTypes(node).map((t) => t.name)).toEqual(expect.arrayContaining(['Address', 'ActiveValidator', 'Chain', 'Subnet']));
   });
 
+  it('merges Address by its natural key through addresses(keys:), every other Node by id, as the transformer reads them', () => {
+    expect(sdl).toMatch(/\n {2}addresses\(\n[\s\S]*?\): \[Address\]! @merge\(keyArg: "keys", key: \["address", "chainId"\]\)\n/);
+    expect(sdl).toMatch(/\ntype Address implements Node @key\(selectionSet: "\{ address chainId \}"\) \{/);
+    const { stitchingDirectivesTransformer } = stitchingDirectives();
+    const merge = stitchingDirectivesTransformer({ schema: buildSchema(sdl) }).merge ?? {};
+    const address = merge['Address'];
+    const byEntry = new Map((address?.entryPoints ?? []).map((entry) => [entry.fieldName, entry]));
+    expect([...byEntry.keys()].sort()).toEqual(['addresses', 'nodes']);
+    expect(byEntry.get('addresses')?.selectionSet).toBe('{\n  address\n  chainId\n}');
+    expect(byEntry.get('addresses')?.argsFromKeys?.([{ address: '0xab', chainId: '43114' }])).toEqual({ keys: [{ address: '0xab', chainId: '43114' }] });
+    // Stitching adds a type's @key to all its entry points: a service references an Address by address and chainId.
+    expect(byEntry.get('nodes')?.selectionSet).toContain('id');
+    for (const name of ['Chain', 'Subnet', 'ActiveValidator']) expect(merge[name]?.fieldName, name).toBe('nodes');
+  });
+
   it("is described for stitching gateways, not apps, and comes last at the root with federation's fields", async () => {
     const res = await stack.query<{ __schema: { queryType: { fields: { name: string; description: string | null }[] } } }>('{ __schema { queryType { fields { name description } } } }');
     const fields = res.data?.__schema.queryType.fields ?? [];
