@@ -1,3 +1,5 @@
+import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { composeServices } from '@theguild/federation-composition';
 import { meros } from 'meros/browser';
@@ -188,5 +190,80 @@ describe('chaingraph behind Hive Gateway with demand control and @defer (docs/ro
     expect(totals?.estimatedUpstreamCalls).toBeGreaterThanOrEqual(totals?.actualUpstreamCalls ?? Infinity);
     expect(totals?.actualComputeUnits).toBeGreaterThan(0);
     console.info(`[routers] LabelledAndChains through Hive: ${response.headers.get(COST_HEADER)}; chaingraph saw: ${sent.queries.map((q) => q.split('\n')[0]).join(' | ')}`);
+  });
+});
+
+/** Apollo Gateway's request context in the recipe: the `chaingraph-cost` values of the request's subgraph answers. */
+interface ApolloContext {
+  costs: string[];
+}
+
+describe('chaingraph behind Apollo Gateway 2.14 (no demand control)', () => {
+  let stack: TestStack;
+  let chaingraph: CountingServer;
+  let server: ApolloServer<ApolloContext>;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    chaingraph = await serveCounting((request) => stack.gateway.fetch(request));
+    const sdl = (await stack.query<{ _service: { sdl: string } }>('{ _service { sdl } }')).data?._service.sdl ?? '';
+    const composed = composeServices([{ name: 'chaingraph', typeDefs: parse(sdl), url: chaingraph.url }]);
+    if (!composed.supergraphSdl) throw new Error((composed.errors ?? []).map((e) => e.message).join('\n'));
+    // The recipe's configuration (docs/routers.md): each chaingraph answer's header kept, then sent once, joined.
+    const gateway = new ApolloGateway({
+      supergraphSdl: composed.supergraphSdl,
+      queryPlannerConfig: { incrementalDelivery: { enableDefer: true } },
+      buildService: ({ url }) =>
+        new RemoteGraphQLDataSource<ApolloContext>({
+          ...(url ? { url } : {}),
+          didReceiveResponse({ response, context }) {
+            const cost = response.http?.headers.get(COST_HEADER);
+            if (cost) context.costs.push(cost);
+            return response;
+          },
+        }),
+    });
+    server = new ApolloServer<ApolloContext>({
+      gateway,
+      plugins: [
+        {
+          requestDidStart: async () => ({
+            willSendResponse: async ({ contextValue, response }) => {
+              if (contextValue.costs.length) response.http.headers.set(COST_HEADER, contextValue.costs.join(', '));
+            },
+          }),
+        },
+      ],
+    });
+    await server.start();
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await chaingraph?.close();
+    await stack?.close();
+  });
+
+  it('plans chaingraph\'s queries and hands its figures on in the chaingraph-cost header', async () => {
+    chaingraph.resetRequests();
+    stack.devnet.resetStats();
+    const response = await server.executeOperation(
+      { query: '{ network(name: FUJI) { validators(first: 5) { edges { node { nodeId delegators(first: 2) { edges { node { txHash } } } } } } } }' },
+      { contextValue: { costs: [] } },
+    );
+    expect(response.body.kind === 'single' ? response.body.singleResult.errors : 'incremental').toBeUndefined();
+    const totals = sumCostHeader(response.http.headers.get(COST_HEADER) ?? null);
+    expect(totals?.operations).toBe(chaingraph.requests().count);
+    expect(totals?.actualUpstreamCalls).toBe(stack.upstreamRequests());
+  });
+
+  it('does not take @defer, even with the query planner\'s enableDefer: "Unknown directive", chaingraph not asked', async () => {
+    chaingraph.resetRequests();
+    const response = await server.executeOperation(
+      { query: '{ network(name: FUJI) { validators(first: 3) { edges { node { nodeId ... @defer { delegators(first: 2) { edges { node { txHash } } } } } } } } }' },
+      { contextValue: { costs: [] } },
+    );
+    const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+    expect(errors?.[0]?.message).toBe('Unknown directive "@defer".');
+    expect(chaingraph.requests().count).toBe(0);
   });
 });
