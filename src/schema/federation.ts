@@ -5,6 +5,7 @@ import { CChainAtomicTransactionRef, PChainTransactionRef, PrimaryTransactionInt
 import { builder } from './builder.ts';
 import { withFields } from '../shapes/index.ts';
 import { CHAIN_LOOKUP_COST, chainById, chainRefetchCalls } from '../loaders/chains.ts';
+import { validatorLinkCost } from '../loaders/validators.ts';
 import { AddressRef, loadAddress } from './addresses.ts';
 import { BlockRef } from './blocks.ts';
 import { PrimaryBlockchainRef } from './primary-chain.ts';
@@ -29,14 +30,15 @@ import { BlockchainRef, SubnetRef } from './subnet-refs.ts';
 import { TransactionRef } from './transactions.ts';
 import {
   ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef, ValidatorInterface,
+  loadValidator,
 } from './validators.ts';
 
 /**
  * Federation v2 entities. Every identifiable type is an entity keyed by its global
  * `id`, and `_entities` resolves representations through the same family loaders
  * as `node(id:)`/`nodes(ids:)`, so a gateway asking for a hundred validators costs
- * a batched call or two, not a hundred. Chains and addresses also take the natural keys the ecosystem
- * stores (`chainId`; `address chainId`), resolved by the same loaders.
+ * a batched call or two, not a hundred. Chains, addresses and validators also take the natural keys the
+ * ecosystem stores (`chainId`; `address chainId`; `nodeId network`), resolved by the same loaders.
  *
  * Validator and Delegator are interfaces: the interface and each status type carry
  * the key (federation 2.3 interface entities).
@@ -94,8 +96,7 @@ function entityByIdOrKey<Ref extends EntityRef, Key extends object>(
 const entities = [
   NetworkRef, BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef, ExportOperationRef, IcmMessageRef,
   NftTokenRef, AvalancheNodeRef, BlockchainRef, SubnetRef, TransactionRef,
-  ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef,
-  ActiveDelegatorRef, CompletedDelegatorRef, PendingDelegatorRef, ValidatorInterface, DelegatorInterface,
+  ActiveDelegatorRef, CompletedDelegatorRef, PendingDelegatorRef, DelegatorInterface,
   // Beyond the seeds: EVM blocks, contracts, primary-network transactions and assets.
   EvmBlockRef, ContractInterface, Erc20ContractRef, Erc721ContractRef, Erc1155ContractRef, UnknownContractRef,
   PrimaryTransactionInterface, PChainTransactionRef, XChainTransactionRef, CChainAtomicTransactionRef, AssetRef,
@@ -103,13 +104,17 @@ const entities = [
 
 for (const ref of entities) entityById(ref);
 
-/*
- * Validators keep the one key `id` here (stitching gateways merge them by `id` too, through `nodes(ids:)`:
- * `stitching.ts`). Their natural key `nodeId network`, declared as a second key of the Validator entity interface,
- * broke Hive Gateway 2.12's plans for a subgraph that extends Validator as an `@interfaceObject` keyed
- * by `id` (its fields came back null, the subgraph never asked), and an `@interfaceObject` keyed by
- * `nodeId network` was never resolved to its concrete type (test/federation).
+/**
+ * A validator by the ids the ecosystem stores, `nodeId network` (`NodeID-...`; `mainnet` or `fuji`): that node's
+ * validation as `Network.validator(nodeId:)` answers it, through the same batching loader (a batch of nodes is one
+ * listing per hundred, not a call per node). A second key of the Validator entity interface and of each status type.
+ * Hive Gateway 2.12 needs a plugin to keep `@interfaceObject` subgraphs' fields with two keys (docs/api.md,
+ * test/federation/hive-interface-objects.ts); Apollo's router plans them as they are.
  */
+const byNodeAndNetwork = builder.selection<{ nodeId: string; network: string }>('nodeId network');
+for (const ref of [ValidatorInterface, ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef]) {
+  entityByIdOrKey(ref, byNodeAndNetwork, (ctx, key) => (key.network === 'mainnet' || key.network === 'fuji' ? loadValidator(ctx, key.network, key.nodeId) : Promise.resolve(null)));
+}
 
 /** An address by itself and its chain id (or its chain's blockchain id): no call but the request's one chain list. */
 entityByIdOrKey(AddressRef, builder.selection<{ address: string; chainId: string }>('address chainId'), (ctx, key) => loadAddress(ctx, key.chainId, key.address));
@@ -124,10 +129,20 @@ const entitiesCost: FieldCost = {
   size: (args) => (Array.isArray(args['representations']) ? args['representations'].length : 0),
 };
 
-/** What representations by natural key cost: chains and addresses read the request's one chain list. */
+/**
+ * What representations by natural key cost: chains and addresses read the request's one chain list;
+ * validators, what `Network.validator(nodeId:)` costs for that many nodes of each network (its batching loader).
+ */
 function naturalKeysCost(refs: readonly Record<string, unknown>[]): { calls: number; computeUnits: number } {
-  const calls = refs.some((ref) => ref['chainId'] !== undefined) ? chainRefetchCalls() : 0;
-  return { calls, computeUnits: calls * (CHAIN_LOOKUP_COST.computeUnits ?? 0) };
+  const chainCalls = refs.some((ref) => ref['chainId'] !== undefined) ? chainRefetchCalls() : 0;
+  const nodesByNetwork = new Map<unknown, number>();
+  for (const ref of refs) if (ref['nodeId'] !== undefined) nodesByNetwork.set(ref['network'], (nodesByNetwork.get(ref['network']) ?? 0) + 1);
+  let validatorCalls = 0;
+  for (const parents of nodesByNetwork.values()) validatorCalls += validatorLinkCost.calls({ parents, args: {}, nodeCount: 0 });
+  return {
+    calls: chainCalls + validatorCalls,
+    computeUnits: chainCalls * (CHAIN_LOOKUP_COST.computeUnits ?? 0) + validatorCalls * (validatorLinkCost.computeUnits ?? 0),
+  };
 }
 
 /**
@@ -141,7 +156,7 @@ const FEDERATION_DESCRIPTIONS = {
     _service: "For an Apollo Federation router, not for apps: this subgraph's SDL, with its federation directives.",
   },
   types: {
-    _Any: 'An entity representation sent by a federation router: an object with `__typename` and the key fields (`id`, or a natural key: `chainId` for a `Chain`, `address chainId` for an `Address`). Typed `unknown` in generated client code.',
+    _Any: 'An entity representation sent by a federation router: an object with `__typename` and the key fields (`id`, or a natural key: `chainId` for a `Chain`, `address chainId` for an `Address`, `nodeId network` for a `Validator`). Typed `unknown` in generated client code.',
     _Entity: 'Every type a federation router may resolve through `_entities`.',
     _Service: "This subgraph's SDL, for federation routers.",
   },

@@ -275,6 +275,7 @@ export async function loadNode(ctx: Context, id: string, argument = 'id'): Promi
 export const NATURAL_KEYS = [
   { family: 'Chain', fields: { chainId: ID_PARTS.chainId } },
   { family: 'Address', fields: { address: ID_PARTS.evmAddress, chainId: ID_PARTS.chainId } },
+  { family: 'Validator', fields: { nodeId: ID_PARTS.nodeId, network: ID_PARTS.network } },
 ] as const satisfies readonly { family: string; fields: Record<string, IdPart> }[];
 
 /** The natural key objects of `typename` may be referenced by: its family's (an implementation's family included). */
