@@ -1,7 +1,9 @@
+import { buildSchema, printSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAINGRAPH_MAX_BATCH_KEYS, createStitchedSchema } from '../../examples/stitching/gateway.ts';
-import { createWatchlist, type WatchItem } from '../../examples/stitching/watchlist.ts';
+import { createWatchlist, WATCHLIST_SDL, type WatchItem } from '../../examples/stitching/watchlist.ts';
 import { MAX_BATCH_KEYS } from '../../src/schema/relay-node.ts';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 import { serveCounting, type CountingServer } from './serve.ts';
@@ -62,6 +64,15 @@ describe('schema stitching through @graphql-tools/stitch, by natural keys', () =
   it("batches the gateway's merge lookups by chaingraph's own bound", () => {
     expect(CHAINGRAPH_MAX_BATCH_KEYS).toBe(MAX_BATCH_KEYS);
     expect(chainIds.length).toBe(2);
+  });
+
+  it('is the gateway and watchlist docs/stitching.md describes', () => {
+    const doc = readFileSync(new URL('../../docs/stitching.md', import.meta.url), 'utf8');
+    const [recipe = '', watchlistSdl = ''] = [...doc.matchAll(/```(?:ts|graphql)\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    for (const setting of ["parse('{ _sdl }')", 'batch: true', 'stitchingDirectivesTransformer(', `MAX_BATCH_KEYS = ${MAX_BATCH_KEYS}`, 'maxBatchSize: MAX_BATCH_KEYS']) expect(recipe).toContain(setting);
+    // The same types, descriptions aside.
+    const types = (sdl: string) => printSchema(buildSchema(sdl)).replace(/"""[\s\S]*?"""\n\s*/g, '');
+    expect(types(watchlistSdl)).toBe(types(WATCHLIST_SDL));
   });
 
   it(`merges ${ITEMS} addresses by address and chainId in one query: one watchlist request, one addresses(keys:) request to chaingraph, the answers chaingraph gives directly`, async () => {
