@@ -109,7 +109,7 @@ for (const ref of entities) entityById(ref);
  * validation as `Network.validator(nodeId:)` answers it, through the same batching loader (a batch of nodes is one
  * listing per hundred, not a call per node). A second key of the Validator entity interface and of each status type.
  * Hive Gateway 2.12 needs a plugin to keep `@interfaceObject` subgraphs' fields with two keys (docs/api.md,
- * test/federation/hive-interface-objects.ts); Apollo's router plans them as they are.
+ * examples/hive-gateway/merge-through-entity-interfaces.ts); Apollo's router plans them as they are.
  */
 const byNodeAndNetwork = builder.selection<{ nodeId: string; network: string }>('nodeId network');
 for (const ref of [ValidatorInterface, ActiveValidatorRef, CompletedValidatorRef, PendingValidatorRef, RemovedValidatorRef]) {

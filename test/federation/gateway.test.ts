@@ -4,7 +4,7 @@ import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type GraphQLResponse, type TestStack } from '../helpers/stack.ts';
 import { startApolloGateway, type ApolloRouter } from './apollo-gateway.ts';
-import { useMergeThroughEntityInterfaces } from './hive-interface-objects.ts';
+import { useMergeThroughEntityInterfaces } from '../../examples/hive-gateway/merge-through-entity-interfaces.ts';
 import { operatorLabelsTypeDefs, startOperatorLabels, type OperatorLabels, type ValidatorLabel } from './operator-labels.ts';
 import { serveCounting, type CountingServer } from './serve.ts';
 import { startWatchlistSubgraph, watchlistTypeDefs } from './watchlist-subgraph.ts';
