@@ -3,11 +3,12 @@ import { isEvmHash } from '../lib/ids.ts';
 import { chainById, CHAIN_LOOKUP_COST } from '../loaders/chains.ts';
 import {
   blockById, blockTransactionPages, latestBlockPages, latestTransactionPages, BLOCK_LOOKUP_COST, BLOCK_TRANSACTION_LISTING_COST,
-  LATEST_BLOCK_LISTING_COST, LATEST_TRANSACTION_LISTING_COST,
+  LATEST_BLOCK_LISTING_COST, LATEST_TRANSACTION_LISTING_COST, type BlockKey,
 } from '../loaders/evm-blocks.ts';
 import type { EvmBlock, NativeTransaction, TransactionStatus } from '../shapes/index.ts';
 import { grammar } from './bounds.ts';
 import { ChainRef } from './chains.ts';
+import type { Context } from './context.ts';
 import { checkAfter, pageArgs, resolvePageConnection } from './connection.ts';
 import { upstreamEnum } from './enums.ts';
 import { PAGES } from './pagination.ts';
@@ -32,6 +33,12 @@ const BLOCK_ID = grammar(
 
 /** A block id as sent upstream: a number without leading zeros, a hash in lowercase. */
 const blockIdOf = (id: string): string => (isBlockNumber(id) ? String(Number(id)) : id.toLowerCase());
+
+/** The loader key of a block of `chainId` by number or hash (checked before): one key, one getBlock per request. */
+export const evmBlockKey = (chainId: string, id: string): BlockKey => ({ chainId, blockId: blockIdOf(id) });
+
+/** A block by number or hash, as `Chain.block(id:)` and the `_entities` natural keys read it; null when unknown. */
+export const loadEvmBlock = (ctx: Context, chainId: string, id: string): Promise<EvmBlock | null> => blockById(ctx).load(evmBlockKey(chainId, id));
 
 export const TransactionStatusEnum = upstreamEnum('TransactionStatus', 'The receipt status of an EVM transaction.', {
   SUCCESS: { value: 'success', description: 'Executed (receipt status 1).' },
@@ -109,7 +116,7 @@ EvmBlockRef.implement({
 registerNodeFamily('EvmBlock', {
   refetchComputeUnits: BLOCK_LOOKUP_COST.computeUnits ?? 0,
   parts: [ID_PARTS.chainId, ID_PARTS.uint],
-  load: async (ctx, [chainId, blockNumber]) => (chainId && blockNumber ? blockById(ctx).load({ chainId, blockId: blockIdOf(blockNumber) }) : null),
+  load: async (ctx, [chainId, blockNumber]) => (chainId && blockNumber ? loadEvmBlock(ctx, chainId, blockNumber) : null),
   typeOf: () => 'EvmBlock',
 });
 
@@ -152,7 +159,7 @@ builder.objectFields(ChainRef, (t) => ({
     description: 'One block by number or hash; null when the chain has no such block (yet).',
     args: { id: t.arg.string({ required: true, description: 'A block number (decimal) or a block hash (0x hex).', bound: BLOCK_ID }) },
     upstreamCost: BLOCK_LOOKUP_COST,
-    resolve: (c, args, ctx) => blockById(ctx).load({ chainId: c.chainId, blockId: blockIdOf(args.id) }),
+    resolve: (c, args, ctx) => loadEvmBlock(ctx, c.chainId, args.id),
   }),
   latestTransactions: t.field({
     type: NativeTransactionConnection,

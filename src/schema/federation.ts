@@ -1,10 +1,12 @@
 import { AssetRef } from './assets.ts';
 import { ContractInterface, Erc1155ContractRef, Erc20ContractRef, Erc721ContractRef, UnknownContractRef } from './contracts.ts';
-import { EvmBlockRef } from './evm-blocks.ts';
+import { EvmBlockRef, evmBlockKey, loadEvmBlock } from './evm-blocks.ts';
 import { CChainAtomicTransactionRef, PChainTransactionRef, PrimaryTransactionInterface, XChainTransactionRef } from './primary-tx.ts';
 import { builder } from './builder.ts';
 import { withFields } from '../shapes/index.ts';
 import { CHAIN_LOOKUP_COST, chainById, chainRefetchCalls } from '../loaders/chains.ts';
+import { BLOCK_LOOKUP_COST } from '../loaders/evm-blocks.ts';
+import { TRANSACTION_LOOKUP_COST, transactionOf } from '../loaders/evm.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
 import { AddressRef, loadAddress } from './addresses.ts';
 import { BlockRef } from './blocks.ts';
@@ -37,8 +39,9 @@ import {
  * Federation v2 entities. Every identifiable type is an entity keyed by its global
  * `id`, and `_entities` resolves representations through the same family loaders
  * as `node(id:)`/`nodes(ids:)`, so a gateway asking for a hundred validators costs
- * a batched call or two, not a hundred. Chains, addresses and validators also take the natural keys the
- * ecosystem stores (`chainId`; `address chainId`; `nodeId network`), resolved by the same loaders.
+ * a batched call or two, not a hundred. Chains, addresses, validators, EVM blocks and EVM transactions also
+ * take the natural keys the ecosystem stores (`chainId`; `address chainId`; `nodeId network`; `chainId blockNumber`;
+ * `chainId txHash`), resolved by the loaders of the fields that read them.
  *
  * Validator and Delegator are interfaces: the interface and each status type carry
  * the key (federation 2.3 interface entities).
@@ -95,10 +98,10 @@ function entityByIdOrKey<Ref extends EntityRef, Key extends object>(
 
 const entities = [
   NetworkRef, BlockRef, PrimaryBlockchainRef, UtxoRef, VertexRef, ExportOperationRef, IcmMessageRef,
-  NftTokenRef, AvalancheNodeRef, BlockchainRef, SubnetRef, TransactionRef,
+  NftTokenRef, AvalancheNodeRef, BlockchainRef, SubnetRef,
   ActiveDelegatorRef, CompletedDelegatorRef, PendingDelegatorRef, DelegatorInterface,
-  // Beyond the seeds: EVM blocks, contracts, primary-network transactions and assets.
-  EvmBlockRef, ContractInterface, Erc20ContractRef, Erc721ContractRef, Erc1155ContractRef, UnknownContractRef,
+  // Beyond the seeds: contracts, primary-network transactions and assets (EVM blocks and transactions have natural keys too, below).
+  ContractInterface, Erc20ContractRef, Erc721ContractRef, Erc1155ContractRef, UnknownContractRef,
   PrimaryTransactionInterface, PChainTransactionRef, XChainTransactionRef, CChainAtomicTransactionRef, AssetRef,
 ] as const;
 
@@ -119,6 +122,24 @@ for (const ref of [ValidatorInterface, ActiveValidatorRef, CompletedValidatorRef
 /** An address by itself and its chain id (or its chain's blockchain id): no call but the request's one chain list. */
 entityByIdOrKey(AddressRef, builder.selection<{ address: string; chainId: string }>('address chainId'), (ctx, key) => loadAddress(ctx, key.chainId, key.address));
 
+/**
+ * An EVM block by its chain and number, as `Chain.block(id:)` reads it (its loader: one getBlock per distinct
+ * block). A block number is a `UInt64`, which chaingraph serializes as a decimal string; another subgraph may
+ * send it as a JSON number (read as its decimal text, `NATURAL_KEYS`).
+ *
+ * Not also by `chainId blockHash`: Hive Gateway 2.12 turns a subgraph into one copy per key of its most-keyed
+ * type, and with a third copy it plans a validator page with one more `_entities` request to chaingraph (a
+ * Network refetch that lists the validators again; test/federation/gateway.test.ts). Two keys a type at most.
+ */
+entityByIdOrKey(
+  EvmBlockRef,
+  builder.selection<{ chainId: string; blockNumber: string | number }>('chainId blockNumber'),
+  (ctx, key) => loadEvmBlock(ctx, key.chainId, String(key.blockNumber)),
+);
+
+/** An EVM transaction by its chain and hash, through the loader of `Chain.transaction(txHash:)` (one getTransaction per distinct transaction). */
+entityByIdOrKey(TransactionRef, builder.selection<{ chainId: string; txHash: string }>('chainId txHash'), (ctx, key) => transactionOf(ctx, key.chainId, key.txHash));
+
 /** What `_entities` costs: representations by id refetch like `nodes(ids:)`; those by natural key, {@link naturalKeysCost}. */
 const refsOf = (args: Readonly<Record<string, unknown>>): Record<string, unknown>[] => {
   const representations = Array.isArray(args['representations']) ? (args['representations'] as unknown[]) : [];
@@ -129,19 +150,39 @@ const entitiesCost: FieldCost = {
   size: (args) => (Array.isArray(args['representations']) ? args['representations'].length : 0),
 };
 
+/** The types whose natural keys carry a `chainId` but are read without the chain list: by their own lookups. */
+const OWN_LOOKUP_TYPES: ReadonlySet<unknown> = new Set(['EvmBlock', 'Transaction']);
+const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
 /**
  * What representations by natural key cost: chains and addresses read the request's one chain list;
- * validators, what `Network.validator(nodeId:)` costs for that many nodes of each network (its batching loader).
+ * validators, what `Network.validator(nodeId:)` costs for that many nodes of each network (its batching loader);
+ * EVM blocks and transactions, one lookup per distinct block or transaction (their loaders have no batch form
+ * and only dedupe).
  */
 function naturalKeysCost(refs: readonly Record<string, unknown>[]): { calls: number; computeUnits: number } {
-  const chainCalls = refs.some((ref) => ref['chainId'] !== undefined) ? chainRefetchCalls() : 0;
+  const chainCalls = refs.some((ref) => ref['chainId'] !== undefined && !OWN_LOOKUP_TYPES.has(ref['__typename'])) ? chainRefetchCalls() : 0;
   const nodesByNetwork = new Map<unknown, number>();
   for (const ref of refs) if (ref['nodeId'] !== undefined) nodesByNetwork.set(ref['network'], (nodesByNetwork.get(ref['network']) ?? 0) + 1);
   let validatorCalls = 0;
   for (const parents of nodesByNetwork.values()) validatorCalls += validatorLinkCost.calls({ parents, args: {}, nodeCount: 0 });
+  const blocks = new Set<string>();
+  const transactions = new Set<string>();
+  for (const ref of refs) {
+    if (ref['__typename'] === 'EvmBlock') {
+      const key = evmBlockKey(text(ref['chainId']), text(ref['blockNumber']));
+      blocks.add(`${key.chainId}|${key.blockId}`);
+    } else if (ref['__typename'] === 'Transaction') {
+      transactions.add(`${text(ref['chainId'])}|${text(ref['txHash']).toLowerCase()}`);
+    }
+  }
   return {
-    calls: chainCalls + validatorCalls,
-    computeUnits: chainCalls * (CHAIN_LOOKUP_COST.computeUnits ?? 0) + validatorCalls * (validatorLinkCost.computeUnits ?? 0),
+    calls: chainCalls + validatorCalls + blocks.size + transactions.size,
+    computeUnits:
+      chainCalls * (CHAIN_LOOKUP_COST.computeUnits ?? 0) +
+      validatorCalls * (validatorLinkCost.computeUnits ?? 0) +
+      blocks.size * (BLOCK_LOOKUP_COST.computeUnits ?? 0) +
+      transactions.size * (TRANSACTION_LOOKUP_COST.computeUnits ?? 0),
   };
 }
 
@@ -156,7 +197,7 @@ const FEDERATION_DESCRIPTIONS = {
     _service: "For an Apollo Federation router, not for apps: this subgraph's SDL, with its federation directives.",
   },
   types: {
-    _Any: 'An entity representation sent by a federation router: an object with `__typename` and the key fields (`id`, or a natural key: `chainId` for a `Chain`, `address chainId` for an `Address`, `nodeId network` for a `Validator`). Typed `unknown` in generated client code.',
+    _Any: 'An entity representation sent by a federation router: an object with `__typename` and the key fields (`id`, or a natural key: `chainId` for a `Chain`, `address chainId` for an `Address`, `nodeId network` for a `Validator`, `chainId blockNumber` for an `EvmBlock`, `chainId txHash` for a `Transaction`). Typed `unknown` in generated client code.',
     _Entity: 'Every type a federation router may resolve through `_entities`.',
     _Service: "This subgraph's SDL, for federation routers.",
   },

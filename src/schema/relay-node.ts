@@ -267,16 +267,38 @@ export async function loadNode(ctx: Context, id: string, argument = 'id'): Promi
 }
 
 /**
+ * A field of a natural key: the grammar of its text, and `numeric` when its GraphQL type is an integer
+ * scalar (`UInt64`): chaingraph serializes it as a decimal string, but another subgraph holding the key may
+ * serialize its own as a JSON number, and a router hands it on as it is. A safe non-negative integer is then
+ * read as its decimal text.
+ */
+interface NaturalKeyField extends IdPart {
+  readonly numeric?: true;
+}
+
+const numeric = (grammar: IdPart): NaturalKeyField => ({ ...grammar, numeric: true });
+
+/** The text of a natural key's field value when it has the field's grammar, else undefined. */
+function naturalKeyText(value: unknown, field: NaturalKeyField): string | undefined {
+  const text = field.numeric && typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
+  return typeof text === 'string' && field.test(text) ? text : undefined;
+}
+
+/**
  * The natural keys an entity may be referenced by in `_entities` instead of its global id: the ids the
- * ecosystem stores (a chain id, an address on a chain). Each key is fields of the family's types, with
- * the grammar each value must have; a router sends them as they are, so they are parsed like id parts
- * before any loader sees them.
+ * ecosystem stores (a chain id, an address on a chain, a block number, a transaction hash). Each key is fields
+ * of the family's types, with the grammar each value must have; a router sends them as they are, so they are
+ * parsed like id parts before any loader sees them. One natural key a family: see `federation.ts` for why
+ * EVM blocks are not keyed by hash too.
  */
 export const NATURAL_KEYS = [
   { family: 'Chain', fields: { chainId: ID_PARTS.chainId } },
   { family: 'Address', fields: { address: ID_PARTS.evmAddress, chainId: ID_PARTS.chainId } },
   { family: 'Validator', fields: { nodeId: ID_PARTS.nodeId, network: ID_PARTS.network } },
-] as const satisfies readonly { family: string; fields: Record<string, IdPart> }[];
+  // Block numbers as `Chain.block(id:)` takes them: at most 2^53 - 1.
+  { family: 'EvmBlock', fields: { chainId: ID_PARTS.chainId, blockNumber: numeric(ID_PARTS.uint) } },
+  { family: 'Transaction', fields: { chainId: ID_PARTS.chainId, txHash: ID_PARTS.evmTxHash } },
+] as const satisfies readonly { family: string; fields: Record<string, NaturalKeyField> }[];
 
 /** The natural key objects of `typename` may be referenced by: its family's (an implementation's family included). */
 export function naturalKeyOf(schema: GraphQLSchema, typename: string): (typeof NATURAL_KEYS)[number] | undefined {
@@ -299,9 +321,9 @@ export function checkRepresentations(schema: GraphQLSchema, representations: unk
     if (typeof typename !== 'string' || typename.length > 64 || !schema.getType(typename)) throw bad(`${where} has no known __typename`);
     const natural = id === undefined ? naturalKeyOf(schema, typename) : undefined;
     if (natural) {
-      for (const [field, grammar] of Object.entries(natural.fields)) {
+      for (const [field, grammar] of Object.entries<NaturalKeyField>(natural.fields)) {
         const value = (rep as Record<string, unknown>)[field];
-        if (typeof value !== 'string' || !grammar.test(value)) throw bad(`${where}: ${field} must be ${grammar.what} (a ${typename} is referenced by \`id\` or by ${Object.keys(natural.fields).map((f) => `\`${f}\``).join(' and ')})`);
+        if (naturalKeyText(value, grammar) === undefined) throw bad(`${where}: ${field} must be ${grammar.what} (a ${typename} is referenced by \`id\` or by ${Object.keys(natural.fields).map((f) => `\`${f}\``).join(' and ')})`);
       }
       return;
     }

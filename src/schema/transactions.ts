@@ -317,6 +317,12 @@ TransactionRef.implement({
   fields: (t) => ({
     id: t.id({ nullable: false, description: 'Global id.', resolve: (x) => encodeGlobalId('Transaction', [x.chainId, () => x.nativeTransaction.txHash]) }),
     chain: t.field({ type: ChainRef, nullable: true, description: 'The chain.', upstreamCost: CHAIN_LOOKUP_COST, resolve: (x, _args, ctx) => chainById(ctx).load(x.chainId) }),
+    chainId: t.string({
+      nullable: true,
+      description: "EVM chain id, the native transaction's `chainId`. With `txHash`, the natural key federation routers may reference a transaction by.",
+      resolve: (x) => x.nativeTransaction.chainId,
+    }),
+    txHash: t.field({ type: 'Hash', nullable: true, description: "Transaction hash, the native transaction's `txHash`.", resolve: (x) => x.nativeTransaction.txHash }),
     nativeTransaction: t.field({ type: FullNativeTransactionRef, description: 'The transaction itself.', resolve: (x) => x.nativeTransaction }),
     ...transferFields(t, 'in this transaction'),
     networkTokenDetails: t.field({ type: NetworkTokenDetailsRef, description: 'The native token and its prices.', resolve: (x) => x.networkTokenDetails }),
