@@ -230,13 +230,15 @@ function parseCapacity(q: Query, name: string): number | undefined {
 
 export function primaryRoutes(dataset: Dataset): Route[] {
   const data = (network: DevnetNetwork): PrimaryData => dataset.primary[network];
-  // Pages of subnets, validators, delegators and rewards follow from the request alone
-  // (the dataset fixes them at generation), except what the clock moves: pending rewards'
+  // Pages of subnets, validators, delegators and rewards follow from the request and the staking
+  // records' version (timeline.ts: it moves when a validation or delegation starts, ends or is added,
+  // so no page outlives its list), except what the clock moves between those: pending rewards'
   // progress and the validators' time remaining, kept per second.
   const pages = createPageCache();
   const second = (): number => Math.floor(dataset.now() / 1000);
+  const version = (): string => `${dataset.primary.mainnet.stakingVersion()}.${dataset.primary.fuji.stakingVersion()}`;
   const cached = (handle: Route['handle'], byTime: (req: DevnetRequest) => boolean = () => false): Route['handle'] =>
-    cachedPages(pages, (req) => (byTime(req) ? `${requestKey(req)}|${second()}` : requestKey(req)), handle);
+    cachedPages(pages, (req) => `${requestKey(req)}|v${version()}${byTime(req) ? `|${second()}` : ''}`, handle);
 
   return [
     {

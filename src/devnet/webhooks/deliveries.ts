@@ -5,9 +5,11 @@
 //
 // Primary-network and validator webhooks are scanned the same way over the P- or X-chain's new blocks,
 // for the devnet's live activity (src/devnet/dataset/primary/live.ts): a transfer paying a watched
-// address is a `balance_change` of `primary_network_address_activity`; a delegation to a watched node
-// (or to a validator of a watched subnet) a `delegator_stake` of `validator_activity`. Each is sent only
-// when the webhook asked for that sub-event.
+// address is a `balance_change` of `primary_network_address_activity`; for a watched node (or any
+// validator of a watched primary network) a delegation is a `delegator_stake` of `validator_activity`,
+// a new validation's staking tx a `validator_stake`, and a validation's end (the block its end time
+// reaches, its RewardValidatorTx) a `reward_distribution`. Each is sent only when the webhook asked for
+// that sub-event.
 //
 // A delivery is POSTed to the webhook's url; a connection error, a timeout (DELIVERY_TIMEOUT_MS) or a
 // non-2xx answer is retried after 1, 2, 4 and 8 s with the same messageId and body (5 attempts in all).
@@ -24,6 +26,7 @@ import { touchedAddresses, transferLogs, webhookTransaction } from './payload.ts
 import type { StoredWebhook, WatchedChain, WebhookStore } from './store.ts';
 import type { TransactionEvent, WebhookPayload } from './types.ts';
 import type { LiveEvent } from '../dataset/primary/live.ts';
+import type { ValidatorChainEvent } from '../dataset/primary/index.ts';
 
 export const MAX_BLOCKS_PER_TICK = 64;
 export const DELIVERY_TIMEOUT_MS = 5_000;
@@ -164,6 +167,12 @@ export function createWebhookDeliveries(options: WebhookDeliveriesOptions): Webh
         const live = data.liveEvent(watching.chain, h);
         const payload = live && primaryPayload(stored, live);
         if (payload) settled.push(enqueue(stored, payload));
+        if (stored.hook.eventType === 'validator_activity') {
+          for (const event of data.validatorEvents(h)) {
+            const validation = validationPayload(stored, event);
+            if (validation) settled.push(enqueue(stored, validation));
+          }
+        }
       }
       stored.cursor = Math.max(stored.cursor, end);
     }
@@ -187,13 +196,20 @@ export function createWebhookDeliveries(options: WebhookDeliveriesOptions): Webh
         },
       };
     }
-    if (hook.eventType !== 'validator_activity' || live.nodeId === undefined) return undefined;
+    if (live.txType !== 'AddPermissionlessDelegatorTx' || live.nodeId === undefined) return undefined;
+    return validationPayload(stored, { subEvent: 'delegator_stake', nodeId: live.nodeId, txHash: live.txHash, timestamp: live.timestamp });
+  }
+
+  /** What a validator webhook is sent about a validator event of a primary-network validation, if it watches the node and the sub-event. */
+  function validationPayload(stored: StoredWebhook, event: ValidatorChainEvent | (Omit<ValidatorChainEvent, 'subEvent'> & { subEvent: 'delegator_stake' })): WebhookPayload | undefined {
+    const { hook, primary: watching } = stored;
+    if (!watching || hook.eventType !== 'validator_activity') return undefined;
     const key = hook.metadata.keys[0];
-    const watched = hook.metadata.keyType === 'nodeId' ? key === live.nodeId : key === PRIMARY_NETWORK_ID;
-    if (!watched || !hook.metadata.subEvents.validatorActivitySubEvents.includes('delegator_stake')) return undefined;
+    const watched = hook.metadata.keyType === 'nodeId' ? key === event.nodeId : key === PRIMARY_NETWORK_ID;
+    if (!watched || !hook.metadata.subEvents.validatorActivitySubEvents.includes(event.subEvent)) return undefined;
     return {
-      ...envelope, eventType: hook.eventType,
-      event: { subEvent: 'delegator_stake', network: watching.network, nodeId: live.nodeId, subnetId: PRIMARY_NETWORK_ID, txHash: live.txHash, blockTimestamp: live.timestamp },
+      webhookId: hook.id, messageId: randomUUID(), eventType: hook.eventType,
+      event: { subEvent: event.subEvent, network: watching.network, nodeId: event.nodeId, subnetId: PRIMARY_NETWORK_ID, txHash: event.txHash, blockTimestamp: event.timestamp },
     };
   }
 

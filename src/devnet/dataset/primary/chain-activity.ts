@@ -60,8 +60,13 @@ export function blockHeightOf(ctx: NetworkContext, chain: PrimaryChain, hash: st
   return blockHash(ctx, chain, height) === (chain === 'c' ? hash.toLowerCase() : hash) ? height : undefined;
 }
 
+/** The time (seconds) of the block at `height`, without building it. */
+export function blockTime(ctx: NetworkContext, chain: PrimaryChain, height: number): number {
+  return chainStart(ctx, chain) + height * BLOCK_INTERVAL_SECONDS;
+}
+
 export function block(ctx: NetworkContext, producers: BlockProducers, chain: PrimaryChain, height: number): Block {
-  const ts = chainStart(ctx, chain) + height * BLOCK_INTERVAL_SECONDS;
+  const ts = blockTime(ctx, chain, height);
   const r = sha(`${ctx.tag}:block-shape:${chain}:${height}`);
   let blockType: string;
   let txCount: number;

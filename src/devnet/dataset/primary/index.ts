@@ -28,7 +28,7 @@ import type {
   Vertex,
 } from '../../../shapes/index.ts';
 import type { DevnetBlockchain, DevnetNetwork } from '../../node-view.ts';
-import { block, blockHeightOf, heightAt, listBlocks, listBlocksByNode, listVertices, vertex, vertexIndexOf, type BlockProducers } from './chain-activity.ts';
+import { block, blockHeightOf, blockTime, heightAt, listBlocks, listBlocksByNode, listVertices, vertex, vertexIndexOf, type BlockProducers } from './chain-activity.ts';
 import { VERTEX_COUNT, type PrimaryChain } from './constants.ts';
 import type { NetworkContext } from './context.ts';
 import { pickFixtures } from './fixtures.ts';
@@ -57,6 +57,8 @@ import { l1Entries, listL1Validators, type L1ValidatorQuery } from './l1-validat
 import { PrimaryTransactions } from './transactions.ts';
 // What happens after generation: live transactions for the webhooks
 import { LiveActivity, type LiveEvent } from './live.ts';
+import { StakingTimeline } from './timeline.ts';
+import { validatorRewardTx } from './staking.ts';
 import { approximately, PRIMARY_NETWORK_ID } from '../../../shapes/index.ts';
 
 export { AVAX_ASSET_IDS, BLOCK_INTERVAL_SECONDS, C_CHAIN_EVM_IDS, CHAIN_NAMES, VM_IDS } from './constants.ts';
@@ -75,6 +77,15 @@ export type {
   ValidatorQuery,
 } from './types.ts';
 
+/** A validation starting (its staking tx) or ending (its reward tx) in a P-chain block. */
+export interface ValidatorChainEvent {
+  subEvent: 'validator_stake' | 'reward_distribution';
+  nodeId: string;
+  txHash: string;
+  /** The block's time, seconds. */
+  timestamp: number;
+}
+
 export class PrimaryData {
   readonly network: DevnetNetwork;
   readonly hrp: 'avax' | 'fuji';
@@ -91,7 +102,9 @@ export class PrimaryData {
   private readonly now: () => number;
   private readonly subnetById = new Map<string, Subnet>();
   private readonly producers: BlockProducers;
-  private readonly staking: StakingQueries;
+  /** The staking records as the clock moves them (timeline.ts), and the queries over the current ones. */
+  private readonly timeline: StakingTimeline;
+  private queries: { version: number; queries: StakingQueries };
   /** Delegation index by tx hash, for `validationTxOfDelegation` (tests only; built on first use). */
   private delegationIndex: Map<string, number> | undefined;
   /** Transactions, balances and assets, derived from the rest (see transactions.ts). */
@@ -112,18 +125,43 @@ export class PrimaryData {
     this.subnets = subnets;
     this.subnetChains = this.records.subnetChains;
     for (const s of subnets) this.subnetById.set(s.subnetId, s);
-    this.staking = new StakingQueries(this.records, this.subnetById, () => this.nowSec());
+    this.queries = { version: 0, queries: new StakingQueries(this.records, this.subnetById, () => this.nowSec()) };
     const validators = staking.validators;
     this.producers = {
       activeNodeIds: validators.filter((v) => v.primary && v.status === 'active').map((v) => v.nodeId),
       activeL1Validators: validators.filter((v) => !v.primary && v.status === 'active' && this.subnetById.get(v.subnetId)?.isL1).length,
     };
-    this.live = new LiveActivity(ctx, pickFixtures(this.records).nodeId, PRIMARY_NETWORK_ID);
+    const { addresses } = this.records;
+    this.live = new LiveActivity(ctx, pickFixtures(this.records).nodeId, PRIMARY_NETWORK_ID, {
+      validators, addressCount: addresses.list.length, hotAddresses: addresses.hot, minStakeAvax: ctx.profile.minStakeAvax,
+      blockTime: (height) => blockTime(this.ctx, 'p', height),
+      rewardAddress: (index) => addresses.list[index] as string,
+    });
+    this.timeline = new StakingTimeline(this.records, this.live, (nowSec) => heightAt(this.ctx, 'p', nowSec));
     this.transactions = new PrimaryTransactions(this.records, (chain, height) => block(this.ctx, this.producers, chain, height), () => this.nowSec(), this.live);
   }
 
   private nowSec(): number {
     return Math.floor(this.now() / 1000);
+  }
+
+  /**
+   * How many staking transitions (starts, ends, live validations and delegations) the clock has passed
+   * since generation: the listings of validators, delegators and rewards are the same while it is.
+   */
+  stakingVersion(): number {
+    return this.timeline.version(this.nowSec());
+  }
+
+  /** The staking records as of now (the seeded ones until the clock passes a transition). */
+  private stakingRecords(): PrimaryRecords {
+    return this.timeline.at(this.nowSec()).records;
+  }
+
+  private get staking(): StakingQueries {
+    const { version, records } = this.timeline.at(this.nowSec());
+    if (this.queries.version !== version) this.queries = { version, queries: new StakingQueries(records, this.subnetById, () => this.nowSec()) };
+    return this.queries.queries;
   }
 
   // ---------------------------------------------------------------- subnets
@@ -144,12 +182,13 @@ export class PrimaryData {
   // ---------------------------------------------------------------- validators, delegators, rewards
 
   get validatorCount(): number {
-    return this.records.staking.validators.length;
+    return this.stakingRecords().staking.validators.length;
   }
 
-  /** Every validation of this node, oldest first (block order); a node may have validated several times. */
+  /** Every validation of this node as of now, oldest first (block order); a node may have validated several times. */
   validationsOf(nodeId: string): Validator[] {
-    return (this.records.staking.validationsByNodeId.get(nodeId) ?? []).map((i) => toValidator(this.records, i));
+    const records = this.stakingRecords();
+    return (records.staking.validationsByNodeId.get(nodeId) ?? []).map((i) => toValidator(records, i));
   }
 
   /**
@@ -173,9 +212,10 @@ export class PrimaryData {
     return this.records.staking.validators.map((v) => v.txHash);
   }
 
-  /** Every validation as wire objects, in block order (for tests and fixtures; costly at large sizes). */
+  /** Every validation as of now as wire objects, in block order (for tests and fixtures; costly at large sizes). */
   allValidators(): Validator[] {
-    return this.records.staking.validators.map((_, i) => toValidator(this.records, i));
+    const records = this.stakingRecords();
+    return records.staking.validators.map((_, i) => toValidator(records, i));
   }
 
   /** See `StakingQueries.listValidators` for how the filters apply. */
@@ -184,7 +224,7 @@ export class PrimaryData {
   }
 
   get delegatorCount(): number {
-    return this.records.staking.delegations.status.length;
+    return this.stakingRecords().staking.delegations.status.length;
   }
 
   listDelegators(q: DelegatorQuery, offset: number, limit: number): Page<Delegator> {
@@ -309,6 +349,27 @@ export class PrimaryData {
   liveEvent(chain: 'p' | 'x', height: number): LiveEvent | undefined {
     if (height > this.latestHeight(chain)) return undefined;
     return this.live.event(chain, height, approximately(block(this.ctx, this.producers, chain, height).blockTimestamp));
+  }
+
+  /**
+   * The validator events of P-chain block `height` (none before it is produced): the live validation its
+   * transaction adds (`validator_stake`), and the primary-network validations whose end falls after the
+   * previous block and at or before this one (`reward_distribution`, their RewardValidatorTx).
+   */
+  validatorEvents(height: number): ValidatorChainEvent[] {
+    if (height > this.latestHeight('p') || height < this.live.firstHeight('p')) return [];
+    const ts = blockTime(this.ctx, 'p', height);
+    const prev = blockTime(this.ctx, 'p', height - 1);
+    const out: ValidatorChainEvent[] = [];
+    const live = this.live.validationAt(height);
+    if (live) out.push({ subEvent: 'validator_stake', nodeId: live.nodeId, txHash: live.txHash, timestamp: ts });
+    const { staking } = this.stakingRecords();
+    staking.validators.forEach((v, i) => {
+      if (v.primary && v.status === 'completed' && v.end > prev && v.end <= ts && v.end > this.generatedAt) {
+        out.push({ subEvent: 'reward_distribution', nodeId: v.nodeId, txHash: validatorRewardTx(this.ctx, i), timestamp: ts });
+      }
+    });
+    return out;
   }
 
   // ---------------------------------------------------------------- node view, fixtures, stats

@@ -25,7 +25,7 @@ import {
   delegationGross,
   delegationRewardTx,
   delegationStatus,
-  delegationTxHash,
+  delegationTxOf,
   KIND_DELEGATOR,
   KIND_VALIDATOR,
   rewardUtxoId,
@@ -89,7 +89,7 @@ export function toDelegator({ ctx, addresses, staking }: PrimaryRecords, d: numb
   const gross = delegationGross(t, d);
   const net = gross - delegationFee(staking, d);
   const out: Delegator = {
-    txHash: delegationTxHash(ctx, d),
+    txHash: delegationTxOf(ctx, staking, d),
     nodeId: v.nodeId,
     rewardAddresses: [addresses.list[t.addr[d] as number] as string],
     amountDelegated: String(t.amount[d]),
@@ -134,7 +134,7 @@ function rewardOf({ ctx, addresses, staking }: PrimaryRecords, code: number): { 
   const v = staking.validators[t.validator[idx] as number] as ValidatorRecord;
   const base: RewardBase = {
     addresses: [addresses.list[kind === KIND_DELEGATOR ? (t.addr[idx] as number) : v.rewardAddr] as string],
-    txHash: delegationTxHash(ctx, idx),
+    txHash: delegationTxOf(ctx, staking, idx),
     amountStaked: String(t.amount[idx]),
     nodeId: v.nodeId,
     startTimestamp: t.start[idx] as number,

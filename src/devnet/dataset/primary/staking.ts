@@ -92,10 +92,12 @@ export interface Staking {
   readonly historical: RewardIndex;
   /** Active validations and delegations; ordered by start. */
   readonly pending: RewardIndex;
+  /** The tx of each delegation made after generation (live.ts), by its index; seeded ones hash their index. */
+  readonly liveDelegationTx?: (d: number) => string | undefined;
 }
 
 /** The records the derived amounts below are computed from. */
-type StakingRecords = Pick<Staking, 'validators' | 'delegations'>;
+export type StakingRecords = Pick<Staking, 'validators' | 'delegations'>;
 
 export function delegationStatus(t: DelegationTable, d: number): DelegationStatus {
   return STATUS_CODES[t.status[d] as number] as DelegationStatus;
@@ -132,6 +134,11 @@ export function validatorRewardTx(ctx: NetworkContext, i: number): string {
 
 export function delegationTxHash(ctx: NetworkContext, d: number): string {
   return id32(`${ctx.tag}:delegation:${d}`);
+}
+
+/** A delegation's tx: a live one's own, else the hash of its index. */
+export function delegationTxOf(ctx: NetworkContext, s: Pick<Staking, 'liveDelegationTx'>, d: number): string {
+  return s.liveDelegationTx?.(d) ?? delegationTxHash(ctx, d);
 }
 
 export function delegationRewardTx(ctx: NetworkContext, d: number): string {
@@ -400,16 +407,28 @@ function generateDelegations(
 /** Uptime, stake share, delegated amount, rewards and capacity of each validator, once its delegations exist. */
 function finishValidators(ctx: NetworkContext, s: StakingRecords): void {
   const rng = new Rng(`${ctx.tag}:finish`);
-  const t = s.delegations;
+  for (const v of s.validators) {
+    if (v.status === 'active') v.uptime = round(Math.max(50, 100 - Math.abs(normal(rng)) * 2.5), 4);
+  }
+  deriveStakeShares(s);
+  deriveAmounts(s);
+}
+
+/** Each active validator's share of its subnet's active stake (others keep theirs). */
+export function deriveStakeShares(s: StakingRecords): void {
   const activeStake = new Map<string, number>();
   for (const v of s.validators) {
     if (v.status === 'active') activeStake.set(v.subnetId, (activeStake.get(v.subnetId) ?? 0) + v.stake);
   }
   for (const v of s.validators) {
-    if (v.status === 'active') {
-      v.uptime = round(Math.max(50, 100 - Math.abs(normal(rng)) * 2.5), 4);
-      v.stakePercentage = round((v.stake / (activeStake.get(v.subnetId) ?? v.stake)) * 100, 6);
-    }
+    if (v.status === 'active') v.stakePercentage = round((v.stake / (activeStake.get(v.subnetId) ?? v.stake)) * 100, 6);
+  }
+}
+
+/** Delegated amount, rewards and capacity of each primary validator, from its status and its delegations' statuses. */
+export function deriveAmounts(s: StakingRecords): void {
+  const t = s.delegations;
+  for (const v of s.validators) {
     if (!v.primary) continue;
     v.validationReward = grossReward(v.stake, v.start, v.end);
     let delegated = 0;
@@ -427,6 +446,7 @@ function finishValidators(ctx: NetworkContext, s: StakingRecords): void {
     }
     v.delegated = delegated;
     v.delegationReward = fees;
+    v.capacity = -1;
     if (v.status === 'active') {
       const maxWeight = Math.min(v.stake * 5, MAX_WEIGHT_AVAX * NANO);
       v.capacity = Math.max(0, maxWeight - v.stake - delegated);
@@ -439,7 +459,7 @@ function finishValidators(ctx: NetworkContext, s: StakingRecords): void {
  * and the validator's fee on each completed delegation (VALIDATOR_FEE).
  * Pending: active validations and delegations.
  */
-function buildRewards(s: StakingRecords, addressCount: number): { historical: RewardIndex; pending: RewardIndex } {
+export function buildRewards(s: StakingRecords, addressCount: number): { historical: RewardIndex; pending: RewardIndex } {
   const t = s.delegations;
   const hist: number[] = [];
   const histEnd: number[] = [];
