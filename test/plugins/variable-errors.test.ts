@@ -24,6 +24,16 @@ describe('refused variables', () => {
     expect(stack.upstreamRequests()).toBe(0);
   });
 
+  it('names the variable on every error of one that fails past the error limit, the limit error included', async () => {
+    stack.devnet.resetStats();
+    const keys = Array.from({ length: 40 }, () => 'not an object');
+    const result = await stack.query('query($v: [AddressKeyInput!]!) { addresses(keys: $v) { id } }', { v: keys });
+    const errors = result.errors ?? [];
+    expect(errors.at(-1)?.message).toMatch(/error limit/);
+    for (const error of errors) expect(error.extensions).toMatchObject({ code: 'BAD_USER_INPUT', variableName: 'v' });
+    expect(stack.upstreamRequests()).toBe(0);
+  });
+
   it('property: a message is at most 1 KiB and quotes no string longer than 64 characters whole', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 3000 }), fc.string({ maxLength: 200 }), (text, value) => {

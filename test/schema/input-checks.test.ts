@@ -198,8 +198,9 @@ const TABLES: ArgTable[] = [
   {
     argument: 'chainId',
     query: 'query($v: String!) { chain(chainId: $v) { chainId } }',
-    good: () => [main.evmChainId, '43113', '1', main.blockchainId, '18446744073709551615'],
-    bad: () => ['', ' ', '0', '043114', '-1', '43114 ', 'c-chain', '1'.repeat(21), badCb58(main.blockchainId), '43114/../../v1', '1e5'],
+    // `c-chain` is the C-Chain of the field's network (see test/schema/evm.test.ts); the other aliases name no EVM chain.
+    good: () => [main.evmChainId, '43113', '1', main.blockchainId, '18446744073709551615', 'c-chain', 'C-CHAIN'],
+    bad: () => ['', ' ', '0', '043114', '-1', '43114 ', 'p-chain', 'x-chain', 'c-chain ', '1'.repeat(21), badCb58(main.blockchainId), '43114/../../v1', '1e5'],
   },
   {
     argument: 'address',

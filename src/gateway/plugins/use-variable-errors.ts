@@ -80,9 +80,13 @@ export function variableErrors(
   const inputs = rawVariables && typeof rawVariables === 'object' ? (rawVariables as Record<string, unknown>) : {};
   const coerced = getVariableValues(schema, definitions, inputs, { maxErrors: MAX_ERRORS });
   if (!coerced.errors) return undefined;
+  // graphql-js ends with an error of no location once MAX_ERRORS are reached: it stopped inside the variable
+  // the errors before it name, so it names that one too.
+  let last: string | undefined;
   return coerced.errors.map((error) => {
     const node = error.nodes?.[0];
-    const variableName = node?.kind === Kind.VARIABLE_DEFINITION ? node.variable.name.value : undefined;
+    const variableName = node?.kind === Kind.VARIABLE_DEFINITION ? node.variable.name.value : error.nodes ? undefined : last;
+    last = variableName;
     // The original error (a scalar's parseValue throwing) is left out: its message is already in this one,
     // and yoga masks errors that carry a non-GraphQL original as unexpected.
     return new GraphQLError(shortMessage(error.message), {
