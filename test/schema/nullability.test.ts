@@ -214,6 +214,8 @@ describe('the schema\'s non-null fields', () => {
    */
   const GUARANTEED = new Set([
     'Query.network', 'Query.nodes', 'Query.icmMessages', 'Query.avalancheNodes',
+    // Lookups by key answer one item per key asked, null where nothing matches (as `nodes` does).
+    'Query.addresses', 'Query.validatorsByNodeId',
     'Network.name', 'Network.blockchain', 'Peer.node', 'PeerConnection.totalCount',
     'HealthCheck.name', 'HealthCheck.passing', 'HealthStatus.httpStatus', 'HealthStatus.report',
     'NodeVm.vmId', 'NodeFx.fxId', 'NodeVmVersion.name', 'LoggerLevel.name', 'FailedVm.vmId',
