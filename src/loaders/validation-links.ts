@@ -1,62 +1,19 @@
-import DataLoader from 'dataloader';
-import { isNodeId } from '../lib/ids.ts';
-import { scanPages } from '../lib/pages.ts';
-import { PRIMARY_NETWORK_ID, type Validator } from '../shapes/index.ts';
-import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
+import { PRIMARY_NETWORK_ID, type Validator, type WideInteger } from '../shapes/index.ts';
 import { periodOf, timeOf, type Timed } from './staking-time.ts';
-import type { NetworkId } from './types.ts';
-import { notFoundOrUnusable, VALIDATOR_LINK } from './validators.ts';
 
 /**
- * Links from a delegation or a reward to the validation it belongs to.
+ * Links from a record (a delegation, a reward, a staking transaction, a block) to the
+ * validation it belongs to: one rule per kind of record, here, for every link.
  *
  * A node validates again and again (on mainnet, many times over the years), and
  * each time is its own validation record: its own staking tx, period, stake, fee,
  * delegations and rewards. So "the node's validation" is not one record: a link
- * reads all of the node's primary-network validations (batched: one listing per 100
- * nodes, as `validatorByNodeId` does) and picks the one the item belongs to.
+ * reads all of the node's primary-network validations through `nodeValidations`
+ * (batched: one listing per 100 nodes, the same listing the current-validation lookup
+ * `validatorByNodeId` picks from) and picks the one the record belongs to.
  */
 
-const NODE_VALIDATIONS_KEYS = networkKeys('nodeValidations');
-
-/**
- * Every primary-network validation of each node, in the listing's order: the node ids
- * of a request are sent 100 at a time as a `nodeIds` comma list, each chunk read to
- * `VALIDATOR_LINK.maxPages` pages (so {@link validatorLinkCost} is this loader's cost
- * too). The upstream matches substrings, so validations are matched back exactly. An
- * unknown node has none; an id that is not a node id (it came from an upstream
- * answer) is not sent, and answers an error naming it.
- */
-export function nodeValidations(ctx: LoaderContext, network: NetworkId): DataLoader<string, readonly Validator[]> {
-  return memoLoader(ctx, NODE_VALIDATIONS_KEYS(network), () => {
-    const { dataApi } = upstreamOf(ctx);
-    return new DataLoader<string, readonly Validator[]>(
-      async (nodeIds) => {
-        const valid = [...new Set(nodeIds.filter(isNodeId))];
-        const found = new Map<string, Validator[]>(valid.map((id) => [id, []]));
-        const chunks: string[][] = [];
-        for (let i = 0; i < valid.length; i += VALIDATOR_LINK.idsPerCall) chunks.push(valid.slice(i, i + VALIDATOR_LINK.idsPerCall));
-        await Promise.all(
-          chunks.map((chunk) =>
-            scanPages(
-              (pageToken, pageSize) =>
-                dataApi
-                  .listValidators(network, { nodeIds: chunk, subnetId: PRIMARY_NETWORK_ID, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call)
-                  .then((page) => ({ items: page.validators, nextPageToken: page.nextPageToken })),
-              VALIDATOR_LINK.idsPerCall,
-              VALIDATOR_LINK.maxPages,
-              (validators) => {
-                for (const v of validators) if (v.subnetId === PRIMARY_NETWORK_ID) found.get(v.nodeId)?.push(v);
-              },
-            ),
-          ),
-        );
-        return nodeIds.map((id) => found.get(id) ?? notFoundOrUnusable(id) ?? []);
-      },
-      { maxBatchSize: 1000 },
-    );
-  });
-}
+export { nodeValidations } from './validators.ts';
 
 /**
  * The validation whose period holds the instant `at` (its start <= `at` <= its end).
@@ -91,4 +48,60 @@ export function validationOfDelegation(validations: readonly Validator[], delega
 export function validationOfReward(validations: readonly Validator[], reward: Timed & { txHash: string }): Validator | null {
   const own = validations.find((v) => v.txHash === reward.txHash);
   return own ?? validationOfDelegation(validations, reward);
+}
+
+/** Transaction types that add a primary-network validator: their own validation is the record with their hash. */
+const ADDS_VALIDATOR: ReadonlySet<string> = new Set(['AddValidatorTx', 'AddPermissionlessValidatorTx']);
+
+/** What the transaction rule reads of a P-chain transaction (fields the answer broke read as absent). */
+export interface StakingTransactionFacts {
+  txHash: string;
+  txType: string;
+  subnetId?: string | undefined;
+  startTimestamp?: WideInteger | undefined;
+  stakingTxHash?: string | undefined;
+  /** When it was accepted (`blockTimestamp`). */
+  blockTimestamp: WideInteger;
+}
+
+/** A field of an upstream answer, or undefined when the answer broke it (its getter throws): the field fails alone, where it is read. */
+function readOr<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The validation a P-chain transaction of the node belongs to:
+ * - a transaction adding a primary-network validator: the validation whose staking
+ *   tx is this transaction (null when the node's list lacks it: the node's other
+ *   records are other validations, never this one);
+ * - a reward: the validation it rewards, as {@link validationOfReward} finds it from
+ *   its `stakingTxHash`;
+ * - any other staking transaction with a period (a delegation, a subnet validation):
+ *   the validation whose period holds its start, as {@link validationOfDelegation};
+ * - anything else: the validation whose period holds the transaction's time.
+ */
+export function validationOfTransaction(validations: readonly Validator[], tx: StakingTransactionFacts): Validator | null {
+  const txHash = readOr(() => tx.txHash);
+  const txType = readOr(() => tx.txType);
+  const subnetId = readOr(() => tx.subnetId);
+  if (txType !== undefined && ADDS_VALIDATOR.has(txType) && (subnetId === undefined || subnetId === PRIMARY_NETWORK_ID)) {
+    return validations.find((v) => v.txHash === txHash) ?? null;
+  }
+  const start = timeOf(() => tx.startTimestamp ?? Number.NaN);
+  const stakingTxHash = readOr(() => tx.stakingTxHash);
+  if (stakingTxHash !== undefined) {
+    const own = validations.find((v) => v.txHash === stakingTxHash);
+    if (own) return own;
+  }
+  if (start !== undefined) return validationHolding(validations, start);
+  return validationHolding(validations, timeOf(() => tx.blockTimestamp));
+}
+
+/** The validation a block's proposer was running when it proposed the block: the one whose period holds the block's time. */
+export function validationOfBlock(validations: readonly Validator[], block: { blockTimestamp: WideInteger }): Validator | null {
+  return validationHolding(validations, timeOf(() => block.blockTimestamp));
 }

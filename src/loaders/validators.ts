@@ -11,11 +11,10 @@ import { ENDPOINTS } from '../upstream/endpoints.ts';
 import { upstreamValueError } from '../errors/graphql.ts';
 import { nullOnNotFound } from './not-found.ts';
 import { memoLoader, networkKeys, upstreamOf, type LoaderContext } from './registry.ts';
-import type { UpstreamPage } from '../lib/pages.ts';
+import { scanPages, type FetchPage, type UpstreamPage } from '../lib/pages.ts';
 import type { NetworkId } from './types.ts';
 
 /** Loader keys per network (see `networkKeys`). */
-const VALIDATOR_BY_NODE_ID_KEYS = networkKeys('validatorByNodeId');
 const DELEGATORS_FIRST_PAGE_KEYS = networkKeys('delegatorsFirstPage');
 const PENDING_REWARDS_FIRST_PAGE_KEYS = networkKeys('pendingRewardsFirstPage');
 const HISTORICAL_REWARDS_FIRST_PAGE_KEYS = networkKeys('historicalRewardsFirstPage');
@@ -24,7 +23,7 @@ const DELEGATION_BY_KEY_KEYS = networkKeys('delegationByKey');
 
 const MAX_PAGE = 100;
 
-/** Node ids sent per validators call by {@link validatorByNodeId}, and pages it follows per chunk at most. */
+/** Node ids sent per validators call by {@link nodeValidations}, and pages it follows per chunk at most. */
 export const VALIDATOR_LINK = { idsPerCall: MAX_PAGE, maxPages: 10 } as const;
 
 /** Preference when a node has several primary-network validations: the current one first. */
@@ -38,68 +37,85 @@ function better(a: Validator, b: Validator): Validator {
   return (timeOf(() => a.endTimestamp) ?? -Infinity) >= (timeOf(() => b.endTimestamp) ?? -Infinity) ? a : b;
 }
 
+const NODE_VALIDATIONS_KEYS = networkKeys('nodeValidations');
+
 /**
- * A node's primary-network validation (active first, else pending, else the latest
- * completed), for `Network.validator(nodeId:)` and the links from delegators,
- * rewards, blocks and peers. A batch of one node reads that node's own validations
- * (getSingleValidatorDetails: exact, one call); a batch of several sends their ids
- * 100 at a time as a `nodeIds` comma list (one call per 100 nodes instead of one
- * per node); the upstream matches substrings, so results are matched back exactly.
+ * Every primary-network validation of each node, in the listing's order: the one
+ * listing behind `Network.validator(nodeId:)` and every link to a validation (from
+ * delegations, rewards, staking transactions, blocks, peers), so a request that asks
+ * for a node's current validation and for a record's own validation lists the node
+ * once. A node validates again and again, each time its own record: the current
+ * validation ({@link validatorByNodeId}) and a record's own one
+ * (`loaders/validation-links.ts`) are both picked from this list.
+ *
+ * A batch of one node reads that node's own validations (getSingleValidatorDetails:
+ * exact, one call per page); a batch of several sends their ids 100 at a time as a
+ * `nodeIds` comma list with no status filter (every validation, current and past),
+ * each chunk read to {@link VALIDATOR_LINK}`.maxPages` pages (so {@link validatorLinkCost}
+ * is this loader's cost). The upstream matches substrings, so validations are matched
+ * back exactly. An unknown node has none; an id that is not a node id (it came from
+ * an upstream answer) is not sent, and answers an error naming it.
  */
-export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): DataLoader<string, Validator | null> {
-  return memoLoader(ctx, VALIDATOR_BY_NODE_ID_KEYS(network), () => {
+export function nodeValidations(ctx: LoaderContext, network: NetworkId): DataLoader<string, readonly Validator[]> {
+  return memoLoader(ctx, NODE_VALIDATIONS_KEYS(network), () => {
     const { dataApi } = upstreamOf(ctx);
-    return new DataLoader<string, Validator | null>(
+    return new DataLoader<string, readonly Validator[]>(
       async (nodeIds) => {
         // Only well-formed ids go upstream: a short one would match every validator there.
         const valid = [...new Set(nodeIds.filter(isNodeId))];
-        const chunks: string[][] = [];
-        for (let i = 0; i < valid.length; i += MAX_PAGE) chunks.push(valid.slice(i, i + MAX_PAGE));
-        const found = new Map<string, Validator>();
-        const take = (wanted: ReadonlySet<string>, validators: readonly Validator[]) => {
-          for (const v of validators) {
-            // The direct read lists the node's subnet validations too: only the primary network's count.
-            if (!wanted.has(v.nodeId) || v.subnetId !== PRIMARY_NETWORK_ID) continue;
-            const current = found.get(v.nodeId);
-            found.set(v.nodeId, current ? better(current, v) : v);
-          }
+        const found = new Map<string, Validator[]>(valid.map((id) => [id, []]));
+        // The direct read lists the node's subnet validations too: only the primary network's count.
+        const take = (validators: readonly Validator[]) => {
+          for (const v of validators) if (v.subnetId === PRIMARY_NETWORK_ID) found.get(v.nodeId)?.push(v);
         };
-        if (valid.length === 1) {
-          const nodeId = valid[0] as string;
-          let pageToken: string | undefined;
-          for (let pages = 0; pages < VALIDATOR_LINK.maxPages; pages++) {
-            const page = await nullOnNotFound(
-              dataApi.getValidatorDetails(network, nodeId, { pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) }, ctx.call),
-            );
-            if (!page) break;
-            take(new Set([nodeId]), page.validators);
-            pageToken = page.nextPageToken;
-            if (!pageToken) break;
-          }
-          return nodeIds.map((id) => found.get(id) ?? notFoundOrUnusable(id));
-        }
-        await Promise.all(
-          chunks.map(async (chunk) => {
-            const wanted = new Set(chunk);
-            let pageToken: string | undefined;
-            // A node can have several validations; follow pages until this chunk is complete.
-            for (let pages = 0; pages < VALIDATOR_LINK.maxPages; pages++) {
-              const page = await dataApi.listValidators(
-                network,
-                { nodeIds: chunk, subnetId: PRIMARY_NETWORK_ID, pageSize: MAX_PAGE, ...(pageToken ? { pageToken } : {}) },
-                ctx.call,
-              );
-              take(wanted, page.validators);
-              pageToken = page.nextPageToken;
-              if (!pageToken) break;
-            }
-          }),
-        );
-        return nodeIds.map((id) => found.get(id) ?? notFoundOrUnusable(id));
+        const read = (chunk: readonly string[]): FetchPage<Validator> =>
+          chunk.length === 1
+            ? async (pageToken, pageSize) => {
+                const page = await nullOnNotFound(dataApi.getValidatorDetails(network, chunk[0] as string, { pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call));
+                return page ? { items: page.validators, nextPageToken: page.nextPageToken } : { items: [] };
+              }
+            : async (pageToken, pageSize) => {
+                const page = await dataApi.listValidators(network, { nodeIds: [...chunk], subnetId: PRIMARY_NETWORK_ID, pageSize, ...(pageToken ? { pageToken } : {}) }, ctx.call);
+                return { items: page.validators, nextPageToken: page.nextPageToken };
+              };
+        const chunks: string[][] = [];
+        for (let i = 0; i < valid.length; i += VALIDATOR_LINK.idsPerCall) chunks.push(valid.slice(i, i + VALIDATOR_LINK.idsPerCall));
+        // A node can have several validations: each chunk follows its pages until complete (or its bound).
+        await Promise.all(chunks.map((chunk) => scanPages(read(chunk), MAX_PAGE, VALIDATOR_LINK.maxPages, take)));
+        return nodeIds.map((id) => found.get(id) ?? notFoundOrUnusable(id) ?? []);
       },
       { maxBatchSize: 1000 },
     );
   });
+}
+
+/** A node's current validation among its primary-network validations: active, else pending, else the latest completed; null for none. */
+export function currentValidation(validations: readonly Validator[]): Validator | null {
+  let best: Validator | null = null;
+  for (const v of validations) best = best ? better(best, v) : v;
+  return best;
+}
+
+/** The current validation of nodes, answered from {@link nodeValidations} (one listing per batch, shared with the links). */
+export interface CurrentValidationLookup {
+  load(nodeId: string): Promise<Validator | null>;
+  /** In key order; an `Error` for a key that is not a node id. */
+  loadMany(nodeIds: readonly string[]): Promise<(Validator | null | Error)[]>;
+}
+
+/**
+ * A node's primary-network validation (active first, else pending, else the latest
+ * completed, see {@link currentValidation}), for `Network.validator(nodeId:)`,
+ * `validatorsByNodeId`, federation's `nodeId network` key and `Peer.validator`. It
+ * holds nothing of its own: it picks from {@link nodeValidations}, so it shares its
+ * batches, its memo and its listings with the links to a record's own validation.
+ */
+export function validatorByNodeId(ctx: LoaderContext, network: NetworkId): CurrentValidationLookup {
+  const all = nodeValidations(ctx, network);
+  return {
+    load: async (nodeId) => currentValidation(await all.load(nodeId)),
+    loadMany: async (nodeIds) => (await all.loadMany(nodeIds)).map((r) => (r instanceof Error ? r : currentValidation(r))),
+  };
 }
 
 /**
@@ -114,13 +130,15 @@ export function notFoundOrUnusable(nodeId: string): null | Error {
 }
 
 /**
- * What a link through {@link validatorByNodeId} costs: per chunk of node ids (one for a
- * lone node, read directly), the pages the loader may follow, in full. A node validates
+ * What a link through {@link nodeValidations} costs (the current-validation lookup,
+ * {@link validatorByNodeId}, and the links to a record's own validation): per chunk of
+ * node ids (one for a lone node, read directly), the pages the loader may follow, in
+ * full. Fields that share the loader in one request share its chunks too, so the sum
+ * of their declared costs bounds what the shared listings make. A node validates
  * again and again, and an upstream may answer short or empty pages with a token, so a
  * chunk can take every page of its bound; counting them all is what lets the lookup
- * read to its bound without ever meeting the run-time budget. Past the bound the
- * lookup answers from what it read (the node's best validation among those pages, or
- * null).
+ * read to its bound without ever meeting the run-time budget. Past the bound a
+ * link picks from what was read (the validation among those pages, or null).
  */
 export const validatorLinkCost: FieldCost = weighing({
   calls: ({ parents }) => (parents <= 0 ? 0 : Math.ceil(parents / VALIDATOR_LINK.idsPerCall) * VALIDATOR_LINK.maxPages),

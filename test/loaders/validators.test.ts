@@ -2,7 +2,7 @@ import { isCb58Id, isNodeId } from '../../src/lib/ids.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import type { NetworkId } from '../../src/loaders/types.ts';
-import { delegationByKey, validationByKey, validatorByNodeId, type ValidationKey } from '../../src/loaders/validators.ts';
+import { delegationByKey, nodeValidations, validationByKey, validatorByNodeId, type ValidationKey } from '../../src/loaders/validators.ts';
 import type { DataApi } from '../../src/upstream/client-types.ts';
 import { createDataApiClient, type DataApiClient } from '../../src/upstream/data-api.ts';
 import { PRIMARY_NETWORK_ID, type Delegator, type Validator } from '../../src/shapes/index.ts';
@@ -149,8 +149,9 @@ describe('validatorByNodeId', () => {
     const m = byNode('mainnet', (primary.mainnet[3] as Validator).nodeId);
     const f = byNode('fuji', (primary.fuji[3] as Validator).nodeId);
     const ctx = lc.fresh();
-    expect(validatorByNodeId(ctx, 'mainnet')).toBe(validatorByNodeId(ctx, 'mainnet'));
-    expect(validatorByNodeId(ctx, 'mainnet')).not.toBe(validatorByNodeId(ctx, 'fuji'));
+    // The lookup picks from the request's node-validations loader, one per network.
+    expect(nodeValidations(ctx, 'mainnet')).toBe(nodeValidations(ctx, 'mainnet'));
+    expect(nodeValidations(ctx, 'mainnet')).not.toBe(nodeValidations(ctx, 'fuji'));
     const run = await lc.measure(() =>
       Promise.all([validatorByNodeId(ctx, 'mainnet').loadMany([m.nodeId, f.nodeId]), validatorByNodeId(ctx, 'fuji').loadMany([m.nodeId, f.nodeId])]),
     );
