@@ -160,7 +160,7 @@ export class PrimaryData {
 
   private get staking(): StakingQueries {
     const { version, records } = this.timeline.at(this.nowSec());
-    if (this.queries.version !== version) this.queries = { version, queries: new StakingQueries(records, this.subnetById, () => this.nowSec()) };
+    if (this.queries.version !== version) this.queries = { version, queries: new StakingQueries(records, this.subnetById, () => this.nowSec(), version === 0) };
     return this.queries.queries;
   }
 

@@ -32,11 +32,16 @@ export class StakingQueries {
   private readonly orderCache = new Map<string, Int32Array>();
   private readonly rankCache = new Map<string, Int32Array>();
 
-  /** `nowSec` is the clock (seconds) time-dependent filters and progress use. */
+  /**
+   * `nowSec` is the clock (seconds) time-dependent filters and progress use. `prewarm` builds every
+   * sorted order now; the records the clock moves (timeline.ts) are replaced often, so theirs are built
+   * on first use instead.
+   */
   constructor(
     private readonly data: PrimaryRecords,
     private readonly subnetById: ReadonlyMap<string, Subnet>,
     private readonly nowSec: () => number,
+    prewarm = true,
   ) {
     this.staking = data.staking;
     this.addressIndex = data.addresses.indexOf;
@@ -44,7 +49,7 @@ export class StakingQueries {
     this.nodeIdsSorted = sorted.map((e) => e[0]);
     this.nodeIdsSortedIdx = Int32Array.from(sorted, (e) => e[1]);
     // Sorted orders are built now so that no request pays for them.
-    for (const sortBy of VALIDATOR_SORT_BY) {
+    if (prewarm) for (const sortBy of VALIDATOR_SORT_BY) {
       this.rank(sortBy, 'asc');
       this.rank(sortBy, 'desc');
     }
