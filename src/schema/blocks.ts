@@ -5,13 +5,14 @@ import { badInput } from '../errors/graphql.ts';
 import { BLOCK_LISTING_COST, blockPages, type BlockOnChain, type PrimaryChain } from '../loaders/primary-chain.ts';
 import { primaryBlockById, PRIMARY_BLOCK_LOOKUP_COST } from '../loaders/primary-blocks.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
+import { validationOfBlock } from '../loaders/validation-links.ts';
 import type { ProposerDetails } from '../shapes/index.ts';
 import { pageArgs } from './connection.ts';
 import { BOUNDS } from './input-checks.ts';
 import { PAGES } from './pagination.ts';
 import { chainInfoField, isNetwork, PrimaryBlockchainRef, resolveChainConnection } from './primary-chain.ts';
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
-import { loadValidator, ValidatorInterface } from './validators.ts';
+import { loadNodeValidation, ValidatorInterface } from './validators.ts';
 import { unixSecondsToDate } from './scalars.ts';
 
 // The other types rooted at PrimaryBlockchain, for the modules that list every entity (federation).
@@ -62,11 +63,12 @@ export const BlockRef = builder.objectRef<BlockShape>('Block').implement({
     proposer: t.field({
       type: ValidatorInterface,
       nullable: true,
-      description: "The proposing node's primary-network validation (from `proposerDetails.proposerNodeId`).",
+      description:
+        "The proposing node's primary-network validation at the time of the block (`proposerDetails.proposerNodeId`'s validation whose period holds `blockTimestamp`; a node validates again and again, each time its own record). Null when the node had none then.",
       upstreamCost: validatorLinkCost,
       resolve: (b, _args, ctx) => {
         const nodeId = b.proposerDetails?.proposerNodeId;
-        return nodeId ? loadValidator(ctx, b.network, nodeId) : null;
+        return nodeId ? loadNodeValidation(ctx, b.network, nodeId, (own) => validationOfBlock(own, b)) : null;
       },
     }),
   }),

@@ -8,6 +8,7 @@ import {
 } from '../loaders/primary-tx.ts';
 import { onChain, type PrimaryChain } from '../loaders/primary-chain.ts';
 import { validatorLinkCost } from '../loaders/validators.ts';
+import { validationOfTransaction } from '../loaders/validation-links.ts';
 import { PRIMARY_NETWORK_TX_TYPES, type AssetAmount, type Utxo, type WideInteger } from '../shapes/index.ts';
 import { AssetBalanceRef, AssetRef, type AssetBalanceShape } from './assets.ts';
 import { BlockRef } from './blocks.ts';
@@ -22,7 +23,7 @@ import { chainInfoField, isNetwork, PrimaryBlockchainRef, resolveChainConnection
 import { encodeGlobalId, ID_PARTS, NodeInterface, registerNodeFamily } from './relay-node.ts';
 import { unixSecondsToDate } from './scalars.ts';
 import { UtxoRef } from './utxos.ts';
-import { loadValidator, ValidatorInterface } from './validators.ts';
+import { loadNodeValidation, ValidatorInterface } from './validators.ts';
 
 /**
  * Primary-network transactions (getTxByHash, listLatestPrimaryNetworkTransactions,
@@ -96,9 +97,10 @@ export const PChainTransactionRef = builder.objectRef<PChainTransactionOnChain>(
     validator: t.field({
       type: ValidatorInterface,
       nullable: true,
-      description: 'Staking: the validation of `nodeId` on the primary network (the one this transaction adds, or the one it delegates to).',
+      description:
+        "Staking: the primary-network validation of `nodeId` this transaction belongs to (a node validates again and again, each time its own record): for a transaction adding a validator, the validation it adds (the one whose `txHash` is this transaction's); for a reward, the validation it rewards; for a delegation (or another staking transaction with a period), the validation whose period holds its `startTimestamp`; else the one whose period holds the transaction's time. Null when the node has no such validation.",
       upstreamCost: validatorLinkCost,
-      resolve: (tx, _args, ctx) => (tx.nodeId ? loadValidator(ctx, tx.network, tx.nodeId) : null),
+      resolve: (tx, _args, ctx) => (tx.nodeId ? loadNodeValidation(ctx, tx.network, tx.nodeId, (own) => validationOfTransaction(own, tx)) : null),
     }),
   }),
 });

@@ -260,7 +260,11 @@ registerNodeFamily('Validator', {
   refetchCalls: (ids) => validationRefetchCalls(ids.map(([network = '', nodeId = '', subnetId = '']) => ({ network, nodeId, subnetId }))),
 });
 
-/** A node's primary-network validation through the batching loader (links from delegators, rewards, peers, blocks). */
+/**
+ * A node's current primary-network validation (`Network.validator(nodeId:)`, `validatorsByNodeId`,
+ * federation's `nodeId network` key, `Peer.validator`), picked from the same batched listing as the
+ * links to a record's own validation ({@link loadNodeValidation}).
+ */
 export async function loadValidator(ctx: Context, network: NetworkId, nodeId: string): Promise<ValidatorShape | null> {
   const v = await validatorByNodeId(ctx, network).load(nodeId);
   return v ? brandNode(withNetwork(network, v), validatorTypeOf(v)) : null;
