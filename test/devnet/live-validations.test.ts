@@ -129,6 +129,24 @@ describe('the devnet staking over time', () => {
     expect(rewards.some((r) => r.txHash === soonest.txHash && r.rewardType === 'VALIDATOR')).toBe(true);
   });
 
+  it('a seeded active validation completes once its end passes: rewards listed, its reward tx resolvable, named by its staking tx', async () => {
+    const active = (await listed('validationStatus=active&sortBy=timeRemaining&sortOrder=asc')).filter((v) => v.delegationFee !== undefined);
+    const soonest = active[0] as Validator;
+    clock = (Number(soonest.endTimestamp) + 2) * 1000;
+    const done = (await byNode(soonest.nodeId)).find((v) => v.txHash === soonest.txHash) as Validator;
+    expect(done.validationStatus).toBe('completed');
+    expect(done.delegationCapacity).toBeUndefined();
+    const rewardTxHash = done.rewards?.rewardTxHash as string;
+    const historical = await all<HistoricalReward>(`/v1/networks/mainnet/rewards?nodeIds=${soonest.nodeId}`, 'historicalRewards');
+    expect(historical.find((r) => r.txHash === soonest.txHash && r.rewardType === 'VALIDATOR')).toMatchObject({ rewardTxHash });
+    const base = '/v1/networks/mainnet/blockchains/p-chain/transactions';
+    expect(await get(`${base}/${soonest.txHash}`)).toMatchObject({ txType: 'AddPermissionlessValidatorTx', rewardTxHash });
+    expect(await get(`${base}/${rewardTxHash}`)).toMatchObject({ txType: 'RewardValidatorTx', stakingTxHash: soonest.txHash, nodeId: soonest.nodeId });
+    // Not before its end.
+    clock = (Number(soonest.endTimestamp) - 2) * 1000;
+    expect((await fetch(`${devnet.url}${base}/${rewardTxHash}`)).status).toBe(404);
+  });
+
   it('a live validation is pending from its block, active from its start, completed with rewards at its end, the same everywhere', async () => {
     const live = firstLiveValidation();
     const txPath = `/v1/networks/mainnet/blockchains/p-chain/transactions/${live.txHash}`;
@@ -169,6 +187,12 @@ describe('the devnet staking over time', () => {
     expect(historical.find((r) => r.txHash === live.txHash)).toMatchObject({
       rewardType: 'VALIDATOR', rewardTxHash: done.rewards?.rewardTxHash, startTimestamp: live.start, endTimestamp: live.end,
     });
+    // The staking tx names its reward tx now, and that resolves: in the first block at or after the end.
+    expect(await get<Record<string, unknown>>(txPath)).toMatchObject({ rewardTxHash: done.rewards?.rewardTxHash });
+    const rewardTx = await get<Record<string, unknown>>(`/v1/networks/mainnet/blockchains/p-chain/transactions/${String(done.rewards?.rewardTxHash)}`);
+    expect(rewardTx).toMatchObject({ txType: 'RewardValidatorTx', stakingTxHash: live.txHash, nodeId: live.nodeId, endTimestamp: live.end });
+    expect(Number(rewardTx['blockTimestamp']) - live.end).toBeGreaterThanOrEqual(0);
+    expect(Number(rewardTx['blockTimestamp']) - live.end).toBeLessThan(BLOCK_MS / 1000);
     const stillPending = await all<PendingReward>(`/v1/networks/mainnet/rewards:listPending?nodeIds=${live.nodeId}`, 'pendingRewards');
     expect(stillPending.map((r) => r.txHash)).not.toContain(live.txHash);
   });

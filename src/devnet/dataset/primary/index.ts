@@ -138,7 +138,9 @@ export class PrimaryData {
       rewardAddress: (index) => addresses.list[index] as string,
     });
     this.timeline = new StakingTimeline(this.records, this.live, (nowSec) => heightAt(this.ctx, 'p', nowSec));
-    this.transactions = new PrimaryTransactions(this.records, (chain, height) => block(this.ctx, this.producers, chain, height), () => this.nowSec(), this.live);
+    this.transactions = new PrimaryTransactions(
+      this.records, (chain, height) => block(this.ctx, this.producers, chain, height), () => this.nowSec(), this.live, () => this.stakingRecords(),
+    );
   }
 
   private nowSec(): number {

@@ -32,7 +32,7 @@ import { heightAt } from './chain-activity.ts';
 import { BLOCK_INTERVAL_SECONDS, DAY, NANO, type PrimaryChain } from './constants.ts';
 import { avaxAmount, type NetworkContext } from './context.ts';
 import { hexOf, id32, nodeIdOf, sha } from './ids.ts';
-import type { ValidatorRecord } from './staking.ts';
+import { validatorRewardTx, type ValidatorRecord } from './staking.ts';
 
 /** One block in this many, from the first after generation, carries a live transaction (per chain). */
 export const LIVE_EVERY_BLOCKS = 3;
@@ -310,8 +310,8 @@ export class LiveActivity {
     };
   }
 
-  /** The live transaction of block `height` as getTxByHash serves it. */
-  transaction(chain: 'p' | 'x', height: number, block: { blockHash: string; blockTimestamp: number }): PChainTransaction | XChainTransaction | undefined {
+  /** The live transaction of block `height` as getTxByHash serves it at `nowSec` (a validation's reward tx once it has ended). */
+  transaction(chain: 'p' | 'x', height: number, block: { blockHash: string; blockTimestamp: number }, nowSec = 0): PChainTransaction | XChainTransaction | undefined {
     const live = this.event(chain, height, block.blockTimestamp);
     if (!live) return undefined;
     const { ctx } = this;
@@ -351,6 +351,8 @@ export class LiveActivity {
         ...tx, amountStaked: [avaxAmount(ctx, amount)], nodeId: validation.nodeId, subnetId: this.subnetId,
         startTimestamp: validation.start, endTimestamp: validation.end, delegationFeePercent: (validation.feeBps / 100).toFixed(4),
         rewardAddresses: [`P-${live.address}`],
+        // Its index in the records is after every seeded validation (timeline.ts).
+        ...(validation.end <= nowSec ? { rewardTxHash: validatorRewardTx(ctx, this.seed.validators.length + this.validations.indexOf(validation)) } : {}),
       };
     }
     const delegation = this.delegation(height);

@@ -27,7 +27,9 @@ import { NANO, VERTEX_COUNT, type PrimaryChain } from './constants.ts';
 import { avaxAmount } from './context.ts';
 import type { PrimaryRecords } from './generate.ts';
 import { hexOf, sha } from './ids.ts';
-import { delegationRewardTx, delegationStatus, delegationTxHash, validatorRewardTx, type ValidatorRecord } from './staking.ts';
+import {
+  delegationFee, delegationGross, delegationRewardTx, delegationStatus, delegationTxHash, delegationTxOf, validatorRewardTx, type ValidatorRecord,
+} from './staking.ts';
 import type { Page } from './types.ts';
 import { listUtxos } from './utxos.ts';
 import type { LiveActivity } from './live.ts';
@@ -75,7 +77,52 @@ export class PrimaryTransactions {
     private readonly nowSec: () => number,
     /** What happens after generation (live.ts): one more transaction in some new blocks. */
     private readonly live: LiveActivity,
+    /** The staking records as the clock has moved them (timeline.ts): statuses and what ended since generation. */
+    private readonly current: () => PrimaryRecords = () => data,
   ) {}
+
+  /** Reward txs of validations and delegations that ended after generation, per snapshot of the records (built on first use). */
+  private later: { records: PrimaryRecords; byHash: Map<string, { kind: 'validationReward' | 'delegationReward'; index: number }> } | undefined;
+
+  /**
+   * The RewardValidatorTx of a validation or delegation that ended after generation (not in the seeded
+   * index): in the first P-chain block at or after its end, paying its reward (the UTXO listings are not fed).
+   */
+  private laterRewardTx(hash: string): PChainTransaction | undefined {
+    const records = this.current();
+    if (records === this.data) return undefined;
+    if (this.later?.records !== records) {
+      const { ctx, staking } = records;
+      const byHash = new Map<string, { kind: 'validationReward' | 'delegationReward'; index: number }>();
+      staking.validators.forEach((v, i) => {
+        if (v.primary && v.status === 'completed' && v.end > ctx.generatedAt) byHash.set(validatorRewardTx(ctx, i), { kind: 'validationReward', index: i });
+      });
+      const t = staking.delegations;
+      for (let d = 0; d < t.status.length; d++) {
+        if (delegationStatus(t, d) === 'completed' && (t.end[d] as number) > ctx.generatedAt) byHash.set(delegationRewardTx(ctx, d), { kind: 'delegationReward', index: d });
+      }
+      this.later = { records, byHash };
+    }
+    const ref = this.later.byHash.get(hash);
+    if (!ref) return undefined;
+    const { ctx, addresses, staking } = records;
+    const t = staking.delegations;
+    const v = staking.validators[ref.kind === 'validationReward' ? ref.index : (t.validator[ref.index] as number)] as ValidatorRecord;
+    const end = ref.kind === 'validationReward' ? v.end : (t.end[ref.index] as number);
+    const atOrBefore = heightAt(ctx, 'p', end);
+    const height = Number(this.rawBlock('p', atOrBefore).blockTimestamp) === end ? atOrBefore : atOrBefore + 1;
+    const block = this.rawBlock('p', height);
+    const amount = ref.kind === 'validationReward' ? v.validationReward : delegationGross(t, ref.index) - delegationFee(staking, ref.index);
+    const reward = [avaxAmount(ctx, amount)];
+    return {
+      txHash: hash, txType: 'RewardValidatorTx', blockTimestamp: Number(block.blockTimestamp), blockNumber: String(height), blockHash: block.blockHash,
+      consumedUtxos: [], emittedUtxos: [], value: reward, amountBurned: [], amountStaked: [], amountL1ValidatorBalanceBurned: [], memo: '0x',
+      nodeId: v.nodeId, subnetId: v.subnetId,
+      startTimestamp: ref.kind === 'validationReward' ? v.start : (t.start[ref.index] as number), endTimestamp: end,
+      rewardAddresses: [`P-${addresses.list[ref.kind === 'validationReward' ? v.rewardAddr : (t.addr[ref.index] as number)] as string}`],
+      stakingTxHash: ref.kind === 'validationReward' ? v.txHash : delegationTxOf(ctx, staking, ref.index),
+    };
+  }
 
   // ---------------------------------------------------------------- block transactions
 
@@ -115,13 +162,15 @@ export class PrimaryTransactions {
   transaction(chain: PrimaryChain, hash: string): PrimaryTx | undefined {
     const ref = this.built().byHash.get(hash);
     if (ref) return this.chainOf(ref) === chain ? this.build(ref, hash) : undefined;
+    const later = chain === 'p' ? this.laterRewardTx(hash) : undefined;
+    if (later) return later;
     const inVertex = chain === 'x' ? vertexTxOf(this.data.ctx, hash) : undefined;
     if (inVertex) return this.vertexTx(inVertex.index, inVertex.k, hash);
     const liveHeight = this.live.heightOf(chain, hash);
     if (liveHeight !== undefined) {
       if (liveHeight > heightAt(this.data.ctx, chain, this.nowSec())) return undefined;
       const b = this.rawBlock(chain, liveHeight);
-      return this.live.transaction(chain as 'p' | 'x', liveHeight, { blockHash: b.blockHash, blockTimestamp: approximately(b.blockTimestamp) });
+      return this.live.transaction(chain as 'p' | 'x', liveHeight, { blockHash: b.blockHash, blockTimestamp: approximately(b.blockTimestamp) }, this.nowSec());
     }
     const plain = this.decodeBlockTxId(chain, hash);
     if (!plain || plain.height > heightAt(this.data.ctx, chain, this.nowSec())) return undefined;
@@ -376,8 +425,10 @@ export class PrimaryTransactions {
       return tx;
     }
     const rewardAddresses = owners.map((a) => `P-${a}`);
+    // Statuses (and what follows from them) as the clock has moved them; seeded indices are the same there.
+    const now = this.current().staking;
     if (ref.kind === 'validation' || ref.kind === 'validationReward') {
-      const v = staking.validators[ref.index] as ValidatorRecord;
+      const v = now.validators[ref.index] as ValidatorRecord;
       const staking_ = { nodeId: v.nodeId, subnetId: v.subnetId, startTimestamp: v.start, endTimestamp: v.end, rewardAddresses };
       if (ref.kind === 'validationReward') return { ...tx, ...staking_, txType: 'RewardValidatorTx', amountBurned: [], stakingTxHash: v.txHash };
       return {
@@ -395,7 +446,7 @@ export class PrimaryTransactions {
       rewardAddresses: [`P-${addresses.list[t.addr[ref.index] as number] as string}`],
     };
     if (ref.kind === 'delegationReward') return { ...tx, ...facts, txType: 'RewardValidatorTx', amountBurned: [], stakingTxHash: delegationTxHash(ctx, ref.index) };
-    const completed = delegationStatus(t, ref.index) === 'completed';
+    const completed = delegationStatus(now.delegations, ref.index) === 'completed';
     return {
       ...tx, ...facts, txType: 'AddPermissionlessDelegatorTx', amountStaked: [avaxAmount(ctx, t.amount[ref.index] as number)],
       ...(completed ? { rewardTxHash: delegationRewardTx(ctx, ref.index) } : {}),
