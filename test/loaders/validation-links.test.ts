@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { encodeCb58 } from '../../src/lib/base58.ts';
 import { passedPeriod, timeOrderOf, type Timed } from '../../src/loaders/staking-time.ts';
-import { nodeValidations, validationHolding, validationOfDelegation, validationOfReward } from '../../src/loaders/validation-links.ts';
+import {
+  nodeValidations, validationHolding, validationOfBlock, validationOfDelegation, validationOfReward, validationOfTransaction,
+} from '../../src/loaders/validation-links.ts';
 import { PRIMARY_NETWORK_ID, type Validator } from '../../src/shapes/index.ts';
 import { createLoaderContext, type TestLoaderContext } from '../helpers/loader-context.ts';
 
@@ -83,6 +85,42 @@ describe('which validation an item belongs to', () => {
     // A delegation's reward or fee names the delegation: its period decides.
     expect(validationOfReward(history, { txHash: 'delegation', startTimestamp: 320, endTimestamp: 390 })?.txHash).toBe('b');
     expect(validationOfReward(history, { txHash: 'delegation', startTimestamp: 450, endTimestamp: 460 })).toBeNull();
+  });
+
+  const tx = (txType: string, extra: Record<string, unknown> = {}) => ({ txHash: 'tx', txType, blockTimestamp: 350, ...extra });
+
+  it('a transaction adding a primary validator: the validation with its hash, never another of the node (null without it)', () => {
+    expect(validationOfTransaction(history, tx('AddPermissionlessValidatorTx', { txHash: 'a', subnetId: PRIMARY_NETWORK_ID, startTimestamp: 100 }))?.txHash).toBe('a');
+    expect(validationOfTransaction(history, tx('AddValidatorTx', { txHash: 'c', startTimestamp: 500 }))?.txHash).toBe('c');
+    // Its time and period lie in 'b', but 'b' is another record: the tx's own is missing from the list.
+    expect(validationOfTransaction(history, tx('AddPermissionlessValidatorTx', { txHash: 'gone', startTimestamp: 300 }))).toBeNull();
+  });
+
+  it("a delegation (or a subnet validation): the validation holding its start, not the transaction's time", () => {
+    expect(validationOfTransaction(history, tx('AddPermissionlessDelegatorTx', { startTimestamp: 600, blockTimestamp: 350 }))?.txHash).toBe('c');
+    expect(validationOfTransaction(history, tx('AddDelegatorTx', { startTimestamp: '150', blockTimestamp: 90 }))?.txHash).toBe('a');
+    expect(validationOfTransaction(history, tx('AddPermissionlessValidatorTx', { subnetId: 'subnet', startTimestamp: 320 }))?.txHash).toBe('b');
+    expect(validationOfTransaction(history, tx('AddPermissionlessDelegatorTx', { startTimestamp: 450 }))).toBeNull();
+  });
+
+  it('a reward: the validation it rewards by its staking tx, else the one holding its start', () => {
+    expect(validationOfTransaction(history, tx('RewardValidatorTx', { stakingTxHash: 'a', startTimestamp: 100, blockTimestamp: 950 }))?.txHash).toBe('a');
+    expect(validationOfTransaction(history, tx('RewardValidatorTx', { stakingTxHash: 'delegation', startTimestamp: 520, blockTimestamp: 950 }))?.txHash).toBe('c');
+  });
+
+  it("anything else: the validation holding the transaction's time; broken fields read as absent", () => {
+    expect(validationOfTransaction(history, tx('BaseTx', { blockTimestamp: '350' }))?.txHash).toBe('b');
+    expect(validationOfTransaction(history, tx('BaseTx', { blockTimestamp: 450 }))).toBeNull();
+    const brokenType = Object.defineProperty(tx('', { blockTimestamp: 150 }), 'txType', { get: () => { throw new Error('broken txType'); } });
+    expect(validationOfTransaction(history, brokenType)?.txHash).toBe('a');
+  });
+
+  it("a block: its proposer's validation holding the block's time, ends included; none between validations", () => {
+    expect(validationOfBlock(history, { blockTimestamp: 200 })?.txHash).toBe('a');
+    expect(validationOfBlock(history, { blockTimestamp: '700' })?.txHash).toBe('c');
+    expect(validationOfBlock(history, { blockTimestamp: 250 })).toBeNull();
+    const brokenTime = Object.defineProperty({ blockTimestamp: 0 }, 'blockTimestamp', { get: () => { throw new Error('broken blockTimestamp'); } });
+    expect(validationOfBlock(history, brokenTime)).toBeNull();
   });
 });
 
