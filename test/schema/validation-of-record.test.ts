@@ -85,6 +85,24 @@ describe('PrimaryTransaction.validator: the validation the transaction belongs t
     expect(cost.actualUpstreamCalls).toBeLessThanOrEqual(cost.estimatedUpstreamCalls);
   });
 
+  it('answers a reward transaction with the validation it rewards (its stakingTxHash)', async () => {
+    const completed = history.filter((v) => v.validationStatus === 'completed');
+    const staking = await counted<{ network: { blockchain: Record<string, { rewardTxHash: string | null }> } }>(
+      `{ network(name: MAINNET) { blockchain(id: "p-chain") { ${completed.map((v, i) => `s${i}: transaction(txHash: "${v.txHash}") { ... on PChainTransaction { rewardTxHash } }`).join(' ')} } } }`,
+    );
+    const rewards = completed.map((_, i) => staking.data.network.blockchain[`s${i}`]?.rewardTxHash as string);
+    expect(rewards.every(Boolean)).toBe(true);
+    const { data } = await counted<{ network: { blockchain: Record<string, { txType: string; stakingTxHash: string; validator: { txHash: string } | null }> } }>(
+      `{ network(name: MAINNET) { blockchain(id: "p-chain") { ${rewards.map((h, i) => `r${i}: transaction(txHash: "${h}") { ... on PChainTransaction { txType stakingTxHash validator { txHash } } }`).join(' ')} } } }`,
+    );
+    completed.forEach((v, i) => {
+      const reward = data.network.blockchain[`r${i}`];
+      expect(reward?.txType).toBe('REWARD_VALIDATOR_TX');
+      expect(reward?.stakingTxHash).toBe(v.txHash);
+      expect(reward?.validator?.txHash).toBe(v.txHash);
+    });
+  });
+
   it('answers a delegation with the validation of its node whose period holds its start, across several validations', async () => {
     expect(delegations.length).toBeGreaterThan(0);
     // At most 20 delegations, from as many of the node's validations as they reach.
