@@ -61,8 +61,9 @@ export interface Kit {
   readonly integer: Leaf<number>;
   /**
    * An integer served as a GraphQL `Int` (32-bit signed): counts, indexes, decimals, transaction types.
-   * Read: a number that is not an integer within ±2^31 is broken, so its field fails with
-   * UPSTREAM_PROTOCOL_ERROR (naming the upstream field) instead of reaching the Int serializer.
+   * Read: a number, or integer text (`"38"`, where the spec types the field as a string), that is an integer
+   * within ±2^31; anything else is broken, so its field fails with UPSTREAM_PROTOCOL_ERROR (naming the
+   * upstream field) instead of reaching the Int serializer.
    */
   readonly int32: Leaf<number>;
   /**
@@ -74,7 +75,10 @@ export interface Kit {
   readonly wideInteger: Leaf<WideInteger>;
   /** {@link wideInteger} served as `UInt256` (the wei and gas quantities of a genesis, fees accrued, chain ids): read up to 2^256 - 1. */
   readonly wideInteger256: Leaf<WideInteger>;
-  /** A JSON number served as a `Float`. Read: finite (`JSON.parse` makes `1e400` Infinity, which no Float can show). */
+  /**
+   * A JSON number served as a `Float`. Read: finite (`JSON.parse` makes `1e400` Infinity, which no Float can show);
+   * numeric text (`"99.5"`) is read as its number.
+   */
   readonly number: Leaf<number>;
   readonly boolean: Leaf<boolean>;
   /** Anything, null included. */
@@ -116,6 +120,8 @@ const HEX = /^0x[0-9a-fA-F]*$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 // What the node may send for a number: digits, an optional fraction and exponent, no blanks.
 const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+/** Integer text a 32-bit `Int` may hold: an optional minus sign and at most ten digits (longer is out of range anyway). */
+const INTEGER_TEXT = /^-?\d{1,10}$/;
 
 /**
  * The message of a number in an integer field that is not a safe integer: `JSON.parse` may have
@@ -220,11 +226,18 @@ export const READ: Kit = {
   ),
   // Broken beyond 2^53 whatever its exact digits: no exact parse is needed to refuse it.
   integer: v.pipe(v.number(), v.safeInteger('expected an integer within ±2^53')),
-  // Any rounded value is beyond 32 bits anyway: no exact parse is needed to refuse it.
-  int32: v.pipe(v.number(), v.integer(), v.minValue(INT32_MIN), v.maxValue(INT32_MAX)),
+  // Any rounded value is beyond 32 bits anyway: no exact parse is needed to refuse it. The spec types some
+  // of these as strings (a UTXO's `outputIndex`, example "38"): integer text is read as its number, losslessly.
+  int32: v.pipe(
+    v.union([v.number(), v.pipe(v.string(), v.regex(INTEGER_TEXT, 'expected an integer within ±2^31'), v.transform(Number))]),
+    v.integer('expected an integer within ±2^31'),
+    v.minValue(INT32_MIN, 'expected an integer within ±2^31'),
+    v.maxValue(INT32_MAX, 'expected an integer within ±2^31'),
+  ),
   wideInteger: readWideInteger(MAX_UINT64),
   wideInteger256: readWideInteger(MAX_UINT256),
-  number: v.pipe(v.number(), v.finite()),
+  // A number sent as numeric text (`"99.5"`) is the same number: read as it, as the node's are.
+  number: nodeNumber,
   boolean: v.boolean(),
   unknown: v.unknown(),
   priceValue: v.pipe(

@@ -122,6 +122,8 @@ export interface NarrowedField {
   /** Property keys from the answer's root; `[]` stands for any list item, `{}` for any record value. */
   readonly keys: readonly string[];
   readonly rule: NarrowingRule;
+  /** The description takes `null` for the field (served as null, no error): the leaf only reads the other values. */
+  readonly nullable: boolean;
 }
 
 /** The parts of valibot's schema objects the walk reads (as the fast path does). */
@@ -142,43 +144,45 @@ interface Node {
  */
 export function narrowedFields(schema: v.GenericSchema): NarrowedField[] {
   const found = new Map<string, NarrowedField>();
-  const visit = (node: Node, keys: readonly string[], depth: number): void => {
+  const visit = (node: Node, keys: readonly string[], depth: number, nullable: boolean): void => {
     if (depth > 40) return;
     const rule = RULE_OF_LEAF.get(node);
     if (rule) {
       const id = `${keys.join('.')} ${rule.leaf}`;
-      if (!found.has(id)) found.set(id, { keys, rule });
+      if (!found.has(id)) found.set(id, { keys, rule, nullable });
       return;
     }
     // A piped schema: its head's own structure, and any schema among its actions (`k.variant`'s).
-    for (const part of node.pipe?.slice(1) ?? []) if (part.kind === 'schema') visit(part, keys, depth + 1);
+    for (const part of node.pipe?.slice(1) ?? []) if (part.kind === 'schema') visit(part, keys, depth + 1, nullable);
     switch (node.type) {
       case 'optional':
+      case 'exact_optional':
+        if (node.wrapped) visit(node.wrapped, keys, depth + 1, nullable);
+        return;
       case 'nullable':
       case 'nullish':
-      case 'exact_optional':
-        if (node.wrapped) visit(node.wrapped, keys, depth + 1);
+        if (node.wrapped) visit(node.wrapped, keys, depth + 1, true);
         return;
       case 'array':
-        if (node.item) visit(node.item, [...keys, '[]'], depth + 1);
+        if (node.item) visit(node.item, [...keys, '[]'], depth + 1, false);
         return;
       case 'record':
-        if (node.value) visit(node.value, [...keys, '{}'], depth + 1);
+        if (node.value) visit(node.value, [...keys, '{}'], depth + 1, false);
         return;
       case 'union':
       case 'variant':
-        for (const option of node.options ?? []) if (typeof option === 'object' && option !== null) visit(option as Node, keys, depth + 1);
+        for (const option of node.options ?? []) if (typeof option === 'object' && option !== null) visit(option as Node, keys, depth + 1, nullable);
         return;
       case 'object':
       case 'loose_object':
       case 'strict_object':
-        for (const [key, entry] of Object.entries(node.entries ?? {})) visit(entry, [...keys, key], depth + 1);
+        for (const [key, entry] of Object.entries(node.entries ?? {})) visit(entry, [...keys, key], depth + 1, false);
         return;
       default:
         return;
     }
   };
-  visit(schema as Node, [], 0);
+  visit(schema as Node, [], 0, false);
   return [...found.values()];
 }
 

@@ -48,10 +48,11 @@ const uintWide = (max: bigint) => (raw: unknown): Expected => {
   return uintDigits(max)(raw);
 };
 
-const int32 = (raw: unknown): Expected =>
-  typeof raw === 'number' && Number.isInteger(raw) && raw >= INT_MIN && raw <= INT_MAX ? { out: raw } : 'refused';
-
-const finite = (raw: unknown): Expected => (typeof raw === 'number' && Number.isFinite(raw) ? { out: raw } : 'refused');
+/** An integer within ±2^31, sent as a number or as integer text (`"38"`, where the spec types it a string). */
+const int32 = (raw: unknown): Expected => {
+  const value = typeof raw === 'string' && /^-?\d{1,10}$/.test(raw) ? Number(raw) : raw;
+  return typeof value === 'number' && Number.isInteger(value) && value >= INT_MIN && value <= INT_MAX ? { out: value } : 'refused';
+};
 
 /** A date-time: it starts with a date and `Date` reads it (what `DateTime` serves). */
 const dateTime = (raw: unknown): Expected =>
@@ -61,6 +62,12 @@ const dateTime = (raw: unknown): Expected =>
 const nodeNumber = (raw: unknown): number | undefined => {
   if (typeof raw === 'number') return raw;
   return typeof raw === 'string' && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : undefined;
+};
+
+/** A finite number, sent as a number or as numeric text (`"1.5"`). */
+const finite = (raw: unknown): Expected => {
+  const value = nodeNumber(raw);
+  return value !== undefined && Number.isFinite(value) ? { out: value } : 'refused';
 };
 
 const WORDS = ['string', '', ' ', 'NaN', 'Infinity', 'null', 'true', '0x1f', '1e3', '1.5', '-1', '+1', ' 12', '12 ', '١٢'];
@@ -94,8 +101,8 @@ const CASES: LeafCase[] = [
     serves: (out) => UInt256Scalar.serialize(out),
     odd: [...WORDS, -2, 2.25, (MAX_U256 + 1n).toString(), Infinity],
   },
-  { leaf: 'int32', schema: READ.int32, expected: int32, odd: [1.5, -0.25, 2 ** 31, -(2 ** 31) - 1, 1e20, Infinity, '5', 'string'] },
-  { leaf: 'number', schema: READ.number, expected: finite, odd: [Infinity, -Infinity, '1.5', 'string', null, true] },
+  { leaf: 'int32', schema: READ.int32, expected: int32, odd: [1.5, -0.25, 2 ** 31, -(2 ** 31) - 1, 1e20, Infinity, '1.5', '2147483648', '12345678901', 'string'] },
+  { leaf: 'number', schema: READ.number, expected: finite, odd: [Infinity, -Infinity, '1e400', 'string', null, true] },
   {
     leaf: 'isoTime',
     schema: READ.isoTime,
