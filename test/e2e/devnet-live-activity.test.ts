@@ -136,4 +136,45 @@ describe('live activity on the devnet', () => {
     primary.close();
     await validator.return?.();
   }, 60_000);
+
+  it('delivers validatorActivity when a new validation is staked and when it ends, naming what the devnet then serves', async () => {
+    const data = devnet.dataset.primary.mainnet;
+    // The next live validation (one P-chain block in 300), known ahead: it is a function of the seed.
+    const from = data.latestHeight('p') + 1;
+    const height = from + ((((2 - from) % 300) + 300) % 300);
+    const live = data.live.validationAt(height);
+    if (!live) throw new Error(`no live validation at ${height}`);
+    const events = ws.iterate<ValidatorEvent>({ query: `subscription { validatorActivity(network: MAINNET, nodeId: "${live.nodeId}") { subEvent nodeId transactionHash validator { nodeId } } }` });
+    for (let i = 0; i < 500; i++) {
+      const res = await fetch(`${devnet.url}/v1/webhooks?status=active`, { headers: { 'x-service-api-key': KEY } });
+      const { webhooks } = (await res.json()) as { webhooks: { metadata: { keys?: string[] } }[] };
+      if (webhooks.some((w) => w.metadata.keys?.includes(live.nodeId))) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    /** Moves the clock to `sec` and ticks until the devnet's deliveries have scanned up to it (64 blocks a tick). */
+    const reach = async (sec: number): Promise<void> => {
+      const before = data.latestHeight('p');
+      clock = sec * 1000;
+      for (let k = 0; k <= Math.ceil((data.latestHeight('p') - before) / 64); k++) await devnet.webhooks.tick();
+    };
+    const next = async (): Promise<ValidatorEvent['validatorActivity']> => {
+      const { value, done } = await events.next();
+      expect(done).toBe(false);
+      return (value as { data: ValidatorEvent }).data.validatorActivity;
+    };
+
+    await reach(Number(data.block('p', height).blockTimestamp) + 2);
+    const staked = await next();
+    expect(staked).toMatchObject({ subEvent: 'VALIDATOR_STAKE', nodeId: live.nodeId, transactionHash: live.txHash, validator: { nodeId: live.nodeId } });
+    const stakeTx = (await (await fetch(`${devnet.url}/v1/networks/mainnet/blockchains/p-chain/transactions/${live.txHash}`)).json()) as Record<string, unknown>;
+    expect(stakeTx).toMatchObject({ txType: 'AddPermissionlessValidatorTx', nodeId: live.nodeId, startTimestamp: live.start, endTimestamp: live.end });
+
+    await reach(live.end + 2);
+    const ended = await next();
+    const records = (await (await fetch(`${devnet.url}/v1/networks/mainnet/validators/${live.nodeId}`)).json()) as { validators: { txHash: string; validationStatus: string; rewards: { rewardTxHash?: string } }[] };
+    const record = records.validators.find((x) => x.txHash === live.txHash);
+    expect(record?.validationStatus).toBe('completed');
+    expect(ended).toMatchObject({ subEvent: 'REWARD_DISTRIBUTION', nodeId: live.nodeId, transactionHash: record?.rewards.rewardTxHash });
+    await events.return?.();
+  }, 120_000);
 });
