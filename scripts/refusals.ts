@@ -168,13 +168,20 @@ const shownExample = (value: Json): string => {
   return `\`${text.length > 40 ? `${text.slice(0, 40)}…` : text}\``;
 };
 
+/** The forms the spec gives a narrowed field (`(not in the spec)` when it does not list it). */
+export function specForms(row: Narrowing): string[] {
+  if (!row.spec) return [NOT_IN_SPEC];
+  return row.spec.types.length > 0 ? row.spec.types : ['(no type)'];
+}
+const NOT_IN_SPEC = '(not in the spec)';
+
 /** A row per spec property (or, outside the spec, per operation path): what the spec says, and its examples. */
 function ruleTable(rows: readonly Narrowing[]): string[] {
   const byWhere = new Map<string, { types: Set<string>; examples: Set<string>; operations: Set<string> }>();
   for (const row of rows) {
-    const where = row.spec ? row.spec.where.join(', ') : `${row.operationId}: ${row.keys.join('.')} (not in the spec)`;
+    const where = row.spec ? row.spec.where.join(', ') : `${row.operationId}: ${row.keys.join('.')}`;
     const entry = byWhere.get(where) ?? { types: new Set(), examples: new Set(), operations: new Set() };
-    for (const type of row.spec?.types ?? []) entry.types.add(type);
+    for (const form of specForms(row)) entry.types.add(form);
     for (const example of row.spec?.examples ?? []) entry.examples.add(shownExample(example));
     entry.operations.add(row.operationId);
     byWhere.set(where, entry);
@@ -209,6 +216,13 @@ export function refusalsDoc(): string {
     'spec gives for these properties is read by test/shapes/refusals.test.ts through the rule that narrows it, and',
     'accepted.',
     '',
+    'Two other refusals are not narrowings of a scalar, and keep their own reasons: a value read from one answer',
+    'that a link would send onward as a path or query parameter (a chain id, a transaction hash, a node id) is',
+    'checked against that parameter\'s grammar first, and a value outside it (words, separators, dot segments) is',
+    'not sent (`extensions.parameter` names it), so an upstream answer can never steer a request elsewhere; and a',
+    'value that reaches a scalar\'s serializer without fitting it (the backstop; the readers below keep it',
+    'from happening) is refused by the serializer, naming the type only.',
+    '',
     `${all.length} narrowed fields of ${new Set(all.map((row) => row.operationId)).size} Data API operations, ${properties.size} distinct properties, under ${byRule.size} rules.`,
     '',
     '## The rules',
@@ -222,7 +236,15 @@ export function refusalsDoc(): string {
   for (const rule of NARROWING_RULES) {
     const rows = byRule.get(rule.leaf);
     if (!rows) continue;
-    lines.push('', `## \`${rule.leaf}\`: served as ${rule.servedAs}`, '', ...ruleTable(rows));
+    const forms = new Map<string, Set<string>>();
+    for (const row of rows) {
+      for (const form of specForms(row)) forms.set(form, (forms.get(form) ?? new Set()).add(row.spec ? row.spec.where.join(', ') : row.keys.join('.')));
+    }
+    lines.push('', `## \`${rule.leaf}\`: served as ${rule.servedAs}`, '', 'What the spec says of these properties, and the choice made for each form:', '');
+    for (const [form, where] of [...forms].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      lines.push(`- **${form === NOT_IN_SPEC ? form : `\`${form}\``}** (${where.size} ${where.size === 1 ? 'property' : 'properties'}): ${rule.decisions[form] ?? '(no decision)'}.`);
+    }
+    lines.push('', ...ruleTable(rows));
   }
   return `${lines.join('\n')}\n`;
 }

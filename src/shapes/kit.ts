@@ -237,7 +237,7 @@ export const READ: Kit = {
   wideInteger: readWideInteger(MAX_UINT64),
   wideInteger256: readWideInteger(MAX_UINT256),
   // A number sent as numeric text (`"99.5"`) is the same number: read as it, as the node's are.
-  number: nodeNumber,
+  number: v.pipe(nodeNumber, v.finite()),
   boolean: v.boolean(),
   unknown: v.unknown(),
   priceValue: v.pipe(

@@ -26,7 +26,16 @@ export interface NarrowingRule {
   readonly refuses: string;
   /** Why the refusal stays: what could not be served without losing or inventing something. */
   readonly why: string;
+  /**
+   * The choice made for each form the public spec gives a property this rule reads (its `type`, with
+   * `format`, as docs/refusals.md shows it; `(not in the spec)` for a field the spec does not list).
+   * test/shapes/refusals.test.ts fails on a form without one: a new field's narrowing is decided, not inherited.
+   */
+  readonly decisions: Readonly<Record<string, string>>;
 }
+
+/** The decision for a field the public spec does not list (a seed field, a variant form mapped onto the seed's). */
+const SEED_FIELD = 'not in the public spec (a seed field, or a variant form mapped onto the seed\'s): read in the seed\'s form';
 
 /** Every narrowing the read build makes, in the order the docs list them. */
 export const NARROWING_RULES: readonly NarrowingRule[] = [
@@ -36,6 +45,10 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'a string of decimal digits (leading zeros dropped) or a JSON integer (exact beyond 2^53), 0 to 2^256 - 1',
     refuses: 'words, blanks, signs, fractions, exponents, hex, the empty string, values past 2^256 - 1',
     why: 'an amount in the smallest unit is an integer: reading `1.5` or `1e18` as one would invent or drop digits, and a word has no amount in it',
+    decisions: {
+      string: 'the spec\'s `string` has no pattern, but its examples and the real answers are decimal digits: digits (and a JSON integer) are read, a word or a fraction is refused',
+      '(not in the spec)': SEED_FIELD,
+    },
   },
   {
     leaf: 'decimal64',
@@ -43,6 +56,9 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'as `decimal`, 0 to 2^64 - 1',
     refuses: 'as `decimal`, and values past 2^64 - 1',
     why: 'a block number or a count is an unsigned 64-bit integer; anything else is not a height',
+    decisions: {
+      string: 'the spec\'s `string` has no pattern; its examples and the real answers are decimal digits: read as `decimal`, up to 2^64 - 1',
+    },
   },
   {
     leaf: 'wideInteger',
@@ -50,6 +66,10 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'a non-negative integral JSON number (an integer-valued float such as `1700000000.0` included; exact beyond 2^53) or a string of decimal digits, 0 to 2^64 - 1',
     refuses: 'negative numbers, fractions (`1.5`), numeric text with a sign, a fraction or an exponent, words, values past 2^64 - 1',
     why: 'unix seconds, heights and lock times are whole and unsigned; truncating `1.5` would serve a time the upstream did not send',
+    decisions: {
+      number: 'the spec\'s `number` also allows fractions and negatives, which no unix time, height or lock time is and no `UInt64` holds: integral values are read (an integer-valued float, digit text, exact beyond 2^53), a fraction or a negative is refused, never truncated; a time sent in milliseconds is still read (the `DateTime` beside it is null past year 9999)',
+      '(not in the spec)': SEED_FIELD,
+    },
   },
   {
     leaf: 'wideInteger256',
@@ -57,6 +77,10 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'as `wideInteger`, 0 to 2^256 - 1',
     refuses: 'as `wideInteger`, and values past 2^256 - 1',
     why: 'wei and gas quantities, chain ids and fees are whole and unsigned',
+    decisions: {
+      number: 'the spec\'s `number` also allows fractions and negatives, which no chain id, block number or wei amount is: integral values are read, exact beyond 2^53',
+      'number or null': 'as `number`; `null` is served as null, without an error',
+    },
   },
   {
     leaf: 'int32',
@@ -64,6 +88,11 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'an integral JSON number (an integer-valued float included) or a string of decimal digits with an optional minus sign, within -2^31 to 2^31 - 1',
     refuses: 'fractions, words, values outside ±2^31 (a count past 2 147 483 647)',
     why: 'GraphQL `Int` is 32-bit signed: a larger count cannot be served in the field\'s type, and the schema contract keeps the type',
+    decisions: {
+      number: 'the spec\'s `number` also allows fractions and values past 2^31; counts, indexes, decimals and types are whole, and `Int` is the field\'s type in the schema contract: integer-valued numbers are read, a fraction or a value past ±2^31 is refused',
+      string: 'the spec types it a string (a UTXO\'s `outputIndex`, example `"38"`): integer text is read as its number',
+      '(not in the spec)': SEED_FIELD,
+    },
   },
   {
     leaf: 'integer',
@@ -71,6 +100,7 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'a safe integer (within ±2^53)',
     refuses: 'fractions, non-numbers, integers past 2^53 (which `JSON.parse` rounds)',
     why: 'the gateway computes with it: a rounded value would be a wrong one',
+    decisions: {},
   },
   {
     leaf: 'number',
@@ -78,6 +108,10 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'a finite JSON number, or a numeric string (`"99.5"`, `"1e-3"`)',
     refuses: 'words, blanks, `1e400` (which `JSON.parse` makes Infinity)',
     why: 'a GraphQL `Float` is a finite double',
+    decisions: {
+      number: 'any finite number is read; numeric text too',
+      string: 'only where the spec says `string` or `number` (a usage bucket\'s `groupValue`: a path, a method, a status code), read by a union whose first option takes any string as text: only a number reaches this rule',
+    },
   },
   {
     leaf: 'isoTime',
@@ -85,6 +119,9 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'a string that starts with a date (`YYYY-MM-DD`) and that `Date` parses: RFC 3339 in either case, a space for the `T`, any fraction of a second',
     refuses: 'unix numbers, words, dates `Date` cannot parse',
     why: 'a `DateTime` is served only when it is one; a number here has no stated unit (seconds or milliseconds)',
+    decisions: {
+      'string (format date-time)': 'RFC 3339 text, which `Date` parses in every form (either case, any fraction of a second): read as sent',
+    },
   },
   {
     leaf: 'priceValue',
@@ -92,6 +129,9 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'any string, or a finite JSON number read as its decimal text',
     refuses: 'non-finite numbers, other JSON types',
     why: 'a price is a decimal; only what has no decimal text is refused',
+    decisions: {
+      number: 'the spec sends a JSON number: read as its decimal text',
+    },
   },
   {
     leaf: 'nodeInteger',
@@ -99,6 +139,7 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'a number or numeric string that is an integer within ±2^31',
     refuses: 'fractions, words, values outside ±2^31',
     why: 'GraphQL `Int` is 32-bit signed',
+    decisions: {},
   },
   {
     leaf: 'nodeFloat',
@@ -106,6 +147,7 @@ export const NARROWING_RULES: readonly NarrowingRule[] = [
     accepts: 'a finite number or numeric string',
     refuses: 'words, non-finite numbers',
     why: 'a GraphQL `Float` is a finite double',
+    decisions: {},
   },
 ];
 
