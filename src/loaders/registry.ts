@@ -51,7 +51,7 @@ export function upstreamOf(ctx: LoaderContext): UpstreamClients {
 
 /**
  * The request's loader for `key`, created on first use. Keys name the loader and
- * whatever scopes it (`validatorByNodeId:mainnet`), so each batch function sees
+ * whatever scopes it (`nodeValidations:mainnet`), so each batch function sees
  * keys it can send in one upstream call.
  */
 export function memoLoader<K, V, C = K>(ctx: LoaderContext, key: string, create: () => DataLoader<K, V, C>): DataLoader<K, V, C> {

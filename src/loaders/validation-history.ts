@@ -11,7 +11,7 @@ import type { NetworkId } from './types.ts';
  * A node's whole validation history (getSingleValidatorDetails) as pages: every time
  * the node validated, on the primary network and on subnets, each its own record.
  * The endpoint takes one node id, so each parent (a node, a validation) reads its own
- * listing; `validatorByNodeId` reads the same endpoint for the one current validation.
+ * listing; `nodeValidations` (validators.ts) reads the same endpoint for a batch of one node, every validation of it.
  */
 export function validationHistoryPages(
   ctx: LoaderContext,
