@@ -2,6 +2,7 @@ import type { Dataset } from './dataset/index.ts';
 import { callerOf, createComputeUnitMeter, OPERATION_COMPUTE_UNITS, type ComputeUnitMeter } from './compute-units.ts';
 import { errorResponse, type DevnetHandler, type DevnetResponse } from './http-types.ts';
 import { compileRouter } from './router.ts';
+import { inSpecForm } from './spec-form.ts';
 // The Data API's health checks and the caller's usage reports
 import { createUsageLedger, usageRoutes } from './routes/usage.ts';
 import { evmRoutes } from './routes/evm.ts';
@@ -28,7 +29,7 @@ import { createWebhookStore, type WebhookStore } from './webhooks/store.ts';
  * The devnet's Data API (`/v1/...`): the primary-network and EVM routes over one dataset. Each call is
  * billed its operation's compute units by `computeUnits` before its route runs (a refused call does no
  * work: a refused POST creates nothing), and every answer carries the caller's rate-limit headers.
- * Default meter: no limit, on the dataset's clock.
+ * Default meter: no limit, on the dataset's clock. Answers are written in the spec's form (`spec-form.ts`).
  */
 export function createDataApiHandler(
   dataset: Dataset,
@@ -49,7 +50,7 @@ export function createDataApiHandler(
     const charge = computeUnits.charge(caller, units);
     let answer: DevnetResponse;
     if (!charge.admitted) answer = errorResponse(429, charge.reason ?? 'Rate limit reached', found?.key ?? `${req.method} (unmatched)`);
-    else answer = found ? await found.answer() : await router.handle(req);
+    else answer = inSpecForm(found ? await found.answer() : await router.handle(req));
     answer = { ...answer, headers: { ...answer.headers, ...charge.headers }, ...(charge.admitted && units > 0 ? { billed: { caller, units } } : {}) };
     usage.record(req, answer, performance.now() - started);
     return answer;

@@ -274,7 +274,8 @@ export const STRICT: Kit = {
   number: v.pipe(v.number(), v.finite()),
   boolean: v.boolean(),
   unknown: v.unknown(),
-  priceValue: formatted(DECIMAL_NUMBER, 'a decimal number string'),
+  // The devnet writes Money as the spec does, a JSON number (src/devnet/spec-form.ts); the seed's decimal string is the read form.
+  priceValue: v.pipe(v.number('expected a number (the spec types Money.value as one)'), v.finite(), v.minValue(0), v.transform(decimalString)),
   nodeInteger: v.pipe(formatted(DECIMAL, 'a decimal string (the node sends integers as strings)'), v.transform(Number)),
   nodeFloat: v.pipe(formatted(DECIMAL_NUMBER, 'a decimal number string (the node sends floats as strings)'), v.transform(Number)),
   pattern: (re, label) => formatted(re, label),

@@ -33,6 +33,8 @@ export function guarded(handle: Route['handle']): Route['handle'] {
 }
 
 export const ok = (body: unknown): RouteAnswer => ({ status: 200, body });
+/** The spec's success status of the operations that answer 201 (the signature aggregator's two, creations). */
+export const created = (body: unknown): RouteAnswer => ({ status: 201, body });
 
 export const get = (pattern: string, handle: Route['handle']): Route => ({ method: 'GET', pattern, handle: guarded(handle) });
 export const post = (pattern: string, handle: Route['handle']): Route => ({ method: 'POST', pattern, handle: guarded(handle) });

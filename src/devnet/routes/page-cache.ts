@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { JSON_CONTENT_TYPE, type DevnetRequest } from '../http-types.ts';
 import type { Route, RouteAnswer } from '../router.ts';
+import { inSpecForm } from '../spec-form.ts';
 
 /**
  * The JSON of pages already served, as the bytes sent, by request, so that asking
@@ -43,7 +44,8 @@ export function cachedPages(cache: PageCache, keyOf: (req: DevnetRequest) => str
     if (hit !== undefined) return jsonBytes(hit);
     const answer = await handle(params, req);
     if (answer.status !== 200 || answer.contentType !== undefined || answer.headers !== undefined) return answer;
-    const page = Buffer.from(JSON.stringify(answer.body));
+    // Kept as sent: in the spec's form already (the Data API handler leaves bytes as they are).
+    const page = Buffer.from(JSON.stringify(inSpecForm(answer).body));
     // A key with the second in it may have turned over while the page was built.
     if (keyOf(req) === key) cache.set(key, page);
     return jsonBytes(page);

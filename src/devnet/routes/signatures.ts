@@ -8,7 +8,7 @@ import { PRIMARY_NETWORK_ID } from '../../shapes/index.ts';
 import type { EvmData, EvmNetwork } from '../dataset/evm/index.ts';
 import type { Route } from '../router.ts';
 import { HEX, isInt, networkOf, parseJsonBody } from './evm-params.ts';
-import { fail, get, ok, post } from './http-error.ts';
+import { created, fail, get, post } from './http-error.ts';
 
 /** What E2 needs of the primary-network data (structural, so any dataset with these members fits). */
 export interface L1TxSource {
@@ -124,7 +124,7 @@ export function signatureRoutes(dataset: EvmRoutesDataset): Route[] {
       }
       const sourceSubnet = sourceChain ? evm[network].chains().find((c) => c.platformChainId === sourceChain)?.subnetId : undefined;
       const subnet = typeof subnetRaw === 'string' ? subnetRaw : (sourceSubnet ?? PRIMARY_NETWORK_ID);
-      return ok({
+      return created({
         signedMessage: signedMessage({
           network, unsignedHex, subnet, quorum: quorum as number, buffer: buffer as number, height: height as number,
         }),
@@ -140,7 +140,7 @@ export function signatureRoutes(dataset: EvmRoutesDataset): Route[] {
       if (known && !known.has(txHash)) fail(404, `No L1-related P-chain transaction ${txHash} on ${network}`);
       const payload = createHash('sha256').update(`l1-tx|${txHash}`).digest();
       const unsignedHex = unsignedWarp(network, Buffer.alloc(32), payload);
-      return ok({ signedMessage: signedMessage({ network, unsignedHex, subnet: PRIMARY_NETWORK_ID, quorum: 67, buffer: 0, height: 0 }) });
+      return created({ signedMessage: signedMessage({ network, unsignedHex, subnet: PRIMARY_NETWORK_ID, quorum: 67, buffer: 0, height: 0 }) });
     }),
   ];
 }

@@ -41,7 +41,7 @@ export function nftMetadata(ctx: ChainCtx, def: ContractDef, tokenId: number): N
   const rng = new Rng(`${secret}:meta:${ctx.evmChainId}:${def.address}:${tokenId}`);
   const base = `https://nft.devnet.invalid/${ctx.evmChainId}/${def.address}/${tokenId}`;
   const common: NftMetadata = {
-    indexStatus: 'indexed',
+    indexStatus: 'INDEXED',
     metadataLastUpdatedTimestamp: anchor - rng.int(1, 90) * DAY + rng.int(0, DAY - 1),
     name: `${def.name} #${tokenId}`,
     symbol: def.symbol,
