@@ -17,9 +17,10 @@
  *   the spec allows but the scalar cannot show (`"amountStaked": "string"`, a negative or
  *   fractional timestamp) is a broken field, so the GraphQL field reading it fails alone
  *   with UPSTREAM_PROTOCOL_ERROR naming the upstream field, never in the serializer.
- * - {@link STRICT}, for the devnet's conformance tests: the seed's form exactly. Formats
- *   and enums are checked, no variant is accepted, and the status-dependent fields are
- *   required where the seed and the spec say so.
+ * - {@link STRICT}, for the devnet's conformance tests: the seed's form exactly, but for a
+ *   price `value`, which the devnet writes as the spec's JSON number (src/devnet/spec-form.ts).
+ *   Formats and enums are checked, no variant is accepted, and the status-dependent fields
+ *   are required where the seed and the spec say so.
  *
  * Both builds have the same output types (the types of `index.ts` are inferred from
  * the read build), so a description cannot drift between them.
