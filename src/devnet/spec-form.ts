@@ -9,7 +9,7 @@ import type { DevnetResponse } from './http-types.ts';
  * so the devnet writes every Money object (`currencyCode` and `value`, nothing else) with its value as
  * a number. The gateway reads either form (`priceValue` in `src/shapes/kit.ts`).
  */
-export function inSpecForm<A extends Pick<DevnetResponse, 'body' | 'contentType'>>(answer: A): A {
+export function inSpecForm<A extends Pick<DevnetResponse, 'status' | 'body' | 'contentType'>>(answer: A): A {
   // Text, bytes and empty answers are sent as they are; only JSON bodies are rewritten.
   if (answer.contentType !== undefined || answer.body === undefined) return answer;
   return { ...answer, body: moneyAsNumber(answer.body) };
