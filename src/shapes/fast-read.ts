@@ -16,8 +16,8 @@ import type * as v from 'valibot';
 export const MISS: unique symbol = Symbol('fast-read miss');
 type Fast = (value: unknown) => unknown;
 
-/** The parts of valibot's schema and action objects the compiler reads. */
-interface Node {
+/** The parts of valibot's schema and action objects the compiler reads (and `narrowing.ts` walks). */
+export interface Node {
   readonly kind?: string;
   readonly type?: string;
   readonly pipe?: readonly Node[];

@@ -11,6 +11,7 @@
  */
 import type * as v from 'valibot';
 import { READ, type Kit, type Leaf } from './kit.ts';
+import type { Node } from './fast-read.ts';
 
 /** The kit leaves that narrow a value to what a GraphQL scalar (or the gateway's arithmetic) can hold. */
 export type NarrowingLeaf = 'decimal' | 'decimal64' | 'wideInteger' | 'wideInteger256' | 'int32' | 'integer' | 'number' | 'isoTime' | 'priceValue' | 'nodeInteger' | 'nodeFloat';
@@ -168,17 +169,6 @@ export interface NarrowedField {
   readonly nullable: boolean;
 }
 
-/** The parts of valibot's schema objects the walk reads (as the fast path does). */
-interface Node {
-  readonly kind?: string;
-  readonly type?: string;
-  readonly pipe?: readonly Node[];
-  readonly entries?: Readonly<Record<string, Node>>;
-  readonly item?: Node;
-  readonly wrapped?: Node;
-  readonly options?: readonly unknown[];
-  readonly value?: Node;
-}
 
 /**
  * Every narrowed field of a read-build description, each path once (a union's options may list the
