@@ -77,8 +77,8 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): ResponseCac
       counters.hits += 1;
       return held;
     },
-    set(key, value, ttlMs) {
-      if (ttlMs > 0) hold(key, value, Date.now() + ttlMs);
+    set(key, value, ttlMs, expiresAt = Date.now() + ttlMs) {
+      if (ttlMs > 0) hold(key, value, expiresAt);
       return Promise.resolve();
     },
     hold,

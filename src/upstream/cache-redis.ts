@@ -86,9 +86,8 @@ export function createRedisCache(options: RedisCacheOptions): ResponseCache {
         return entry;
       });
     },
-    async set(key, value, ttlMs) {
+    async set(key, value, ttlMs, expiresAt = Date.now() + ttlMs) {
       if (!(ttlMs > 0)) return;
-      const expiresAt = Date.now() + ttlMs;
       // Held here even while Redis is away: this replica's readers still share it.
       local?.hold(key, value, expiresAt);
       if (!usable()) return;

@@ -47,9 +47,10 @@ export interface ResponseCache {
   get(key: string): CacheRead;
   /**
    * Stores a JSON value for `ttlMs` milliseconds (a TTL of 0 or less stores nothing).
-   * The store freezes it (deeply): the caller must not change it afterwards.
+   * The store freezes it (deeply): the caller must not change it afterwards. `expiresAt` (epoch ms,
+   * default now + `ttlMs`) is the instant the caller told its own reader, so later hits tell the same.
    */
-  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  set(key: string, value: unknown, ttlMs: number, expiresAt?: number): Promise<void>;
   delete(key: string): Promise<void>;
   stats(): CacheStats;
   /** Releases connections and timers. */

@@ -253,7 +253,7 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
         if (violations) return { json: JSON.stringify(value) ?? 'null', violations, expiresAt: 0 };
         if (value === undefined) return { value: null, expiresAt: 0 };
         const expiresAt = Date.now() + ttl;
-        await cache.set(key, value, ttl).catch(() => undefined);
+        await cache.set(key, value, ttl, expiresAt).catch(() => undefined);
         return { value, expiresAt };
       })();
       created.promise.then(
