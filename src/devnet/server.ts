@@ -31,6 +31,12 @@ export interface DevnetOptions {
   /** Clock (ms since epoch); tests may pin it. Default `Date.now`. */
   now?: () => number;
   /**
+   * The clock the staking records move by (validations and delegations starting and ending, live ones
+   * listed); default `now`. A test stack on the wall clock holds it still, so listings it compares do not
+   * change between two reads.
+   */
+  stakingNow?: () => number;
+  /**
    * The oddities mode (`DEVNET_ODDITIES=1`): Data API answers still valid under the real spec but with
    * the unusual values it allows (see `oddities.ts`); its seed defaults to `seed`. Default off.
    */
@@ -179,6 +185,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     seed: options.seed ?? 1,
     validatorsPerNetwork: options.validators ?? DEFAULT_VALIDATORS,
     now,
+    ...(options.stakingNow ? { stakingNow: options.stakingNow } : {}),
   });
   const replay = options.replay ? new Map<string, Replayed>() : undefined;
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : undefined;

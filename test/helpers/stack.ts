@@ -49,7 +49,11 @@ export async function startStack(
     dataApiUrl?: string;
   } = {},
 ): Promise<TestStack> {
-  const devnet = await startDevnet({ validators: 300, ...options.devnet });
+  // On the wall clock, staking holds still at the stack's start: a test comparing the gateway's listing of
+  // validators, delegators or rewards with the devnet's own reads the same records both times. A test that
+  // pins the clock (or asks for `stakingNow`) moves staking with it.
+  const startedAt = Date.now();
+  const devnet = await startDevnet({ validators: 300, ...(options.devnet?.now ? {} : { stakingNow: () => startedAt }), ...options.devnet });
   // Configured as the server is, from its variables: the devnet's URLs, the server's own key, no cache
   // (the test chooses its cache, and call counts stay exact without one).
   const config = configFromEnv({

@@ -14,6 +14,8 @@ export interface DatasetOptions {
   validatorsPerNetwork: number;
   /** Clock in ms since epoch; statuses are fixed at creation, blocks and progress follow it. */
   now: () => number;
+  /** The clock staking records move by (validations and delegations starting and ending); default `now`. */
+  stakingNow?: () => number;
 }
 
 /** One network's entry of `GET /__devnet/fixtures`. */
@@ -44,7 +46,7 @@ export function createDataset(opts: DatasetOptions): Dataset {
   const primary = {} as Record<DevnetNetwork, PrimaryData>;
   const evm = {} as Record<DevnetNetwork, EvmData>;
   for (const network of DEVNET_NETWORKS) {
-    const data = createPrimaryData({ network, seed: opts.seed, validators: opts.validatorsPerNetwork, now: opts.now, usedEvmChainIds });
+    const data = createPrimaryData({ network, seed: opts.seed, validators: opts.validatorsPerNetwork, now: opts.now, ...(opts.stakingNow ? { stakingNow: opts.stakingNow } : {}), usedEvmChainIds });
     primary[network] = data;
     const chains: EvmChainSeed[] = [
       {

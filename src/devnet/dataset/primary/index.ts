@@ -100,6 +100,8 @@ export class PrimaryData {
   private readonly records: PrimaryRecords;
   private readonly ctx: NetworkContext;
   private readonly now: () => number;
+  /** The clock of the staking records (`stakingNow`, default `now`). */
+  private readonly stakingNow: () => number;
   private readonly subnetById = new Map<string, Subnet>();
   private readonly producers: BlockProducers;
   /** The staking records as the clock moves them (timeline.ts), and the queries over the current ones. */
@@ -114,6 +116,7 @@ export class PrimaryData {
 
   constructor(input: PrimaryDataInput) {
     this.now = input.now;
+    this.stakingNow = input.stakingNow ?? input.now;
     this.records = generatePrimaryRecords(input);
     const { ctx, subnets, staking } = this.records;
     this.ctx = ctx;
@@ -147,21 +150,25 @@ export class PrimaryData {
     return Math.floor(this.now() / 1000);
   }
 
+  private stakingSec(): number {
+    return Math.floor(this.stakingNow() / 1000);
+  }
+
   /**
    * How many staking transitions (starts, ends, live validations and delegations) the clock has passed
    * since generation: the listings of validators, delegators and rewards are the same while it is.
    */
   stakingVersion(): number {
-    return this.timeline.version(this.nowSec());
+    return this.timeline.version(this.stakingSec());
   }
 
   /** The staking records as of now (the seeded ones until the clock passes a transition). */
   private stakingRecords(): PrimaryRecords {
-    return this.timeline.at(this.nowSec()).records;
+    return this.timeline.at(this.stakingSec()).records;
   }
 
   private get staking(): StakingQueries {
-    const { version, records } = this.timeline.at(this.nowSec());
+    const { version, records } = this.timeline.at(this.stakingSec());
     if (this.queries.version !== version) this.queries = { version, queries: new StakingQueries(records, this.subnetById, () => this.nowSec(), version === 0) };
     return this.queries.queries;
   }

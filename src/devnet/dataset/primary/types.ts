@@ -114,6 +114,8 @@ export interface PrimaryDataInput {
   /** Validations on the network, primary and subnet together. */
   validators: number;
   now: () => number;
+  /** The clock the staking records move by (validations and delegations starting and ending); default `now`. */
+  stakingNow?: () => number;
   /** EVM chain ids already taken; shared by both networks so `/v1/chains/{id}` stays unambiguous. */
   usedEvmChainIds: Set<number>;
 }
