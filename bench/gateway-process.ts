@@ -21,6 +21,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Kind, parse, print, visit, type FieldNode } from 'graphql';
 import type { FloorRecording, FloorRequest } from './floor.ts';
 import { freePort, procMemory, root, waitFor } from './process.ts';
 import { median } from './stats.ts';
@@ -258,33 +259,54 @@ export async function cpuCurvesOf(gateways: readonly GatewayProc[], query: strin
 }
 
 /**
+ * `query` with `__typename` in every selection set that lacks it: the gateway's answer to it gives the
+ * yoga floor the concrete type of every object (bench/floor.ts).
+ */
+export function withTypenames(query: string): string {
+  const typename: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
+  return print(
+    visit(parse(query), {
+      SelectionSet: {
+        leave: (node) =>
+          node.selections.some((s) => s.kind === Kind.FIELD && (s.alias ?? s.name).value === '__typename') ? undefined : { ...node, selections: [...node.selections, typename] },
+      },
+    }),
+  );
+}
+
+/**
  * What the gateway did for `query` on a fresh uncached gateway: the upstream requests it made (from
- * the devnet's log) and the response it wrote, for the floor of bench/floor.ts.
+ * the devnet's log), the response it wrote, and its response to the query with `__typename` in every
+ * selection set, for the floors of bench/floor.ts.
  */
 export async function recordQuery(devnetUrl: string, query: string): Promise<FloorRecording> {
   const gateway = await startGatewayProcess(devnetUrl, 'off', [], { WARM_UP_MS: '0' });
+  const post = async (text: string) => {
+    const res = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: text }) });
+    const body = await res.text();
+    if (!res.ok || (JSON.parse(body) as { errors?: unknown }).errors) throw new Error(`recording the floor: the gateway answered ${res.status}: ${body.slice(0, 300)}`);
+    return body;
+  };
   try {
     await fetch(`${devnetUrl}/__devnet/stats/reset`, { method: 'POST' });
-    const res = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-    const response = await res.text();
+    const response = await post(query);
     const log = (await (await fetch(`${devnetUrl}/__devnet/log`)).json()) as FloorRequest[];
-    return { requests: log.map((e) => ({ method: e.method, target: e.target, ...(e.body !== undefined ? { body: e.body } : {}) })), response };
+    const typed = await post(withTypenames(query));
+    return { requests: log.map((e) => ({ method: e.method, target: e.target, ...(e.body !== undefined ? { body: e.body } : {}) })), response, typed };
   } finally {
     await gateway.stop();
   }
 }
 
-/** The servers of bench/floor.ts: node's HTTP server alone, or a bare graphql-yoga. */
+/** The servers of bench/floor.ts: node's HTTP server alone, or graphql-yoga with the gateway's options, typed fields and graphql-jit. */
 export type FloorServer = 'plain' | 'yoga';
-
-/** The document each floor server is sent: the plain one ignores it; the bare yoga knows one field. */
-export const FLOOR_QUERY: Record<FloorServer, string | undefined> = { plain: undefined, yoga: '{ floor }' };
 
 /**
  * A floor (bench/floor.ts, `server`) on a free port over `devnetUrl`, under the start script's node
- * flags, answering every request by replaying `recording`; returned once it answers.
+ * flags, answering every request by replaying `recording`; returned once it answers, after checking
+ * that its answer to `query` (the query it will be sent, as the gateway is) has the gateway's data.
  */
-export async function startFloorProcess(devnetUrl: string, recording: FloorRecording, server: FloorServer = 'plain'): Promise<GatewayProc> {
+export async function startFloorProcess(devnetUrl: string, recording: FloorRecording, server: FloorServer, query: string): Promise<GatewayProc> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const file = join(mkdtempSync(join(tmpdir(), 'chaingraph-floor-')), 'recording.json');
@@ -292,6 +314,16 @@ export async function startFloorProcess(devnetUrl: string, recording: FloorRecor
   const t0 = performance.now();
   const env = { ...process.env, NODE_ENV: 'production', FLOOR_PORT: String(port), FLOOR_UPSTREAM: devnetUrl, FLOOR_RECORDING: file, FLOOR_SERVER: server };
   const proc = start([...GATEWAY_NODE_FLAGS, '--import', 'tsx', 'bench/floor.ts'], env, server === 'yoga' ? `${base}/graphql` : `${base}/`);
-  await waitFor(`${base}/${server === 'yoga' ? 'health' : 'ready'}`, { ready: (status) => status === 200, exited: proc.exited });
-  return { ...proc, readyMs: Math.round(performance.now() - t0) };
+  try {
+    await waitFor(`${base}/${server === 'yoga' ? 'health' : 'ready'}`, { ready: (status) => status === 200, exited: proc.exited });
+    const readyMs = Math.round(performance.now() - t0);
+    const res = await fetch(proc.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const data = (text: string) => JSON.stringify((JSON.parse(text) as { data?: unknown }).data);
+    const answer = await res.text();
+    if (!res.ok || data(answer) !== data(recording.response)) throw new Error(`the ${server} floor's answer is not the gateway's: ${res.status} ${answer.slice(0, 300)}`);
+    return { ...proc, readyMs };
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
 }

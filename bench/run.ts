@@ -2,7 +2,7 @@
  * `npm run bench`: the gateway against the devnet on loopback, each in its own
  * process (the gateway as `npm start` runs it, so its RSS and CPU are its own).
  * Prints the gateway's CPU figures, the load table, the walk split and the targets;
- * writes them to BENCH_OUT (latest.md, latest.json and a dated JSON).
+ * writes them to BENCH_OUT (latest.md, latest.json and a dated JSON; latest-<BENCH_ONLY>.* for a partial run).
  *
  * Three gateway modes: `CACHE=off` (every query goes upstream), `CACHE=memory` with
  * `RESPONSE_CACHE=off` (upstream answers from the in-process cache, each query
@@ -22,7 +22,9 @@
  * Env: BENCH_DURATION (s per load row, default 10), BENCH_CONNECTIONS (default 16),
  * BENCH_LATENCIES (default "0,20"), BENCH_COLD_WALKS (walks in each walk split, default
  * 15), BENCH_COLD_QUERIES, BENCH_WARM_QUERIES, BENCH_STEADY_AFTER (the CPU figures' counts,
- * bench/gateway-process.ts), BENCH_OUT (where results go, default bench/results).
+ * bench/gateway-process.ts), BENCH_OUT (where results go, default bench/results), BENCH_ONLY
+ * (`cpu`: the CPU figures and floors, no load runs; `floors`: the walk and the single list
+ * uncached and their floors only).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -30,20 +32,24 @@ import { busyTime, countRounds, percentile } from './stats.ts';
 import { buildScenarios, type Fixtures, type Scenario } from './scenarios.ts';
 import { directS2 } from './direct.ts';
 import { procMemory, root } from './process.ts';
-import { CPU_COUNTS, cpuCurve, cpuCurveOf, FLOOR_QUERY, recordQuery, startFloorProcess, type FloorServer, runQueries, startDevnetProcess, startGatewayProcess, type CpuCurve, type Proc } from './gateway-process.ts';
+import { CPU_COUNTS, cpuCurve, cpuCurvesOf, recordQuery, startFloorProcess, type FloorServer, runQueries, startDevnetProcess, startGatewayProcess, type CpuCurve, type GatewayProc, type Proc } from './gateway-process.ts';
 
-/** What each CPU figure must meet, ms per query; `coldOverSteady` bounds cold / steady, both as measured. */
+/**
+ * What each CPU figure must meet, ms per query; `coldOverSteady` bounds cold / steady, both as measured;
+ * `overPlainFloor` bounds steady / the plain floor's steady (bench/floor.ts), both measured side by side.
+ */
 interface CpuTargets {
   steady: number;
   warm: number;
   cold?: number;
   coldOverSteady?: number;
+  overPlainFloor?: number;
 }
 
 /** Every target of the report, in one place. */
 const TARGETS = {
-  walkUncached: { steady: 4, warm: 6, cold: 6, coldOverSteady: 1.5 },
-  listUncached: { steady: 0.3, warm: 0.45, coldOverSteady: 1.5 },
+  walkUncached: { steady: 4, warm: 6, cold: 6, coldOverSteady: 1.5, overPlainFloor: 2 },
+  listUncached: { steady: 0.3, warm: 0.45, coldOverSteady: 1.5, overPlainFloor: 3 },
   walkFromCache: { steady: 2, warm: 3, cold: 3 },
   wholeResponseHit: { steady: 0.5, warm: 0.75, cold: 0.75 },
   /** p50 of the walk split at 20 ms upstream latency (the floor is two rounds, 40 ms), on a gateway just started and on a warm one. */
@@ -71,10 +77,13 @@ const UNCACHED: Mode = { label: 'off', cache: 'off', env: {} };
 const DATA_CACHE: Mode = { label: 'memory, RESPONSE_CACHE=off', cache: 'memory', env: { RESPONSE_CACHE: 'off' } };
 const WHOLE_RESPONSES: Mode = { label: 'memory', cache: 'memory', env: {} };
 
-/** The CPU figures, each from its own fresh gateway; those without targets are for information. */
-const CPU_FIGURES: { figure: string; scenario: string; mode: Mode; targets?: CpuTargets }[] = [
-  { figure: 'Walk uncached', scenario: 'S2', mode: UNCACHED, targets: TARGETS.walkUncached },
-  { figure: 'Single list uncached', scenario: 'S1', mode: UNCACHED, targets: TARGETS.listUncached },
+/**
+ * The CPU figures, each from its own fresh gateway; those without targets are for information. Those with
+ * `floors` are measured side by side with their two floors (see FLOORS).
+ */
+const CPU_FIGURES: { figure: string; scenario: string; mode: Mode; targets?: CpuTargets; floors?: boolean }[] = [
+  { figure: 'Walk uncached', scenario: 'S2', mode: UNCACHED, targets: TARGETS.walkUncached, floors: true },
+  { figure: 'Single list uncached', scenario: 'S1', mode: UNCACHED, targets: TARGETS.listUncached, floors: true },
   { figure: 'Walk from cache', scenario: 'S2', mode: DATA_CACHE, targets: TARGETS.walkFromCache },
   { figure: 'Whole-response hit', scenario: 'S2', mode: WHOLE_RESPONSES, targets: TARGETS.wholeResponseHit },
   { figure: 'Address page uncached', scenario: 'S3', mode: UNCACHED },
@@ -82,18 +91,24 @@ const CPU_FIGURES: { figure: string; scenario: string; mode: Mode; targets?: Cpu
 ];
 
 /**
- * The floors (bench/floor.ts), measured by the same method and reported beside the figure they bound:
- * - plain: a Node server making the same upstream requests as the gateway did for the query, parsing
- *   every answer and writing the same response. What no server in Node can go below on this machine.
- * - bare graphql-yoga: the same fetching and the same data through graphql-yoga with its defaults and
- *   a one-field document. What the server framework the gateway is built on costs before any work of ours.
+ * The floors (bench/floor.ts) of a figure with `floors`, each sent the figure's query, measured by the same
+ * method side by side with the figure's gateway (`cpuCurvesOf`: each part of the curve taken of the gateway,
+ * then of each floor, so what else the machine does weighs on all three alike) and reported beside it:
+ * - plain: a Node server reading and parsing the request, making the same upstream requests as the gateway
+ *   did for the query, parsing every answer and serializing the same response. What no server in Node can
+ *   go below on this machine.
+ * - yoga: graphql-yoga with the gateway's own options, the gateway's schema with the query's fields typed
+ *   (read from the recorded data), executed by graphql-jit, over the same fetching. What the server
+ *   framework and executor the gateway is built on cost before any work of ours.
  */
-const FLOORS: { figure: string; scenario: string; of: string; server: FloorServer }[] = [
-  { figure: 'Walk floor (same requests parsed, same response, no GraphQL)', scenario: 'S2', of: 'Walk uncached', server: 'plain' },
-  { figure: 'Single list floor (same request parsed, same response, no GraphQL)', scenario: 'S1', of: 'Single list uncached', server: 'plain' },
-  { figure: 'Walk on bare graphql-yoga (same requests parsed, same data, `{ floor }`)', scenario: 'S2', of: 'Walk uncached', server: 'yoga' },
-  { figure: 'Single list on bare graphql-yoga (same request parsed, same data, `{ floor }`)', scenario: 'S1', of: 'Single list uncached', server: 'yoga' },
+const FLOORS: { server: FloorServer; figure: (of: string) => string }[] = [
+  { server: 'plain', figure: (f) => `${f} plain floor (request parsed, same upstream requests parsed, same response serialized; no GraphQL)` },
+  { server: 'yoga', figure: (f) => `${f} yoga floor (graphql-yoga with the gateway's options, the query's fields typed, graphql-jit; same requests, same data)` },
 ];
+
+/** `BENCH_ONLY=cpu`: the CPU figures alone (no load runs); `BENCH_ONLY=floors`: only the figures with floors, and their floors. */
+const ONLY = process.env['BENCH_ONLY'];
+if (ONLY !== undefined && ONLY !== 'cpu' && ONLY !== 'floors') throw new Error(`BENCH_ONLY is cpu or floors, not ${ONLY}`);
 
 type LogEntry = { start: number; end: number };
 
@@ -321,16 +336,29 @@ async function benchCpu(): Promise<void> {
       console.error(`CPU ${figure} (${scenario}, cache=${cache}): cold ${row.coldMs}, warm ${row.warmMs}, steady ${row.steadyMs} ms/query (${row.steadyBatches.map((b) => `${b.queries} x ${b.msPerQuery}`).join(', ')}), cold/steady ${row.coldOverSteady}, ready after ${row.readyMs} ms; ${row.queries} queries in ${Math.round((performance.now() - t0) / 1000)} s`);
     };
     for (const f of CPU_FIGURES) {
+      if (ONLY === 'floors' && !f.floors) continue;
       const query = (all.find((s) => s.id === f.scenario) as Scenario).query;
       const t0 = performance.now();
-      record(f.figure, f.scenario, f.mode.label, await cpuCurve(devnet.url, f.mode.cache, f.mode.env, query), t0);
-      await resetDevnet(devnet.url);
-    }
-    for (const f of FLOORS) {
-      const query = (all.find((s) => s.id === f.scenario) as Scenario).query;
-      const t0 = performance.now();
+      if (!f.floors) {
+        record(f.figure, f.scenario, f.mode.label, await cpuCurve(devnet.url, f.mode.cache, f.mode.env, query), t0);
+        await resetDevnet(devnet.url);
+        continue;
+      }
+      // The gateway and its floors side by side, the floors replaying what a gateway did for this query.
       const recording = await recordQuery(devnet.url, query);
-      record(f.figure, f.scenario, '-', await cpuCurveOf(await startFloorProcess(devnet.url, recording, f.server), FLOOR_QUERY[f.server] ?? query), t0, f);
+      const servers: GatewayProc[] = [];
+      try {
+        servers.push(await startGatewayProcess(devnet.url, f.mode.cache, [], f.mode.env));
+        for (const floor of FLOORS) servers.push(await startFloorProcess(devnet.url, recording, floor.server, query));
+      } catch (error) {
+        await Promise.all(servers.map((server) => server.stop()));
+        throw error;
+      }
+      const [gateway, ...floors] = await cpuCurvesOf(servers, query);
+      record(f.figure, f.scenario, f.mode.label, gateway as CpuCurve, t0);
+      for (const [i, floor] of FLOORS.entries()) {
+        record(floor.figure(f.figure.replace(/ uncached$/, '')), f.scenario, '-', floors[i] as CpuCurve, t0, { of: f.figure, server: floor.server });
+      }
       await resetDevnet(devnet.url);
     }
   } finally {
@@ -405,8 +433,18 @@ function targets(): { targets: Target[]; listVsDirect: number | undefined; peakR
     const name = `${f.figure} (${f.scenario}, CACHE=${f.mode.label}), gateway CPU per query`;
     const ms = (v: number) => `<= ${v} ms`;
     const floor = (server: FloorServer) => cpuRows.find((c) => c.floorOf === f.figure && c.floorServer === server)?.steadyMs;
-    const floors = [floor('plain') === undefined ? '' : `floor ${floor('plain')} ms`, floor('yoga') === undefined ? '' : `bare graphql-yoga ${floor('yoga')} ms`].filter(Boolean);
-    list.push(t(`${name}, steady${floors.length ? ` (${floors.join('; ')})` : ''}`, ms(f.targets.steady), row?.steadyMs, 'ms', f.targets.steady));
+    const plain = floor('plain');
+    const yoga = floor('yoga');
+    const overPlain = row && plain ? round(row.steadyMs / plain) : undefined;
+    // Each steady figure as a ratio to the plain floor, both floors beside it (the yoga floor as a ratio too).
+    const floors = [
+      plain === undefined ? '' : `${overPlain === undefined ? '' : `= ${overPlain}x `}plain floor ${plain} ms`,
+      yoga === undefined ? '' : `yoga floor ${yoga} ms${plain ? ` = ${round(yoga / plain)}x plain` : ''}`,
+    ].filter(Boolean).join('; ');
+    list.push(t(`${name}, steady${floors ? ` (${floors})` : ''}`, ms(f.targets.steady), row?.steadyMs, 'ms', f.targets.steady));
+    if (f.targets.overPlainFloor !== undefined) {
+      list.push(t(`${name}, steady / plain floor steady (side by side)`, `<= ${f.targets.overPlainFloor}x`, overPlain, 'x', f.targets.overPlainFloor));
+    }
     list.push(t(`${name}, warm`, ms(f.targets.warm), row?.warmMs, 'ms', f.targets.warm));
     if (f.targets.cold !== undefined) list.push(t(`${name}, cold`, ms(f.targets.cold), row?.coldMs, 'ms', f.targets.cold));
     if (f.targets.coldOverSteady !== undefined) list.push(t(`${name}, cold / steady`, `<= ${f.targets.coldOverSteady}x`, row?.coldOverSteady, 'x', f.targets.coldOverSteady));
@@ -467,13 +505,17 @@ function formatTargets(list: Target[]): string {
 async function main(): Promise<void> {
   const t0 = performance.now();
   await benchCpu();
-  for (const [i, latencyMs] of LATENCIES.entries()) await benchLatency(latencyMs, i === 0);
+  if (ONLY === undefined) for (const [i, latencyMs] of LATENCIES.entries()) await benchLatency(latencyMs, i === 0);
   const { targets: list, listVsDirect, peakRssMb } = targets();
   const report = [
     formatCpu(),
-    formatTable(),
-    formatWalkSplits(),
-    `Single list uncached at ${CONNECTIONS} connections, 20 ms latency, gateway req/s / direct REST req/s: ${listVsDirect === undefined ? '-' : `${listVsDirect}x`}`,
+    ...(ONLY === undefined
+      ? [
+          formatTable(),
+          formatWalkSplits(),
+          `Single list uncached at ${CONNECTIONS} connections, 20 ms latency, gateway req/s / direct REST req/s: ${listVsDirect === undefined ? '-' : `${listVsDirect}x`}`,
+        ]
+      : []),
     formatTargets(list),
   ].join('\n\n');
   console.log(report);
@@ -481,10 +523,12 @@ async function main(): Promise<void> {
   console.error(`bench took ${elapsedS} s`);
   mkdirSync(OUT, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const payload = { date: new Date().toISOString(), node: process.version, durationS: DURATION, connections: CONNECTIONS, cpuCounts: CPU_COUNTS, elapsedS, cpu: cpuRows, rows, walkSplits, listVsDirect, peakRssMb, targets: list };
-  writeFileSync(`${OUT}/bench-${stamp}.json`, `${JSON.stringify(payload, null, 2)}\n`);
-  writeFileSync(`${OUT}/latest.json`, `${JSON.stringify(payload, null, 2)}\n`);
-  writeFileSync(`${OUT}/latest.md`, `${report}\n`);
+  const payload = { date: new Date().toISOString(), node: process.version, ...(ONLY === undefined ? {} : { only: ONLY }), durationS: DURATION, connections: CONNECTIONS, cpuCounts: CPU_COUNTS, elapsedS, cpu: cpuRows, rows, walkSplits, listVsDirect, peakRssMb, targets: list };
+  writeFileSync(`${OUT}/bench-${ONLY === undefined ? '' : `${ONLY}-`}${stamp}.json`, `${JSON.stringify(payload, null, 2)}\n`);
+  // A partial run (BENCH_ONLY) never replaces the full report docs/benchmarks.md is made from.
+  const latest = ONLY === undefined ? 'latest' : `latest-${ONLY}`;
+  writeFileSync(`${OUT}/${latest}.json`, `${JSON.stringify(payload, null, 2)}\n`);
+  writeFileSync(`${OUT}/${latest}.md`, `${report}\n`);
 }
 
 await main();
