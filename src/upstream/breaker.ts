@@ -61,10 +61,13 @@ export interface Breakers {
    */
   guard(upstream: UpstreamName, operation: string, attempts: number): void;
   /**
-   * Runs one attempt through `upstream`'s breaker (guarding first). `errorOf` reads the
-   * `UpstreamError` out of whatever the attempt throws; the thrown value is rethrown as is.
+   * Runs one attempt, `attempt(...args)`, through `upstream`'s breaker (guarding first). `errorOf` reads the
+   * `UpstreamError` out of whatever the attempt throws; the thrown value is rethrown as is. The arguments
+   * are passed through rather than closed over, so the caller makes no closure per attempt.
    */
-  run<T>(upstream: UpstreamName, operation: string, attempts: number, attempt: () => Promise<T>, errorOf: (thrown: unknown) => UpstreamError | undefined): Promise<T>;
+  run<A extends unknown[], T>(
+    upstream: UpstreamName, operation: string, attempts: number, attempt: (...args: A) => Promise<T>, errorOf: (thrown: unknown) => UpstreamError | undefined, ...args: A
+  ): Promise<T>;
   /** Every breaker made so far (one per upstream that was called) and its state now. */
   states(): BreakerStatus[];
 }
@@ -151,7 +154,9 @@ export function createBreakers(options: BreakerOptions = {}): Breakers {
 
   return {
     guard,
-    async run<T>(upstream: UpstreamName, operation: string, attempts: number, attempt: () => Promise<T>, errorOf: (thrown: unknown) => UpstreamError | undefined): Promise<T> {
+    async run<A extends unknown[], T>(
+      upstream: UpstreamName, operation: string, attempts: number, attempt: (...args: A) => Promise<T>, errorOf: (thrown: unknown) => UpstreamError | undefined, ...args: A
+    ): Promise<T> {
       const entry = entryFor(upstream);
       // Checked in the same tick as `execute` below, so of two calls due for the probe only one sends it.
       guard(upstream, operation, attempts);
@@ -159,7 +164,7 @@ export function createBreakers(options: BreakerOptions = {}): Breakers {
       try {
         outcome = await entry.policy.execute(async () => {
           try {
-            return { value: await attempt() };
+            return { value: await attempt(...args) };
           } catch (thrown) {
             const error = errorOf(thrown);
             const verdict = error ? breakerVerdict(error) : 'neutral';

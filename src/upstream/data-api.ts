@@ -1,10 +1,11 @@
 import type { CallOptions, DataApi } from './client-types.ts';
 import { UpstreamError } from './errors.ts';
 import { createHttpUpstream, type HttpUpstream } from './http.ts';
-import { requestIdHeader } from '../lib/request-id.ts';
+import { isRequestId, REQUEST_ID_HEADER } from '../lib/request-id.ts';
 import { isApiKey } from '../lib/secrets.ts';
 import { shortDigest } from '../lib/text.ts';
 import { computeUnitsOf } from '../lib/compute-units.ts';
+import type { Billing } from './compute-unit-ceiling.ts';
 import { ENDPOINT_NAMES, ENDPOINTS, operationOf, shapeOf, type EndpointRow } from './endpoints.ts';
 import { readShape, type Leaf, type Violation } from '../shapes/index.ts';
 import { createRedactor, excerpt } from '../lib/redact.ts';
@@ -118,27 +119,51 @@ function secretFieldOf(path: string): string {
 /**
  * Writes the query in the spec's encoding: an array parameter of the spec (`endpoint.repeated`)
  * once per value, any other list comma-joined into one value, finite numbers only. An empty list
- * is left out, as an absent filter.
+ * is left out, as an absent filter. Returns `?a=1&b=2`, or '' without parameters, encoded as
+ * `URLSearchParams` encodes them.
  */
-function appendQuery(params: URLSearchParams, operation: string, endpoint: EndpointRow, query: Query): void {
-  for (const [name, value] of Object.entries(query)) {
+function queryString(operation: string, endpoint: EndpointRow, query: Query): string {
+  let search = '';
+  const append = (name: string, text: string): void => {
+    checkQueryValue(operation, name, text);
+    search += `${search === '' ? '?' : '&'}${formEncode(name)}=${formEncode(text)}`;
+  };
+  for (const name in query) {
+    const value = query[name];
     if (value === undefined) continue;
     if (isList(value)) {
       if (value.length === 0) continue;
-      const texts = endpoint.repeated?.includes(name) ? value : [value.join(',')];
-      for (const text of texts) {
-        checkQueryValue(operation, name, text);
-        params.append(name, text);
-      }
+      if (endpoint.repeated?.includes(name)) for (const text of value) append(name, text);
+      else append(name, value.join(','));
       continue;
     }
     // NaN or Infinity would go as words no server reads as a number.
     if (typeof value === 'number' && !Number.isFinite(value)) throw refused(operation, name, `query parameter "${name}" is not a finite number`);
-    const text = String(value);
-    checkQueryValue(operation, name, text);
-    params.append(name, text);
+    append(name, String(value));
   }
+  return search;
 }
+
+// What application/x-www-form-urlencoded leaves as it is (the URL standard's serializer, URLSearchParams').
+const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
+// What encodeURIComponent leaves as it is and the form serializer does not, and the space it writes as %20.
+const FORM_UNSAFE = /[!'()~]|%20/g;
+const FORM_ESCAPES: Readonly<Record<string, string>> = { '!': '%21', "'": '%27', '(': '%28', ')': '%29', '~': '%7E', '%20': '+' };
+
+/** One name or value as `URLSearchParams` serializes it (lone surrogates as U+FFFD, space as `+`), without building one. */
+function formEncode(text: string): string {
+  if (FORM_SAFE.test(text)) return text;
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(text);
+  } catch {
+    // A lone surrogate: URLSearchParams sends it as U+FFFD, encodeURIComponent refuses it.
+    encoded = encodeURIComponent(text.replace(LONE_SURROGATE, '\uFFFD'));
+  }
+  return encoded.replace(FORM_UNSAFE, (unsafe) => FORM_ESCAPES[unsafe] as string);
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function isList(value: QueryValue): value is readonly string[] {
   return Array.isArray(value);
@@ -167,6 +192,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     throw new Error(`DATA_API_URL must be an http(s) URL, got protocol ${base.protocol}`);
   }
   const basePath = base.pathname.replace(/\/+$/, '');
+  const origin = base.origin;
   const keyHeader = (options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase();
   const ownsHttp = options.http === undefined;
   const http = options.http ?? createHttpUpstream();
@@ -181,38 +207,89 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     container?: string;
   }
 
+  /**
+   * What a row's calls share, made once per row: its operation name, its path template split at its
+   * parameters, and its headers with the server's key (a caller's own key makes its own).
+   */
+  interface RowPlan {
+    operation: string;
+    /** The template's literal text and parameter names, alternating (text first): `/v1/chains/`, `chainId`, ``. */
+    parts: readonly string[];
+    /** The server key's headers, without a body and with one (`content-type`). */
+    serverHeaders: readonly [Record<string, string>, Record<string, string>];
+    serverBilling: Billing;
+  }
+  const plans = new Map<EndpointRow, RowPlan>();
+  const planOf = (endpoint: EndpointRow): RowPlan => {
+    let plan = plans.get(endpoint);
+    if (!plan) {
+      plan = {
+        operation: operationOf(endpoint),
+        parts: (basePath + endpoint.template).split(/\{(\w+)\}/),
+        serverHeaders: [headersFor(options.apiKey, false), headersFor(options.apiKey, true)],
+        serverBilling: { key: 'server', computeUnits: computeUnitsOf(endpoint.weight) },
+      };
+      plans.set(endpoint, plan);
+    }
+    return plan;
+  };
+  /** The whole headers of a call sent with `key`, with a JSON body or without (the call adds its request id). */
+  function headersFor(key: string | undefined, json: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (key) headers[keyHeader] = key;
+    if (json) headers['content-type'] = 'application/json';
+    return headers;
+  }
+  // The last caller key's billing name: a request's calls all carry the same key, and its digest is a SHA-256.
+  let lastCaller: { key: string; billing: string } | undefined;
+  const callerBilling = (apiKey: string): string => {
+    if (lastCaller?.key !== apiKey) lastCaller = { key: apiKey, billing: `caller:${shortDigest(apiKey, 22)}` };
+    return lastCaller.billing;
+  };
+
+  /** The encoded path of a row's call: each `{name}` segment checked and URL-encoded. */
+  function pathOf(plan: RowPlan, pathParams: Record<string, string>): string {
+    const parts = plan.parts;
+    let path = parts[0] as string;
+    for (let i = 1; i < parts.length; i += 2) {
+      const name = parts[i] as string;
+      const value = pathParams[name];
+      if (value === undefined) throw new Error(`missing path parameter ${name} for ${plan.operation}`);
+      checkPathParam(plan.operation, name, value);
+      path += encodeURIComponent(value) + (parts[i + 1] as string);
+    }
+    return path;
+  }
+
   /** One call: the request, then the answer read through its shape (see `src/shapes/read.ts`). */
   async function request<T>(endpoint: EndpointRow, shape: Leaf<T>, args: RequestArgs, opts: CallOptions | undefined): Promise<T> {
     // Straight from the upstream: nothing may reuse this answer (the cache layer reports its own expiry).
     opts?.onExpiry?.(0);
-    const operation = operationOf(endpoint);
-    const pathParams = args.path ?? {};
-    const url = new URL(base.origin);
-    url.pathname = basePath + endpoint.template.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const value = pathParams[name];
-      if (value === undefined) throw new Error(`missing path parameter ${name} for ${operation}`);
-      checkPathParam(operation, name, value);
-      return encodeURIComponent(value);
-    });
-    appendQuery(url.searchParams, operation, endpoint, args.query ?? {});
-    const headers: Record<string, string> = {};
+    const plan = planOf(endpoint);
+    const operation = plan.operation;
+    const path = pathOf(plan, args.path ?? {}) + (args.query ? queryString(operation, endpoint, args.query) : '');
     // A caller's key was parsed in the context already; checked again so no other path can send a bad one.
     // The caller's own key (no answer's field): the caller's mistake.
-    if (opts?.apiKey !== undefined && !isApiKey(opts.apiKey)) {
+    const callerKey = opts?.apiKey;
+    if (callerKey !== undefined && !isApiKey(callerKey)) {
       throw new UpstreamError(`data-api ${operation}: not sent: the caller's API key is not well-formed`, { upstream: 'data-api', kind: 'input', operation, parameter: keyHeader });
     }
-    const key = opts?.apiKey ?? options.apiKey;
+    const key = callerKey ?? options.apiKey;
     // Billed upstream to the key it is sent with: the caller's own (by digest), else the server's (or, keyless, the gateway's address).
-    const billing = { key: opts?.apiKey !== undefined ? `caller:${shortDigest(opts.apiKey, 22)}` : 'server', computeUnits: computeUnitsOf(endpoint.weight) };
-    if (key) headers[keyHeader] = key;
-    Object.assign(headers, requestIdHeader(opts?.requestId));
+    const billing = callerKey !== undefined ? { key: callerBilling(callerKey), computeUnits: plan.serverBilling.computeUnits } : plan.serverBilling;
+    const json = args.json !== undefined;
+    const shared = callerKey !== undefined ? headersFor(callerKey, json) : plan.serverHeaders[json ? 1 : 0];
+    const requestId = opts?.requestId;
+    const headers = requestId !== undefined && isRequestId(requestId) ? { ...shared, [REQUEST_ID_HEADER]: requestId } : shared;
 
     const result = await http.request({
       upstream: 'data-api',
       operation,
       method: endpoint.method,
-      url,
+      origin,
+      path,
       headers,
+      completeHeaders: true,
       billing,
       ...(key ? { credentials: [key] } : {}),
       json: args.json,

@@ -14,7 +14,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAttempt, UpstreamObserver } from './client-types.ts';
@@ -26,6 +25,7 @@ import { classifyStatus, classifyTransport, errorBodyMessage, UpstreamError, typ
 import { normalizeErrorBody, statusText } from './normalize.ts';
 import type { ErrorBody } from '../shapes/index.ts';
 import { whenAborted } from '../lib/abort.ts';
+import { CallSignal, createDeadlines, DeadlineExceeded } from './call-signal.ts';
 import { parseExactJson } from '../lib/exact-json.ts';
 import { createRedactor, excerpt, urlSecrets, type Redactor } from '../lib/redact.ts';
 
@@ -85,8 +85,17 @@ export interface HttpCall {
   operation: string;
   /** A DELETE may carry a JSON body (`json`), as the Data API's address removal does. */
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  url: URL;
+  /** `scheme://host[:port]`, without user info (credentials go in `headers`). */
+  origin: string;
+  /** The path and query, already encoded: what goes on the request line. */
+  path: string;
   headers?: Record<string, string>;
+  /**
+   * `headers` are the whole request headers, `accept` (and `content-type` with `json`) included: sent as
+   * they are, never copied (a client builds them once per row and key). Default false: `accept` and
+   * `content-type` are added to a copy.
+   */
+  completeHeaders?: boolean;
   /**
    * Secrets this call sends (an API key, basic auth). An upstream, or a proxy, that echoes what it
    * received ("Invalid API key <key>") never gets them into an error: every upstream text an error
@@ -186,6 +195,8 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
   const errorOf = (thrown: unknown): UpstreamError | undefined => (isAttemptFailure(thrown) ? thrown.error : undefined);
   // Per upstream, the last attempt that failed in a way that moves the breaker: what an open circuit's refusal names as its cause.
   const lastFailures = new Map<UpstreamName, UpstreamError>();
+  // Every call's deadline, on one timer per distinct timeout (see call-signal.ts).
+  const deadlines = createDeadlines();
 
   const dispatcherFor = (origin: string): Dispatcher => {
     if (options.dispatcher) return options.dispatcher;
@@ -223,24 +234,21 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
     return true;
   };
 
-  async function attemptOnce(call: HttpCall, signal: AbortSignal, attempt: number): Promise<HttpResult> {
-    const dispatcher = dispatcherFor(call.url.origin);
-    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
-    let body: string | undefined;
-    if (call.json !== undefined) {
-      body = JSON.stringify(call.json);
-      headers['content-type'] = 'application/json';
-    }
+  async function attemptOnce(call: HttpCall, signal: CallSignal, attempt: number): Promise<HttpResult> {
+    const dispatcher = dispatcherFor(call.origin);
+    const body = call.json === undefined ? null : JSON.stringify(call.json);
+    const headers = headersOf(call);
     const span = startAttemptSpan(call, attempt, headers);
     const started = performance.now();
     let status: number | undefined;
     try {
       const res = await dispatcher.request({
-        origin: call.url.origin,
-        path: `${call.url.pathname}${call.url.search}`,
+        origin: call.origin,
+        path: call.path,
         method: call.method,
-        headers,
-        body: body ?? null,
+        headers: span.headers,
+        body,
+        // An EventEmitter-like signal (undici takes either): no EventTarget listener per attempt.
         signal,
         idempotent: call.idempotent,
         headersTimeout: settings.headersTimeoutMs,
@@ -251,7 +259,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
       const text = await readText(res.body, settings.maxResponseBytes);
       const result = interpret(call, res.statusCode, res.headers, text, attempt);
       notify(call, { upstream: call.upstream, operation: call.operation, attempt, status, durationMs: performance.now() - started, ...billed(call) });
-      endAttemptSpan(span, status);
+      endAttemptSpan(span.span, status);
       lastFailures.delete(call.upstream);
       return result;
     } catch (thrown) {
@@ -268,7 +276,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
       };
       if (status !== undefined) info.status = status;
       notify(call, info);
-      endAttemptSpan(span, status, failure.error.kind);
+      endAttemptSpan(span.span, status, failure.error.kind);
       throw failure;
     }
   }
@@ -276,12 +284,13 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
   async function request(call: HttpCall): Promise<HttpResult> {
     const timeoutMs = call.timeoutMs ?? settings.timeoutMs;
     const started = performance.now();
-    // One signal for the call: our deadline, or the caller's abort passed on (cheaper than AbortSignal.any per call).
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded(timeoutMs)), timeoutMs);
+    // One signal for the call: the shared deadline's, or the caller's abort passed on (no AbortController,
+    // timer or EventTarget listener of its own).
+    const signal = deadlines.start(timeoutMs);
     const caller = call.signal;
-    const unfollow = caller ? follow(caller, deadline) : undefined;
-    const signal = deadline.signal;
+    let unfollow: (() => void) | undefined;
+    if (caller?.aborted) signal.abort(caller.reason);
+    else if (caller) unfollow = whenAborted(caller, () => signal.abort(caller.reason));
     const maxAttempts = call.idempotent ? settings.retries + 1 : 1;
     let attempt = 0;
     let previous: UpstreamError | undefined;
@@ -301,7 +310,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
         if (options.upstreamRate) {
           // A turn under the gateway's own rate ceiling, waited for within what is left of the deadline.
           const wait = await options.upstreamRate
-            .acquire(call.upstream, signal, timeoutMs - (performance.now() - started))
+            .acquire(call.upstream, signal.asAbortSignal(), timeoutMs - (performance.now() - started))
             .catch(() => {
               throw abortError(call, signal, attempt - 1);
             });
@@ -310,7 +319,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
         if (options.computeUnits && call.billing) {
           // Sent only while the key is not paused by the upstream and, for the server's key, within its compute-unit ceiling.
           const refusal = await options.computeUnits
-            .acquire(call.billing, signal, timeoutMs - (performance.now() - started))
+            .acquire(call.billing, signal.asAbortSignal(), timeoutMs - (performance.now() - started))
             .catch(() => {
               throw abortError(call, signal, attempt - 1);
             });
@@ -319,7 +328,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
         let failure: AttemptFailure;
         try {
           return breakers
-            ? await breakers.run(call.upstream, call.operation, attempt - 1, () => attemptOnce(call, signal, attempt), errorOf)
+            ? await breakers.run(call.upstream, call.operation, attempt - 1, attemptOnce, errorOf, call, signal, attempt)
             : await attemptOnce(call, signal, attempt);
         } catch (thrown) {
           if (!isAttemptFailure(thrown)) throw isRefusal(thrown) ? previous ?? withOpenedBy(thrown, lastFailures.get(call.upstream)) : thrown;
@@ -332,12 +341,12 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
         const remaining = timeoutMs - (performance.now() - started);
         // Waiting past the deadline only to time out would hide the upstream's own answer.
         if (delay >= remaining) throw failure.error;
-        await sleep(delay, undefined, { signal }).catch(() => {
+        await signal.sleep(delay).catch(() => {
           throw abortError(call, signal, attempt);
         });
       }
     } finally {
-      clearTimeout(timer);
+      deadlines.end(signal);
       unfollow?.();
     }
   }
@@ -372,7 +381,7 @@ function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders,
       throw {
         error: new UpstreamError(`${call.upstream} ${call.operation}: HTTP ${status} with ${what}`, {
           upstream: call.upstream, kind: 'protocol', operation: call.operation, status, attempts: attempt, ...(call.secretAnswer ? {} : { cause: parseError }),
-          failure: 'bad_answer', origin: call.url.origin,
+          failure: 'bad_answer', origin: call.origin,
         }),
         retryable: false,
       } satisfies AttemptFailure;
@@ -426,23 +435,7 @@ function budgetError(call: HttpCall, attempt: number, previous: UpstreamError | 
   });
 }
 
-class DeadlineExceeded extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`deadline of ${timeoutMs} ms exceeded`);
-    this.name = 'DeadlineExceeded';
-  }
-}
-
-/** Aborts `controller` with the caller's reason when the caller aborts; returns the way to stop listening. */
-function follow(caller: AbortSignal, controller: AbortController): () => void {
-  if (caller.aborted) {
-    controller.abort(caller.reason);
-    return () => {};
-  }
-  return whenAborted(caller, () => controller.abort(caller.reason));
-}
-
-function abortError(call: HttpCall, signal: AbortSignal, attempts: number): UpstreamError {
+function abortError(call: HttpCall, signal: CallSignal, attempts: number): UpstreamError {
   const reason: unknown = signal.reason;
   // Only our own deadline aborts with DeadlineExceeded. Anything else came from the caller's
   // signal; checking `call.signal.aborted` is not enough, since server adapters hand out
@@ -468,7 +461,7 @@ function errorCode(error: unknown): string | undefined {
   return cause !== undefined && cause !== error ? errorCode(cause) : undefined;
 }
 
-function transportError(call: HttpCall, error: unknown, signal: AbortSignal, attempts: number, timeouts: TimeoutSettings): UpstreamError {
+function transportError(call: HttpCall, error: unknown, signal: CallSignal, attempts: number, timeouts: TimeoutSettings): UpstreamError {
   if (signal.aborted) return abortError(call, signal, attempts);
   const code = errorCode(error);
   let kind: UpstreamErrorKind = 'network';
@@ -496,7 +489,7 @@ function diagnosis(call: HttpCall, failure: ReturnType<typeof classifyTransport>
   const keyHeader = failure === 'unauthorized' || failure === 'forbidden'
     ? Object.entries(call.headers ?? {}).find(([name, value]) => name !== 'authorization' && call.credentials?.includes(value))?.[0]
     : undefined;
-  return { ...(failure ? { failure } : {}), origin: call.url.origin, ...(keyHeader ? { keyHeader } : {}) };
+  return { ...(failure ? { failure } : {}), origin: call.origin, ...(keyHeader ? { keyHeader } : {}) };
 }
 
 function isRefusal(thrown: unknown): thrown is UpstreamError {
@@ -514,7 +507,7 @@ function withOpenedBy(refusal: unknown, openedBy: UpstreamError | undefined): un
   });
 }
 
-function isRetryableTransport(error: unknown, signal: AbortSignal): boolean {
+function isRetryableTransport(error: unknown, signal: CallSignal): boolean {
   if (signal.aborted) return false;
   const code = errorCode(error);
   return code !== undefined && (RETRY_NETWORK_CODES.has(code) || TIMEOUT_CODES.has(code));
@@ -553,7 +546,7 @@ function readText(body: Readable, maxBytes: number): Promise<string> {
 
 /** What an error about this call must not repeat: the secrets it sent and the credentials of its URL. */
 function redactorOf(call: HttpCall): Redactor {
-  return createRedactor([...(call.credentials ?? []), ...urlSecrets(call.url.href)]);
+  return createRedactor([...(call.credentials ?? []), ...urlSecrets(`${call.origin}${call.path}`)]);
 }
 
 
@@ -569,11 +562,11 @@ const tracer = trace.getTracer('chaingraph/upstream');
  * may carry keys). Its context goes upstream as `traceparent`/`tracestate`. With tracing
  * off (no provider or propagator registered, src/server/telemetry.ts) both are the API's no-ops.
  */
-function startAttemptSpan(call: HttpCall, attempt: number, headers: Record<string, string>): Span {
+function startAttemptSpan(call: HttpCall, attempt: number, headers: Record<string, string>): { span: Span; headers: Record<string, string> } {
   const routed = call.operation.startsWith(`${call.method} `);
   const span = tracer.startSpan(routed ? call.operation : `${call.method} ${call.operation}`, { kind: SpanKind.CLIENT });
   if (span.isRecording()) {
-    const url = call.url;
+    const url = new URL(call.origin);
     span.setAttributes({
       'http.request.method': call.method,
       'server.address': url.hostname,
@@ -584,8 +577,19 @@ function startAttemptSpan(call: HttpCall, attempt: number, headers: Record<strin
       ...(attempt > 1 ? { 'http.request.resend_count': attempt - 1 } : {}),
     });
   }
-  propagation.inject(trace.setSpan(context.active(), span), headers);
-  return span;
+  // Without a propagator (tracing off) nothing is written: a client's headers are sent as they are.
+  if (propagation.fields().length === 0) return { span, headers };
+  const carrier = { ...headers };
+  propagation.inject(trace.setSpan(context.active(), span), carrier);
+  return { span, headers: carrier };
+}
+
+/** The headers an attempt sends (before trace propagation): the call's own when complete, else with `accept` and `content-type` added. */
+function headersOf(call: HttpCall): Record<string, string> {
+  if (call.completeHeaders && call.headers) return call.headers;
+  const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+  if (call.json !== undefined) headers['content-type'] = 'application/json';
+  return headers;
 }
 
 /** Ends an attempt's span with its status, or its error kind (the status code for HTTP errors, as the conventions say). */

@@ -71,7 +71,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
   // gorilla/rpc writes no body for a null or absent id, so every request gets its own integer.
   let nextId = 1;
 
-  const urlFor = (path: string): URL => new URL(`${displayUrl}${path}`);
+  const origin = base.origin;
 
   async function call<M extends NodeRpcMethod>(
     method: M,
@@ -85,7 +85,8 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
       upstream,
       operation: method,
       method: 'POST',
-      url: urlFor(`/ext/${nodeApiOf(method)}`),
+      origin,
+      path: `${basePath}/ext/${nodeApiOf(method)}`,
       headers: { ...headers, ...requestIdHeader(opts?.requestId) },
       credentials,
       json: { jsonrpc: '2.0', id, method, params: params ?? {} },
@@ -117,7 +118,6 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
 
   async function healthGet(path: HealthPath, tags?: string[], opts?: CallOptions): Promise<HealthGetResult> {
     opts?.onExpiry?.(0);
-    const url = urlFor(HEALTH_GET_PATHS[path]);
     const operation = `GET ${HEALTH_GET_PATHS[path]}`;
     const list = tags ?? [];
     if (list.length > HEALTH_TAG_LIMITS.maxTags || list.some((tag) => tag.length === 0 || tag.length > HEALTH_TAG_LIMITS.maxTagLength || CONTROL.test(tag))) {
@@ -125,12 +125,13 @@ export function createNodeClient(options: NodeClientOptions): NodeClientHandle {
         upstream, kind: 'input', operation, parameter: 'tag',
       });
     }
-    for (const tag of list) url.searchParams.append('tag', tag);
+    const query = new URLSearchParams(list.map((tag) => ['tag', tag])).toString();
     const result = await http.request({
       upstream,
       operation,
       method: 'GET',
-      url,
+      origin,
+      path: `${basePath}${HEALTH_GET_PATHS[path]}${query ? `?${query}` : ''}`,
       headers: { ...headers, ...requestIdHeader(opts?.requestId) },
       credentials,
       idempotent: true,
