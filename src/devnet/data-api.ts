@@ -50,7 +50,10 @@ export function createDataApiHandler(
     const charge = computeUnits.charge(caller, units);
     let answer: DevnetResponse;
     if (!charge.admitted) answer = errorResponse(429, charge.reason ?? 'Rate limit reached', found?.key ?? `${req.method} (unmatched)`);
-    else answer = inSpecForm(found ? await found.answer() : await router.handle(req));
+    else {
+      const built = found ? await found.answer() : await router.handle(req);
+      answer = inSpecForm(built, { route: built.route, seed: dataset.seed });
+    }
     answer = { ...answer, headers: { ...answer.headers, ...charge.headers }, ...(charge.admitted && units > 0 ? { billed: { caller, units } } : {}) };
     usage.record(req, answer, performance.now() - started);
     return answer;

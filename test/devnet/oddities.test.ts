@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevnetResponse } from '../../src/devnet/http-types.ts';
-import { conforms, createOddities, SPEC_FACTS, type Json, type SpecFacts } from '../../src/devnet/oddities.ts';
+import { createOddities } from '../../src/devnet/oddities.ts';
+import { conforms, SPEC_FACTS, type Json, type SpecFacts } from '../../src/devnet/spec-walk.ts';
 import { startDevnet, type Devnet } from '../../src/devnet/server.ts';
 import { SPEC_PATH } from '../helpers/prism.ts';
 

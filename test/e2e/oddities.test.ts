@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
-import { SPEC_FACTS } from '../../src/devnet/oddities.ts';
+import { SPEC_FACTS } from '../../src/devnet/spec-walk.ts';
 import type { Devnet, RequestLogEntry } from '../../src/devnet/server.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startPrism, violationsOf, type Prism } from '../helpers/prism.ts';

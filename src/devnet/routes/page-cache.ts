@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { JSON_CONTENT_TYPE, type DevnetRequest } from '../http-types.ts';
 import type { Route, RouteAnswer } from '../router.ts';
-import { inSpecForm } from '../spec-form.ts';
+import { inSpecForm, type SpecFormContext } from '../spec-form.ts';
 
 /**
  * The JSON of pages already served, as the bytes sent, by request, so that asking
@@ -36,8 +36,9 @@ const jsonBytes = (page: Buffer): RouteAnswer => ({ status: 200, body: page, con
 /**
  * `handle` with its 200 answers kept in `cache` under `keyOf(req)` and served from
  * there as JSON bytes; any other answer passes through unchanged and is not kept.
+ * Pages are kept in the spec's form, which `form` (the route's operation and the seed) decides.
  */
-export function cachedPages(cache: PageCache, keyOf: (req: DevnetRequest) => string, handle: Route['handle']): Route['handle'] {
+export function cachedPages(cache: PageCache, keyOf: (req: DevnetRequest) => string, handle: Route['handle'], form: SpecFormContext): Route['handle'] {
   return async (params, req) => {
     const key = keyOf(req);
     const hit = cache.get(key);
@@ -45,7 +46,7 @@ export function cachedPages(cache: PageCache, keyOf: (req: DevnetRequest) => str
     const answer = await handle(params, req);
     if (answer.status !== 200 || answer.contentType !== undefined || answer.headers !== undefined) return answer;
     // Kept as sent: in the spec's form already (the Data API handler leaves bytes as they are).
-    const page = Buffer.from(JSON.stringify(inSpecForm(answer).body));
+    const page = Buffer.from(JSON.stringify(inSpecForm(answer, form).body));
     // A key with the second in it may have turned over while the page was built.
     if (keyOf(req) === key) cache.set(key, page);
     return jsonBytes(page);

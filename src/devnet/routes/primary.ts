@@ -237,8 +237,10 @@ export function primaryRoutes(dataset: Dataset): Route[] {
   const pages = createPageCache();
   const second = (): number => Math.floor(dataset.now() / 1000);
   const version = (): string => `${dataset.primary.mainnet.stakingVersion()}.${dataset.primary.fuji.stakingVersion()}`;
-  const cached = (handle: Route['handle'], byTime: (req: DevnetRequest) => boolean = () => false): Route['handle'] =>
-    cachedPages(pages, (req) => `${requestKey(req)}|v${version()}${byTime(req) ? `|${second()}` : ''}`, handle);
+  const cached = (route: Route, byTime: (req: DevnetRequest) => boolean = () => false): Route => ({
+    ...route,
+    handle: cachedPages(pages, (req) => `${requestKey(req)}|v${version()}${byTime(req) ? `|${second()}` : ''}`, route.handle, { route: `${route.method} ${route.pattern}`, seed: dataset.seed }),
+  });
 
   return [
     {
@@ -264,10 +266,10 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         return utxoListing(data(network), network, chain, parseAddresses(data(network), entries, 'addresses', ['P', 'X', 'C']), q, pageSize);
       }),
     },
-    {
+    cached({
       method: 'GET',
       pattern: '/v1/networks/{network}/subnets',
-      handle: cached(guarded((params, req) => {
+      handle: guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(100, 10_000);
@@ -275,12 +277,12 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['subnets', network, sortOrder];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('subnets', data(network).listSubnets(sortOrder, offset, pageSize), scope, offset);
-      })),
-    },
-    {
+      }),
+    }),
+    cached({
       method: 'GET',
       pattern: '/v1/networks/{network}/validators',
-      handle: cached(guarded((params, req) => {
+      handle: guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(10, 100);
@@ -304,12 +306,12 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['validators', network, filter];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('validators', data(network).listValidators(filter, offset, pageSize), scope, offset);
-      }), (req) => req.query.has('minTimeRemaining') || req.query.has('maxTimeRemaining')),
-    },
-    {
+      }),
+    }, (req) => req.query.has('minTimeRemaining') || req.query.has('maxTimeRemaining')),
+    cached({
       method: 'GET',
       pattern: '/v1/networks/{network}/delegators',
-      handle: cached(guarded((params, req) => {
+      handle: guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(10, 100);
@@ -324,12 +326,12 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['delegators', network, filter];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('delegators', data(network).listDelegators(filter, offset, pageSize), scope, offset);
-      })),
-    },
-    {
+      }),
+    }),
+    cached({
       method: 'GET',
       pattern: '/v1/networks/{network}/rewards',
-      handle: cached(guarded((params, req) => {
+      handle: guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(10, 100);
@@ -338,12 +340,12 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['rewards', network, filter, currency];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('historicalRewards', data(network).listHistoricalRewards(filter, currency, offset, pageSize), scope, offset);
-      })),
-    },
-    {
+      }),
+    }),
+    cached({
       method: 'GET',
       pattern: '/v1/networks/{network}/rewards:listPending',
-      handle: cached(guarded((params, req) => {
+      handle: guarded((params, req) => {
         const network = parseNetwork(params.network);
         const q = new Query(req.query);
         const pageSize = q.pageSize(10, 100);
@@ -351,8 +353,8 @@ export function primaryRoutes(dataset: Dataset): Route[] {
         const scope = ['pendingRewards', network, filter];
         const offset = decodeToken(q.raw('pageToken'), scope);
         return listAnswer('pendingRewards', data(network).listPendingRewards(filter, offset, pageSize), scope, offset);
-      }), () => true),
-    },
+      }),
+    }, () => true),
     {
       method: 'GET',
       pattern: '/v1/networks/{network}/blockchains/{blockchainId}/blocks',
