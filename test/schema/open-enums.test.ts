@@ -202,9 +202,14 @@ describe('open enums: an unlisted upstream value is UNKNOWN + the raw string, a 
     expect(plain.errors, JSON.stringify(plain.errors)).toBeUndefined();
     const before = pairs(plain.data, c.field);
     expect(before.length, 'the devnet answers at least two objects').toBeGreaterThanOrEqual(2);
-    // What the devnet sends itself is known and kept as sent.
+    // What the devnet sends itself is known and kept as sent, but for the spec's own UNKNOWN, which
+    // it sends now and then for some (src/devnet/sparse.ts) and which is the gateway's UNKNOWN.
     for (const [mapped, raw] of before) {
       expect(raw).not.toBeNull();
+      if (raw === 'UNKNOWN') {
+        expect(mapped).toBe('UNKNOWN');
+        continue;
+      }
       expect(mapped).not.toBe(UNKNOWN_ENUM_VALUE);
       expect(JSON.stringify(mapped)).not.toContain('UNKNOWN');
     }
