@@ -1,8 +1,10 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { existsSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, createGunzip, gzipSync } from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { shortDigest } from '../../lib/text.ts';
+import { assetFileName, buildAssetsInWorker, CONTENT_TYPES, etagsOf, readPrebuiltAssets, type AssetRole, type Bytes, type EncodedAsset, type PrebuiltFiles } from './graphiql-asset-files.ts';
 import { pageHtml } from './graphiql-page.ts';
 
 /** Options of {@link useGraphiQLAssets}. */
@@ -13,34 +15,56 @@ export interface GraphiQLAssetsOptions {
   defaultQuery?: string;
   /** Where the page is served (the GraphQL endpoint); assets live under `<endpoint>/graphiql/`. Default `/graphql`. */
   endpoint?: string;
+  /**
+   * The directory of prebuilt assets (scripts/build-graphiql-assets.ts writes it), read instead of building in a
+   * worker when its manifest matches the installed render-graphiql; `false`: always build. Default: `graphiql/`
+   * beside the bundle (dist/graphiql, which `npm run build` writes), none when running from source.
+   */
+  prebuilt?: string | false;
 }
 
 /** {@link useGraphiQLAssets}'s plugin, with the handle the server warms it through. */
 export interface GraphiQLAssetsPlugin extends Plugin {
   /**
-   * Builds the page and its assets now, if no build is done or under way (a load meanwhile waits on
-   * the same build); resolves once they are ready to send. The server calls it at start, so the first
+   * Makes the page and its assets ready now, if that is not done or under way (a load meanwhile waits on
+   * it): reads the prebuilt files when they match the installed render-graphiql, else builds them in a
+   * worker thread. Resolves once they are ready to send. The server calls it at start, so the first
    * load after "chaingraph ready" is served from buffers, as every later one is. Rejects when the build
    * fails (the next load or call tries again).
    */
   prepare(): Promise<void>;
-  /** Builds finished so far: 1 once built, as long as the process lives (a failed build is not counted). */
+  /**
+   * Times the assets were made ready, from the prebuilt files or by a worker build: 1 once ready, as long as
+   * the process lives (a failed build is not counted). {@link source} says which.
+   */
   readonly builds: number;
-  /** Loads (the page or an asset) that arrived before the build was done and waited for it. */
+  /** Loads (the page or an asset) that arrived before the assets were ready and waited for them. */
   readonly waits: number;
+  /**
+   * Where the ready assets came from: `prebuilt` (read from the directory `npm run build` wrote, no worker
+   * started) or `worker` (built in a worker thread at start: no prebuilt directory, or one made from another
+   * render-graphiql version); undefined until ready.
+   */
+  readonly source: 'prebuilt' | 'worker' | undefined;
+  /** Why the prebuilt directory was not read, when the worker built the assets (undefined otherwise). */
+  readonly prebuiltUnusable: string | undefined;
 }
 
-/** One representation of a file, ready to send. */
+/** One compressed representation of a file, ready to send. */
 interface Encoded {
-  body: Uint8Array<ArrayBuffer>;
+  body: Bytes;
   etag: string;
 }
 
-/** A file in every encoding, built once and shared by every response. */
+/**
+ * A file in every encoding, made once and shared by every response. The uncompressed bytes of an asset
+ * are not kept (rarely asked for: every browser accepts gzip): such a response streams `gzip` through
+ * gunzip (about 10 ms of a threadpool thread for the 5 MB script).
+ */
 interface Asset {
   contentType: string;
   cacheControl: string;
-  identity: Encoded;
+  identity: { etag: string; size: number; body?: Bytes };
   gzip: Encoded;
   br: Encoded;
 }
@@ -49,6 +73,7 @@ interface Asset {
 interface BuiltPage {
   page: Asset;
   files: Map<string, Asset>;
+  source: 'prebuilt' | 'worker';
 }
 
 interface BuiltAssets {
@@ -58,91 +83,61 @@ interface BuiltAssets {
   paths: Record<AssetRole, string>;
 }
 
-type AssetRole = 'js' | 'css' | 'favicon' | 'editorWorkerService' | 'jsonWorker' | 'graphqlWorker';
-
-/** What the worker sends back: raw and compressed bytes per role, and a content hash. */
-type WorkerAsset = { role: AssetRole; hash: string; raw: Bytes; gzip: Bytes; br: Bytes };
-type Bytes = Uint8Array<ArrayBuffer>;
-
-const CONTENT_TYPES: Record<AssetRole, [string, string]> = {
-  js: ['application/javascript; charset=utf-8', 'js'],
-  css: ['text/css; charset=utf-8', 'css'],
-  favicon: ['image/x-icon', 'ico'],
-  editorWorkerService: ['application/javascript; charset=utf-8', 'js'],
-  jsonWorker: ['application/javascript; charset=utf-8', 'js'],
-  graphqlWorker: ['application/javascript; charset=utf-8', 'js'],
-};
-
 /** Content-hashed asset URLs never change: browsers keep them a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The page embeds the examples (and asset hashes): revalidated on every load, a 304 when unchanged. */
 const REVALIDATE = 'no-cache';
 
 /**
- * Builds GraphiQL's assets in a worker thread and returns them as off-heap bytes.
- *
- * `@graphql-yoga/render-graphiql` inlines 9 MB of JavaScript, CSS and web workers
- * into one string module (two-byte, since it holds non-Latin-1 characters): about
- * 32 MB of heap once imported, and yoga's renderer builds the 9 MB page again on
- * every load. Importing it in a short-lived worker keeps all of that out of the
- * gateway's heap; what comes back is each asset raw, gzipped and brotli'd (about
- * 13 MB of Buffers in total, outside the V8 heap), made once.
+ * Where `npm run build` writes the prebuilt assets: dist/graphiql, beside the bundle. This module is bundled
+ * into dist/cli.mjs or a shared chunk in dist/chunks/, hence the two places; from source (src/gateway/plugins)
+ * neither exists, and the worker builds.
  */
-function buildAssetsInWorker(): Promise<WorkerAsset[]> {
-  const modulePath = createRequire(import.meta.url).resolve('@graphql-yoga/render-graphiql/graphiql');
-  const source = `
-    const { parentPort, workerData } = require('node:worker_threads');
-    const { createHash } = require('node:crypto');
-    const zlib = require('node:zlib');
-    const assets = require(workerData.modulePath);
-    const out = [];
-    for (const role of ${JSON.stringify(Object.keys(CONTENT_TYPES))}) {
-      const text = assets[role];
-      if (typeof text !== 'string') throw new Error('render-graphiql has no asset ' + role);
-      const dataUrl = /^data:[^;,]+;base64,/.exec(text);
-      const raw = new Uint8Array(dataUrl ? Buffer.from(text.slice(dataUrl[0].length), 'base64') : Buffer.from(text, 'utf8'));
-      const gzip = new Uint8Array(zlib.gzipSync(raw, { level: 9 }));
-      // Quality 9: within 10% of 11 at a fifteenth of the time.
-      const br = new Uint8Array(zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }));
-      out.push({ role, hash: createHash('sha256').update(raw).digest('base64url').slice(0, 16), raw, gzip, br });
-    }
-    parentPort.postMessage(out, out.flatMap((a) => [a.raw.buffer, a.gzip.buffer, a.br.buffer]));
-  `;
-  return new Promise((resolve, reject) => {
-    // Its own heap, capped: the strings die with the worker.
-    const worker = new Worker(source, { eval: true, workerData: { modulePath }, resourceLimits: { maxOldGenerationSizeMb: 256 } });
-    worker.once('message', (assets: WorkerAsset[]) => resolve(assets));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the GraphiQL asset worker exited with code ${code}`)));
-  });
+function besideBundle(): string | undefined {
+  return ['graphiql/', '../graphiql/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url))).find((dir) => existsSync(`${dir}manifest.json`));
 }
 
-function encodings(raw: Bytes, gzip: Bytes, br: Bytes, hash: string): Pick<Asset, 'identity' | 'gzip' | 'br'> {
-  return {
-    identity: { body: raw, etag: `"${hash}"` },
-    gzip: { body: gzip, etag: `"${hash}-gzip"` },
-    br: { body: br, etag: `"${hash}-br"` },
-  };
-}
-
-function assetsFrom(built: WorkerAsset[], prefix: string): BuiltAssets {
+function fromWorker(built: EncodedAsset[], prefix: string): BuiltAssets {
   const files = new Map<string, Asset>();
   const paths = {} as Record<AssetRole, string>;
   for (const { role, hash, raw, gzip, br } of built) {
-    const [contentType, extension] = CONTENT_TYPES[role];
-    const name = `${role}.${hash}.${extension}`;
-    files.set(name, { contentType, cacheControl: IMMUTABLE, ...encodings(raw, gzip, br, hash) });
+    const etag = etagsOf(hash);
+    const name = assetFileName(role, hash);
+    // The raw bytes are dropped here (see Asset).
+    files.set(name, { contentType: CONTENT_TYPES[role][0], cacheControl: IMMUTABLE, identity: { etag: etag.identity, size: raw.byteLength }, gzip: { body: gzip, etag: etag.gzip }, br: { body: br, etag: etag.br } });
     paths[role] = `${prefix}${name}`;
+  }
+  return { files, paths };
+}
+
+function fromPrebuilt(prebuilt: PrebuiltFiles[], prefix: string): BuiltAssets {
+  const files = new Map<string, Asset>();
+  const paths = {} as Record<AssetRole, string>;
+  for (const { asset, gzip, br } of prebuilt) {
+    files.set(asset.file, {
+      contentType: asset.contentType,
+      cacheControl: IMMUTABLE,
+      identity: { etag: asset.etags.identity, size: asset.bytes.identity },
+      gzip: { body: gzip, etag: asset.etags.gzip },
+      br: { body: br, etag: asset.etags.br },
+    });
+    paths[asset.role] = `${prefix}${asset.file}`;
   }
   return { files, paths };
 }
 
 function pageAsset(html: string): Asset {
   const raw = new Uint8Array(Buffer.from(html, 'utf8'));
-  const hash = shortDigest(raw, 16);
+  const etag = etagsOf(shortDigest(raw, 16));
   const gzip = new Uint8Array(gzipSync(raw, { level: 9 }));
   const br = new Uint8Array(brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
-  return { contentType: 'text/html; charset=utf-8', cacheControl: REVALIDATE, ...encodings(raw, gzip, br, hash) };
+  return {
+    contentType: 'text/html; charset=utf-8',
+    cacheControl: REVALIDATE,
+    identity: { body: raw, etag: etag.identity, size: raw.byteLength },
+    gzip: { body: gzip, etag: etag.gzip },
+    br: { body: br, etag: etag.br },
+  };
 }
 
 /**
@@ -173,7 +168,7 @@ function ifNoneMatch(header: string | null, etag: string): boolean {
 }
 
 /**
- * Serves GraphiQL with its own assets (offline, no CDN), built once per process and
+ * Serves GraphiQL with its own assets (offline, no CDN), made ready once per process and
  * shared by every load: the page at the GraphQL endpoint (GET with `Accept: text/html`,
  * as yoga decides) and its content-hashed assets under `<endpoint>/graphiql/`, each
  * sent gzip or brotli compressed when the client accepts it, with an `ETag` (304 on
@@ -181,24 +176,41 @@ function ifNoneMatch(header: string | null, etag: string): boolean {
  *
  * Replaces yoga's `graphiql`/`renderGraphiQL` (set `graphiql: false`). Register it
  * first: its requests end here, before admission control or body limits see them.
- * The assets are built once (one to four seconds, in a worker thread): by `prepare()`, which
- * the server calls at start, else on the first load; concurrent first loads wait on the same build.
+ * The assets are made ready once: by `prepare()`, which the server calls at start, else on the first
+ * load (concurrent first loads wait on the same). A built gateway reads the files `npm run build`
+ * wrote (dist/graphiql, a few milliseconds); from source, or when those files were made from another
+ * render-graphiql version, a worker thread builds them (one to four seconds, some 60 MB of peak RSS).
  */
 export function useGraphiQLAssets(options: GraphiQLAssetsOptions = {}): GraphiQLAssetsPlugin {
   const endpoint = options.endpoint ?? '/graphql';
   const prefix = `${endpoint}/graphiql/`;
   let building: Promise<BuiltPage> | undefined;
-  /** Set once the build is done: loads then take it without waiting on a promise. */
+  /** Set once ready: loads then take it without waiting on a promise. */
   let built: BuiltPage | undefined;
   let builds = 0;
   let waits = 0;
+  let prebuiltUnusable: string | undefined;
+  const make = async (): Promise<BuiltPage> => {
+    const dir = options.prebuilt === undefined ? besideBundle() : options.prebuilt || undefined;
+    const prebuilt = dir ? await readPrebuiltAssets(dir) : { unusable: 'no prebuilt directory' };
+    let source: BuiltPage['source'] = 'prebuilt';
+    let assets: BuiltAssets;
+    if ('files' in prebuilt) {
+      prebuiltUnusable = undefined;
+      assets = fromPrebuilt(prebuilt.files, prefix);
+    } else {
+      prebuiltUnusable = prebuilt.unusable;
+      source = 'worker';
+      assets = fromWorker(await buildAssetsInWorker(), prefix);
+    }
+    return { files: assets.files, source, page: pageAsset(pageHtml(assets.paths, options.title ?? 'chaingraph', options.defaultQuery ?? '')) };
+  };
   const load = () => {
     if (!building) {
-      const started = buildAssetsInWorker().then((assets) => {
-        const { files, paths } = assetsFrom(assets, prefix);
-        built = { files, page: pageAsset(pageHtml(paths, options.title ?? 'chaingraph', options.defaultQuery ?? '')) };
+      const started = make().then((ready) => {
+        built = ready;
         builds += 1;
-        return built;
+        return ready;
       });
       building = started;
       // A failed build is not remembered: the next load tries again.
@@ -218,6 +230,12 @@ export function useGraphiQLAssets(options: GraphiQLAssetsOptions = {}): GraphiQL
     },
     get waits() {
       return waits;
+    },
+    get source() {
+      return built?.source;
+    },
+    get prebuiltUnusable() {
+      return prebuiltUnusable;
     },
     async onRequest({ request, url, fetchAPI, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
@@ -243,8 +261,17 @@ export function useGraphiQLAssets(options: GraphiQLAssetsOptions = {}): GraphiQL
         endResponse(new fetchAPI.Response(null, { status: 304, headers }));
         return;
       }
-      headers['content-length'] = String(chosen.body.byteLength);
-      endResponse(new fetchAPI.Response(request.method === 'HEAD' ? null : chosen.body, { status: 200, headers }));
+      headers['content-length'] = String(encoding === 'identity' ? asset.identity.size : asset[encoding].body.byteLength);
+      const body = request.method === 'HEAD' ? null : encoding === 'identity' ? identityBody(asset) : asset[encoding].body;
+      endResponse(new fetchAPI.Response(body, { status: 200, headers }));
     },
   };
+}
+
+/** The uncompressed bytes: kept for the page, gunzipped from `gzip` as they are sent for an asset. */
+function identityBody(asset: Asset): Bytes | ReadableStream<Uint8Array> {
+  if (asset.identity.body) return asset.identity.body;
+  const gunzip = createGunzip();
+  gunzip.end(asset.gzip.body);
+  return Readable.toWeb(gunzip) as ReadableStream<Uint8Array>;
 }
