@@ -296,7 +296,19 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
   const freshUntil = (context: unknown) => (context as Partial<Context>).freshUntil?.at;
   let warming = options.warmUp === true;
   const graphiql = options.graphiql === false ? undefined : useGraphiQLAssets({ title: 'chaingraph', defaultQuery: options.exampleQueries ?? exampleQueries() });
-  const responseCache = options.responseCache ? useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil }) : undefined;
+  const queryCost = useQueryCost({
+    ...(options.maxQueryCost !== undefined ? { maxCost: options.maxQueryCost } : {}),
+    ...(options.maxOperationComputeUnits !== undefined ? { maxComputeUnits: options.maxOperationComputeUnits } : {}),
+    ...(options.clientComputeUnits ? { clientComputeUnits: createClientComputeUnits(options.clientComputeUnits) } : {}),
+    ...(metrics ? { onSpent: (client: string, units: number) => metrics.onComputeUnitsSpent(client, units) } : {}),
+    ...(options.maxQueryNodes !== undefined ? { maxNodes: options.maxQueryNodes } : {}),
+    ...(options.fieldCosts ? { fieldCosts: options.fieldCosts } : {}),
+    listSizes: { 'Query.avalancheNodes': deps.nodes.length },
+    nodeCount: deps.nodes.length,
+  });
+  const responseCache = options.responseCache
+    ? useResponseCache({ ...options.responseCache, apiKeyHeader: contextDeps.apiKeyHeader, freshUntil, onServe: (request, result) => queryCost.noteHeld(request, result) })
+    : undefined;
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     // Trusted documents may be named by `documentId` (GraphQL over HTTP), besides `extensions.persistedQuery`.
@@ -370,16 +382,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       useParseCache(options.parseCache),
       // Before the cost plugin, whose refusal replaces the execute function this sets (tracing, later, wraps it).
       ...(options.compiledExecution === false ? [] : [useCompiledExecution(options.compiledExecution)]),
-      useQueryCost({
-        ...(options.maxQueryCost !== undefined ? { maxCost: options.maxQueryCost } : {}),
-        ...(options.maxOperationComputeUnits !== undefined ? { maxComputeUnits: options.maxOperationComputeUnits } : {}),
-        ...(options.clientComputeUnits ? { clientComputeUnits: createClientComputeUnits(options.clientComputeUnits) } : {}),
-        ...(metrics ? { onSpent: (client: string, units: number) => metrics.onComputeUnitsSpent(client, units) } : {}),
-        ...(options.maxQueryNodes !== undefined ? { maxNodes: options.maxQueryNodes } : {}),
-        ...(options.fieldCosts ? { fieldCosts: options.fieldCosts } : {}),
-        listSizes: { 'Query.avalancheNodes': deps.nodes.length },
-        nodeCount: deps.nodes.length,
-      }),
+      queryCost,
       // After the cost plugin, so the operation span sees the cost it reports; before input validation, so refusals are traced too.
       ...(options.tracing ? [useTracing(options.tracing === true ? {} : options.tracing)] : []),
       // Declared argument checks, plus cursors (signed per gateway) and federation representations, before any resolver runs.

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { operationOf } from '../plugins/document-facts.ts';
+import type { DocumentNode, ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../../errors/graphql.ts';
 import { bearer, sameSecret } from '../../lib/secrets.ts';
@@ -50,7 +51,7 @@ export function useMetrics(metrics: GatewayMetrics, options: MetricsEndpointOpti
   const labelOperation = (request: Request | undefined, document: DocumentNode, operationName: string | null | undefined): void => {
     const state = request ? measured.get(request) : undefined;
     if (!state) return;
-    const operation = getOperationAST(document, operationName);
+    const operation = operationOf(document, operationName);
     if (!operation) return;
     state.operationName = metrics.operationName(operation.name?.value);
     state.operationType = operation.operation;
@@ -115,16 +116,11 @@ export function useMetrics(metrics: GatewayMetrics, options: MetricsEndpointOpti
         failed: false,
       });
     },
-    // Validation failures never execute: the operation is labelled from the validated document too.
+    // Labelled once, from the document being validated: every operation that executes was validated first
+    // (yoga validates each one, cached or not), and one that fails validation is labelled too.
     onValidate({ params, context }) {
       const ctx = context as { request?: Request; params?: { operationName?: string | null } };
       labelOperation(ctx.request, params.documentAST, ctx.params?.operationName);
-    },
-    onExecute({ args }) {
-      labelOperation((args.contextValue as { request?: Request }).request, args.document, args.operationName);
-    },
-    onSubscribe({ args }) {
-      labelOperation((args.contextValue as { request?: Request }).request, args.document, args.operationName);
     },
     onResultProcess({ request, result }) {
       const state = measured.get(request);

@@ -12,6 +12,24 @@ export type JsonMediaType = (typeof JSON_MEDIA_TYPES)[number];
  * as yoga would.
  */
 export function jsonMediaType(accept: string | null): JsonMediaType | undefined {
+  // Clients send a handful of Accept headers, each on every request: each is parsed once.
+  const key = accept ?? '';
+  const known = chosenFor.get(key);
+  if (known !== undefined || chosenFor.has(key)) return known;
+  const chosen = parseJsonMediaType(accept);
+  if (key.length <= MAX_CACHED_ACCEPT_CHARS) {
+    if (chosenFor.size >= MAX_CACHED_ACCEPTS) chosenFor.delete(chosenFor.keys().next().value as string);
+    chosenFor.set(key, chosen);
+  }
+  return chosen;
+}
+
+/** The Accept headers seen last (oldest first) and their answers: at most this many, each at most this long. */
+const MAX_CACHED_ACCEPTS = 32;
+const MAX_CACHED_ACCEPT_CHARS = 256;
+const chosenFor = new Map<string, JsonMediaType | undefined>();
+
+function parseJsonMediaType(accept: string | null): JsonMediaType | undefined {
   let chosen: JsonMediaType | undefined;
   const asked = (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',').reverse();
   for (const part of asked) {

@@ -1,4 +1,5 @@
-import { getNamedType, getOperationAST, isCompositeType, isInterfaceType, isObjectType, Kind, type DocumentNode, type GraphQLCompositeType, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { getNamedType, isCompositeType, isInterfaceType, isObjectType, Kind, type DocumentNode, type GraphQLCompositeType, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { operationOf } from './document-facts.ts';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 
 /** Options of {@link useCacheControl}. */
@@ -62,7 +63,7 @@ export function useCacheControl(options: CacheControlOptions): Plugin {
     const name = operationName ?? '';
     let found = byName.get(name);
     if (found === undefined) {
-      const operation = getOperationAST(document, operationName);
+      const operation = operationOf(document, operationName);
       const root = operation && schema.getRootType(operation.operation);
       found = !operation || operation.operation !== 'query' || !root || selectsNoStoreField(schema, document, operation.selectionSet, root);
       byName.set(name, found);

@@ -2,7 +2,6 @@ import {
   defaultFieldResolver,
   defaultTypeResolver,
   getNamedType,
-  getOperationAST,
   GraphQLError,
   isAbstractType,
   isObjectType,
@@ -23,6 +22,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery, type CompilerOptions } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
+import { defineFact, documentFact, operationOf } from './document-facts.ts';
 import { LRUCache } from 'lru-cache';
 
 /** Options of {@link useCompiledExecution}. */
@@ -137,7 +137,8 @@ export function useCompiledExecution(options: CompiledExecutionOptions = {}): Co
     maxEntrySize: maxBytes,
     sizeCalculation: (entry) => entry.bytes,
   });
-  const documents = new WeakMap<DocumentNode, DocumentState>();
+  // Each document's state, kept with its other facts (document-facts.ts): one lookup per execution.
+  const documentState = defineFact<DocumentState>('compiled execution');
   let nextId = 0;
   let compilations = 0;
 
@@ -161,10 +162,9 @@ export function useCompiledExecution(options: CompiledExecutionOptions = {}): Co
 
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
-      const operation = getOperationAST(args.document, args.operationName);
+      const operation = operationOf(args.document, args.operationName);
       if (operation?.operation !== 'query') return;
-      let state = documents.get(args.document);
-      if (!state) documents.set(args.document, (state = { id: nextId++, incremental: usesIncrementalDelivery(args.document), runs: new Map() }));
+      const state = documentFact(args.document, documentState, () => ({ id: nextId++, incremental: usesIncrementalDelivery(args.document), runs: new Map() }));
       if (state.incremental) return;
       const name = args.operationName ?? '';
       const key = `${state.id}\0${name}`;

@@ -1,4 +1,4 @@
-import { getOperationAST } from 'graphql';
+import { operationOf } from './document-facts.ts';
 import type { FetchAPI, Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../../errors/codes.ts';
 import { edgeError, edgeErrorResponse } from './edge-response.ts';
@@ -70,7 +70,7 @@ export function useContentTypePolicy(options: ContentTypePolicyOptions = {}): Pl
     onExecute({ args, setResultAndStopExecution }) {
       const request = (args.contextValue as { request?: Request } | undefined)?.request;
       if (!request || !formPosts.has(request)) return;
-      if (getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
+      if (operationOf(args.document, args.operationName)?.operation !== 'mutation') return;
       setResultAndStopExecution({
         errors: [edgeError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'A mutation needs a JSON request (content-type: application/json); a form post may only run queries.')],
       });

@@ -21,7 +21,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../schema/context.ts';
-import { createDocumentMemo } from './document-memo.ts';
+import { defineFact, operationFact } from './document-facts.ts';
 
 /**
  * A field's argument check: throws (or returns) GraphQL errors for bad input.
@@ -107,12 +107,10 @@ function hasBounds(type: GraphQLInputType): boolean {
 export function useInputValidation(options: InputValidationOptions = {}): Plugin<Context> {
   const fieldChecks = options.fieldChecks ?? [];
   // Error lists may quote a caller's argument: a long one is recomputed rather than kept.
-  const memo = createDocumentMemo<GraphQLError[]>({ sizeOf: (errors) => errors.reduce((bytes, e) => bytes + 2 * e.message.length + 512, 0) });
-  const check = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null | undefined; operationName?: string | null | undefined; contextValue: Context }): GraphQLError[] => {
-    const variables = args.variableValues ?? {};
-    return memo(args.document, args.operationName, variables, () =>
-      collectInputErrors(args.schema, args.document, variables, args.operationName ?? undefined, args.contextValue, fieldChecks));
-  };
+  const inputErrors = defineFact<GraphQLError[]>('input errors', { sizeOf: (errors) => errors.reduce((bytes, e) => bytes + 2 * e.message.length + 512, 0) });
+  const check = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null | undefined; operationName?: string | null | undefined; contextValue: Context }): GraphQLError[] =>
+    operationFact(args, inputErrors, () =>
+      collectInputErrors(args.schema, args.document, args.variableValues ?? {}, args.operationName ?? undefined, args.contextValue, fieldChecks));
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const errors = check(args);

@@ -1,8 +1,8 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { newBudgetWindow, type UpstreamBudget } from '../../loaders/budget.ts';
-import { createDocumentMemo } from './document-memo.ts';
+import { defineFact, operationFact, type OperationArgs } from './document-facts.ts';
 import { ErrorCode } from '../../errors/graphql.ts';
 import { EstimateTooComplex, estimateQueryCost, type CostEstimate, type EstimateOptions } from './query-cost/estimate.ts';
 import { isRefusal, type ClientComputeUnits, type ComputeUnitRefusal, type Reservation } from './client-compute-units.ts';
@@ -52,6 +52,12 @@ export const QUERY_COST_DEFAULTS = { maxCost: 500, maxNodes: 50_000, maxComputeU
  */
 export const COST_HEADER = 'chaingraph-cost';
 
+/** The cost plugin, and what it is told of responses that were not executed. */
+export type QueryCostPlugin = Plugin & {
+  /** A held response (the response cache's) answers `request`: the header repeats its figures, as its `extensions.cost` does. */
+  noteHeld(request: Request, result: ExecutionResult): void;
+};
+
 type OnExecuteHooks = ReturnType<NonNullable<Plugin['onExecute']>> extends infer R ? Exclude<Awaited<R>, void> : never;
 
 type Estimated = { estimate: CostEstimate } | { error: GraphQLError } | undefined;
@@ -75,7 +81,8 @@ type Estimated = { estimate: CostEstimate } | { error: GraphQLError } | undefine
  * then holds per event: the window restarts at each event and each poll.
  *
  * Every executed response, and every subscription event, reports
- * `extensions.cost = { estimatedUpstreamCalls, actualUpstreamCalls, nodes }`; an incremental
+ * `extensions.cost = { estimatedUpstreamCalls, actualUpstreamCalls, nodes }`, and its HTTP response repeats
+ * the figures in the {@link COST_HEADER} header, noted where they are reported; an incremental
  * response (`@defer`, `@stream`) reports it on its last payload. Deferred and streamed fields
  * are estimated as if they were inline: the same calls are made, only sent later.
  *
@@ -83,7 +90,7 @@ type Estimated = { estimate: CostEstimate } | { error: GraphQLError } | undefine
  * so a plugin registered after this one (input validation) still reports its own,
  * more precise error when both apply.
  */
-export function useQueryCost(options: QueryCostOptions = {}): Plugin {
+export function useQueryCost(options: QueryCostOptions = {}): QueryCostPlugin {
   const maxCost = options.maxCost ?? QUERY_COST_DEFAULTS.maxCost;
   const maxNodes = options.maxNodes ?? QUERY_COST_DEFAULTS.maxNodes;
   const maxComputeUnits = options.maxComputeUnits ?? QUERY_COST_DEFAULTS.maxComputeUnits;
@@ -91,13 +98,13 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
   const budgetOf = options.budgetOf ?? defaultBudget;
   const clientOf = options.clientOf ?? defaultClient;
   const clients = options.clientComputeUnits;
-  // Keyed by a digest of the variables the operation declares: never by a caller's raw variables.
-  const memo = createDocumentMemo<Estimated>();
+  // Kept on the document with its other facts, per operation name and values of the variables it declares.
+  const estimated = defineFact<Estimated>('cost');
 
-  const estimateFor = (schema: GraphQLSchema, document: DocumentNode, variables: Readonly<Record<string, unknown>>, operationName: string | null | undefined): Estimated => {
-    return memo(document, operationName, variables, () => {
+  const estimateFor = (args: OperationArgs & { schema: GraphQLSchema }): Estimated => {
+    return operationFact(args, estimated, () => {
       try {
-        const estimate = estimateQueryCost(schema, document, variables, operationName, options);
+        const estimate = estimateQueryCost(args.schema, args.document, args.variableValues ?? {}, args.operationName, options);
         if (!estimate) return undefined;
         return overLimits(estimate, limits) ? { error: tooCostly(estimate, limits) } : { estimate };
       } catch (error) {
@@ -127,13 +134,27 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
     options.onSpent?.(client, actual);
   };
 
+  // The figures of each request's operations (a batched request runs several), for its header: noted where
+  // they are reported (an operation's end, a held response served), written once on the response.
+  const figures = new WeakMap<Request, string[]>();
+  const noteFigures = (context: unknown, cost: unknown): void => {
+    const request = (context as { request?: Request } | undefined)?.request;
+    const value = request ? costHeaderValue(cost) : undefined;
+    if (!request || !value) return;
+    const noted = figures.get(request);
+    if (noted) noted.push(value);
+    else figures.set(request, [value]);
+  };
+
   /** The hooks of an admitted operation: its budget limited by the estimate, its cost reported, its reservation settled. */
   const run = (estimate: CostEstimate, budget: UpstreamBudget | undefined, client: string, held: Reservation | undefined): OnExecuteHooks => {
     limitBudget(budget, estimate);
     return {
-      onExecuteDone({ result, setResult }) {
+      onExecuteDone({ args, result, setResult }) {
         if (!isAsyncIterable(result)) {
-          setResult({ ...result, extensions: { ...result.extensions, cost: report(estimate, budget) } });
+          const cost = report(estimate, budget);
+          setResult({ ...result, extensions: { ...result.extensions, cost } });
+          noteFigures(args.contextValue, cost);
           settle(client, held, budget);
           return undefined;
         }
@@ -149,15 +170,8 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
     };
   };
 
-  // The figures of each request's operations (a batched request runs several), for its header.
-  const figures = new WeakMap<Request, string[]>();
-
   return {
-    onExecutionResult({ result, request }) {
-      const cost = !result || isAsyncIterable(result) || Array.isArray(result) ? undefined : (result as ExecutionResult).extensions?.['cost'];
-      const value = costHeaderValue(cost);
-      if (value) figures.set(request, [...(figures.get(request) ?? []), value]);
-    },
+    noteHeld: (request, result) => noteFigures({ request }, result.extensions?.['cost']),
     onResponse({ request, response }) {
       const values = figures.get(request);
       if (!values) return;
@@ -168,7 +182,7 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
       }
     },
     onExecute({ args, setExecuteFn }) {
-      const estimated = estimateFor(args.schema, args.document, args.variableValues ?? {}, args.operationName);
+      const estimated = estimateFor(args);
       if (!estimated) return undefined;
       const budget = budgetOf(args.contextValue);
       const client = clientOf(args.contextValue);
@@ -179,7 +193,10 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
         if (!cost) return undefined;
         return {
           onExecuteDone({ result, setResult }) {
-            if (!isAsyncIterable(result)) setResult({ ...result, extensions: { ...result.extensions, cost: report(cost, budget) } });
+            if (isAsyncIterable(result)) return;
+            const figures = report(cost, budget);
+            setResult({ ...result, extensions: { ...result.extensions, cost: figures } });
+            noteFigures(args.contextValue, figures);
           },
         };
       }
@@ -195,7 +212,7 @@ export function useQueryCost(options: QueryCostOptions = {}): Plugin {
       });
     },
     async onSubscribe({ args, setResultAndStopExecution }) {
-      const estimated = estimateFor(args.schema, args.document, args.variableValues ?? {}, args.operationName);
+      const estimated = estimateFor(args);
       if (!estimated) return undefined;
       if ('error' in estimated) {
         setResultAndStopExecution({ errors: [estimated.error] });

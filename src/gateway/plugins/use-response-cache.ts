@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { getOperationAST, type ExecutionResult } from 'graphql';
+import { operationOf } from './document-facts.ts';
+import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { freezeJson } from '../../lib/frozen-json.ts';
@@ -19,6 +20,8 @@ export interface ResponseCacheOptions {
   apiKeyHeader: string;
   /** Until when what the request read may be reused, ms since the epoch (the request context's `freshUntil`). */
   freshUntil: (context: unknown) => number | undefined;
+  /** Told of each request answered with a held response, and of the response (the cost header repeats its figures). Default none. */
+  onServe?: (request: Request, result: ExecutionResult) => void;
 }
 
 export const RESPONSE_CACHE_DEFAULTS = { maxBytes: 8 * 1024 * 1024, maxEntries: 2_000, maxTtlMs: 300_000 } as const;
@@ -108,6 +111,7 @@ export function useResponseCache(options: ResponseCacheOptions): ResponseCachePl
         const answer: Served = { ...hit.result, stringify: () => textDecoder.decode(hit.body) };
         bodies.set(answer, hit.body);
         served.set(request, hit.until);
+        options.onServe?.(request, answer);
         setResult(answer);
         return;
       }
@@ -115,7 +119,7 @@ export function useResponseCache(options: ResponseCacheOptions): ResponseCachePl
     },
     onExecute({ args }) {
       const request = (args.contextValue as { request?: Request } | undefined)?.request;
-      if (request && keys.has(request) && getOperationAST(args.document, args.operationName)?.operation === 'query') queries.add(request);
+      if (request && keys.has(request) && operationOf(args.document, args.operationName)?.operation === 'query') queries.add(request);
     },
     onExecutionResult({ result, request, context }) {
       const key = keys.get(request);

@@ -2,7 +2,8 @@ import {
   context as otelContext, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace,
   type Attributes, type Context as OtelContext, type Span, type TextMapGetter, type Tracer,
 } from '@opentelemetry/api';
-import { getOperationAST, GraphQLError, isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { GraphQLError, isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { operationOf } from './document-facts.ts';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 
 /** Options of {@link useTracing}. */
@@ -70,7 +71,7 @@ export function useTracing(options: TracingOptions = {}): Plugin {
       wrapUpstreamResolvers(schema);
     },
     onExecute({ args, executeFn, setExecuteFn, extendContext }) {
-      const operation = getOperationAST(args.document, args.operationName);
+      const operation = operationOf(args.document, args.operationName);
       const type = operation?.operation ?? 'query';
       const name = operation?.name?.value;
       const request = (args.contextValue as { request?: Request } | undefined)?.request;
