@@ -215,23 +215,18 @@ export function createHttpUpstream(options: HttpUpstreamOptions = {}): HttpUpstr
   };
 
   const notify = (call: HttpCall, info: UpstreamAttempt): void => {
-    // A failing counter must not fail the call it counts.
-    for (const observer of [options.observer, call.observer]) {
-      try {
-        observer?.onAttempt(info);
-      } catch {
-        /* ignored on purpose */
-      }
-    }
+    tell(options.observer, info);
+    tell(call.observer, info);
   };
 
   /** Asks the observers whether this attempt may be sent; only an explicit `false` refuses. */
   const admitted = (call: HttpCall, attempt: number): boolean => {
+    const own = options.observer?.admit;
+    const caller = call.observer?.admit;
+    if (!own && !caller) return true;
     const request = { upstream: call.upstream, operation: call.operation, attempt, ...(call.billing ? { computeUnits: call.billing.computeUnits } : {}) };
-    for (const observer of [options.observer, call.observer]) {
-      if (observer?.admit && observer.admit(request) === false) return false;
-    }
-    return true;
+    if (own && options.observer?.admit?.(request) === false) return false;
+    return !(caller && call.observer?.admit?.(request) === false);
   };
 
   async function attemptOnce(call: HttpCall, signal: CallSignal, attempt: number): Promise<HttpResult> {
@@ -410,6 +405,16 @@ function interpret(call: HttpCall, status: number, headers: IncomingHttpHeaders,
   };
   if (retryAfter !== undefined) failure.retryAfterMs = retryAfter;
   throw failure;
+}
+
+/** Tells one observer about an attempt: a failing counter must not fail the call it counts. */
+function tell(observer: UpstreamObserver | undefined, info: UpstreamAttempt): void {
+  if (!observer) return;
+  try {
+    observer.onAttempt(info);
+  } catch {
+    /* ignored on purpose */
+  }
 }
 
 /** What observers are told of a billed call's weight. */

@@ -69,17 +69,16 @@ export interface RequestScopeOptions {
 /**
  * Gives every request an id and returns it in `x-request-id` on every response: GraphQL results,
  * edge refusals (413, 503...), `/health`, `/ready`, `/metrics` and GraphiQL. First in the plugin
- * list, so the id exists before any other plugin may refuse the request; `onResponse` runs for
- * early responses too. With `scoped`, the request is handled within its id's scope ({@link currentRequestId}).
+ * list, so its `onResponse` runs for every response, early refusals included (the id is made on
+ * first ask, the same whoever asks). With `scoped`, the request is handled within its id's scope ({@link currentRequestId}).
  */
 export function useRequestId(ids: RequestIds = createRequestIds(), options: RequestScopeOptions = {}): Plugin {
   return {
     ...(options.scoped
       ? { instrumentation: { request: ({ request }, handle) => requestScope.run(ids.of(request), handle) } satisfies Plugin['instrumentation'] }
       : {}),
-    onRequest({ request }) {
-      ids.of(request);
-    },
+    // No onRequest: the id is made by whoever asks first (the context, a log line, this response) and is the
+    // same whenever it is made, so no hook runs for it before the response.
     onResponse({ request, response, setResponse, fetchAPI }) {
       const id = ids.of(request);
       try {
