@@ -9,6 +9,11 @@
  *
  * Its output is valibot's: objects hold the described fields only. Lists and records
  * are updated in place (the clients read freshly parsed JSON that nothing else holds).
+ *
+ * A reader may also leave parts out (`omit`: paths such as `subnets[].blockchains[].genesisData`,
+ * see `src/schema/projection.ts`): they are neither checked nor copied, and the output has no such
+ * property, so a request holds only the parts its operation reads. One reader is compiled per
+ * schema and omitted set (the sets are interned, so there are a handful).
  */
 import type * as v from 'valibot';
 
@@ -33,27 +38,33 @@ export interface Node {
   readonly operation?: (value: unknown) => unknown;
 }
 
-const compiled = new WeakMap<object, Fast>();
+/** Paths of an answer a reader leaves out: property names joined by `.`, `[]` for a list's items, `{}` for a record's values. */
+export type OmittedPaths = ReadonlySet<string>;
 
-/** The fast reader of a (read-build) description; compiled once per schema. */
-export function fastReader(schema: v.GenericSchema): Fast {
-  let fast = compiled.get(schema);
+const NOTHING: OmittedPaths = new Set();
+const compiled = new WeakMap<object, WeakMap<OmittedPaths, Fast>>();
+
+/** The fast reader of a (read-build) description, leaving `omit` out; compiled once per schema and set. */
+export function fastReader(schema: v.GenericSchema, omit: OmittedPaths = NOTHING): Fast {
+  let bySet = compiled.get(schema);
+  if (!bySet) compiled.set(schema, (bySet = new WeakMap()));
+  let fast = bySet.get(omit);
   if (!fast) {
-    fast = compileFunction(schema, []);
-    compiled.set(schema, fast);
+    fast = compileFunction(schema, [], omit, '');
+    bySet.set(omit, fast);
   }
   return fast;
 }
 
 /**
- * Compiles `node` into a function of one value. Constants the code needs (regexps,
- * transforms, defaults, the functions of union options) are passed in `constants`.
+ * Compiles `node` (at `path` of the answer) into a function of one value. Constants the code needs
+ * (regexps, transforms, defaults, the functions of union options) are passed in `constants`.
  */
-function compileFunction(node: Node, constants: unknown[]): Fast {
-  const code = new Emitter(constants);
+function compileFunction(node: Node, constants: unknown[], omit: OmittedPaths, path: string): Fast {
+  const code = new Emitter(constants, omit);
   let result: string | undefined;
   try {
-    result = code.emit(node, 'input');
+    result = code.emit(node, 'input', path);
   } catch (error) {
     if (error instanceof Unsupported) return () => MISS;
     throw error;
@@ -70,7 +81,10 @@ class Unsupported extends Error {}
 class Emitter {
   readonly lines: string[] = [];
   #names = 0;
-  constructor(private readonly constants: unknown[]) {}
+  constructor(
+    private readonly constants: unknown[],
+    private readonly omit: OmittedPaths,
+  ) {}
 
   #name(prefix: string): string {
     return `${prefix}${this.#names++}`;
@@ -81,21 +95,21 @@ class Emitter {
     return `c[${this.constants.length - 1}]`;
   }
 
-  /** Emits the checks of `node` on the value named `input`; returns the name of its output, undefined when it cannot. */
-  emit(node: Node, input: string): string | undefined {
+  /** Emits the checks of `node` on the value named `input` (at `path`); returns the name of its output, undefined when it cannot. */
+  emit(node: Node, input: string, path: string): string | undefined {
     // A pipe whose head is itself piped (`v.pipe(nodeNumber, v.integer())`): the head's own actions run first.
     const head = node.pipe?.[0];
-    let out = head !== undefined && head !== node && head.pipe ? this.emit(head, input) : this.#base(node, input);
+    let out = head !== undefined && head !== node && head.pipe ? this.emit(head, input, path) : this.#base(node, input, path);
     for (const action of node.pipe?.slice(1) ?? []) {
       if (out === undefined) return undefined;
-      out = this.#action(action, out);
+      out = this.#action(action, out, path);
     }
     return out;
   }
 
-  #action(action: Node, input: string): string | undefined {
+  #action(action: Node, input: string, path: string): string | undefined {
     if (action.kind === 'metadata') return input;
-    if (action.kind === 'schema') return this.emit(action, input);
+    if (action.kind === 'schema') return this.emit(action, input, path);
     const out = this.#name('t');
     if (action.type === 'transform' && action.operation) {
       this.lines.push(`const ${out} = ${this.#constant(action.operation)}(${input});`);
@@ -161,7 +175,7 @@ class Emitter {
     return tests.join(' && ');
   }
 
-  #base(node: Node, input: string): string | undefined {
+  #base(node: Node, input: string, path: string): string | undefined {
     const check = (condition: string): string => {
       this.lines.push(`if (${condition}) return M;`);
       return input;
@@ -184,22 +198,22 @@ class Emitter {
       case 'optional':
       case 'nullable':
       case 'nullish':
-        return this.#wrapper(node, input);
+        return this.#wrapper(node, input, path);
       case 'array':
-        return node.item ? this.#array(node.item, input) : undefined;
+        return node.item ? this.#array(node.item, input, path) : undefined;
       case 'record':
-        return node.value ? this.#record(node.value, input) : undefined;
+        return node.value ? this.#record(node.value, input, path) : undefined;
       case 'union':
-        return this.#union((node.options ?? []).filter((o): o is Node => typeof o === 'object'), input);
+        return this.#union((node.options ?? []).filter((o): o is Node => typeof o === 'object'), input, path);
       case 'object':
       case 'loose_object':
-        return node.entries ? this.#object(node.entries, input) : undefined;
+        return node.entries ? this.#object(node.entries, input, path) : undefined;
       default:
         return undefined;
     }
   }
 
-  #wrapper(node: Node, input: string): string | undefined {
+  #wrapper(node: Node, input: string, path: string): string | undefined {
     const wrapped = node.wrapped;
     if (!wrapped) return undefined;
     const out = this.#name('w');
@@ -213,33 +227,33 @@ class Emitter {
         : () => (typeof fallback === 'object' && fallback !== null ? structuredClone(fallback) : fallback);
       const d = this.#name('d');
       this.lines.push(`const ${d} = ${this.#constant(defaultOf)}();`);
-      this.lines.push(`${out} = ${this.#must(this.emit(wrapped, d))};`);
+      this.lines.push(`${out} = ${this.#must(this.emit(wrapped, d, path))};`);
     }
     if (node.type !== 'optional') this.lines.push(`} else if (${input} === null) {`, `${out} = null;`);
     this.lines.push('} else {');
-    this.lines.push(`${out} = ${this.#must(this.emit(wrapped, input))};`, '}');
+    this.lines.push(`${out} = ${this.#must(this.emit(wrapped, input, path))};`, '}');
     return out;
   }
 
-  #array(item: Node, input: string): string {
+  #array(item: Node, input: string, path: string): string {
     const i = this.#name('i');
     const x = this.#name('x');
     this.lines.push(`if (!Array.isArray(${input})) return M;`, `for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`, `const ${x} = ${input}[${i}];`);
-    const read = this.#must(this.emit(item, x));
+    const read = this.#must(this.emit(item, x, `${path}[]`));
     this.lines.push(`if (${read} !== ${x}) ${input}[${i}] = ${read};`, '}');
     return input;
   }
 
-  #record(item: Node, input: string): string {
+  #record(item: Node, input: string, path: string): string {
     const key = this.#name('k');
     const x = this.#name('x');
     this.lines.push(`if ${OBJECT(input)} return M;`, `for (const ${key} of Object.keys(${input})) {`, `const ${x} = ${input}[${key}];`);
-    const read = this.#must(this.emit(item, x));
+    const read = this.#must(this.emit(item, x, `${path}{}`));
     this.lines.push(`if (${read} !== ${x}) ${input}[${key}] = ${read};`, '}');
     return input;
   }
 
-  #union(options: readonly Node[], input: string): string {
+  #union(options: readonly Node[], input: string, path: string): string {
     const out = this.#name('u');
     this.lines.push(`let ${out} = M;`);
     // Leading options that are plain checks (an amount's string, a wide integer's number) run inline: the
@@ -251,20 +265,23 @@ class Emitter {
       this.lines.push(`if (${out} === M && ${test}) ${out} = ${input};`);
       inline += 1;
     }
-    for (const option of options.slice(inline)) this.lines.push(`if (${out} === M) ${out} = ${this.#constant(compileFunction(option, []))}(${input});`);
+    for (const option of options.slice(inline)) this.lines.push(`if (${out} === M) ${out} = ${this.#constant(compileFunction(option, [], this.omit, path))}(${input});`);
     this.lines.push(`if (${out} === M) return M;`);
     return out;
   }
 
   // A new object of the described fields only, as valibot's: what the cache keeps is what is served.
-  #object(entries: Readonly<Record<string, Node>>, input: string): string {
+  #object(entries: Readonly<Record<string, Node>>, input: string, path: string): string {
     const out = this.#name('o');
     this.lines.push(`if ${OBJECT(input)} return M;`, `const ${out} = {};`);
     for (const [name, node] of Object.entries(entries)) {
+      const at = path === '' ? name : `${path}.${name}`;
+      // Left out: neither checked nor copied.
+      if (this.omit.has(at)) continue;
       const key = JSON.stringify(name);
       const x = this.#name('x');
       this.lines.push(`const ${x} = ${input}[${key}];`);
-      const read = this.#must(this.emit(node, x));
+      const read = this.#must(this.emit(node, x, at));
       this.lines.push(`if (${read} !== undefined) ${out}[${key}] = ${read}; else if (${key} in ${input}) ${out}[${key}] = undefined;`);
     }
     return out;

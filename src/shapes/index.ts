@@ -19,6 +19,7 @@ export * from './exports.ts';
 export * from './node-rpc.ts';
 export * from './shapes.ts';
 export * from './read.ts';
+export type { OmittedPaths } from './fast-read.ts';
 export { approximately, decimalString, READ, STRICT, type Kit, type Leaf, type WideInteger } from './kit.ts';
 export * from './pages.ts';
 // Primary-network lookups and ICM (network details, supply, blockchains)

@@ -24,7 +24,7 @@
  * An item of a list that is not an object breaks the list it is in.
  */
 import * as v from 'valibot';
-import { fastReader, MISS } from './fast-read.ts';
+import { fastReader, MISS, type OmittedPaths } from './fast-read.ts';
 import { INEXACT_INTEGER } from './kit.ts';
 
 export type PathKey = string | number;
@@ -58,6 +58,11 @@ export interface ReadOptions {
    * common answer costs one `JSON.parse`. Without it, such a field is broken.
    */
   readonly exact?: () => unknown;
+  /**
+   * Parts of the answer to leave out (`src/schema/projection.ts`): not checked, not copied, absent
+   * from what is read. Only for an answer read for one request alone; never for one a cache shares.
+   */
+  readonly omit?: OmittedPaths;
 }
 
 /** A broken field of a read answer, and the error reading it throws. */
@@ -81,8 +86,10 @@ export function readShape<T>(schema: v.GenericSchema<unknown, T>, raw: unknown, 
     throw toError(wholeViolation(`expected an object, received ${kind}`));
   }
   // Nearly every answer matches: checked and transformed in place by the compiled fast path.
-  const fast = fastReader(schema)(raw);
+  const fast = fastReader(schema, options.omit)(raw);
   if (fast !== MISS) return fast as T;
+  // valibot reads what is left once the omitted parts are gone, so none of them is checked or kept.
+  if (options.omit) for (const path of options.omit) dropPath(raw, path.split('.'));
   const result = v.safeParse(schema, raw);
   if (result.success) return result.output;
   // Read once more from the exact parse; there a number beyond 2^53 in an integer field is broken like any other.
@@ -144,15 +151,17 @@ export function withFields<T extends object, F extends object>(item: T, fields: 
  * request the same deep-frozen value): the copy is made once per item and these field
  * values, frozen, and handed out again while the item lives (`memo` is a WeakMap keyed by
  * the item, so it holds nothing the cache has let go; at most one copy per item, of its
- * top-level slots: the values inside are the item's own). An item that is not frozen (read
- * for this request alone) is copied as by {@link withFields}. `fields` holds primitives only.
+ * top-level slots: the values inside are the item's own). An item that is not frozen was read
+ * for this request alone: the fields go on the item itself, which keeps its broken fields'
+ * getters and costs no copy of every field (a walk tags some 500 items so). `fields` holds
+ * primitives only, the same for an item wherever it is tagged (its network, its node).
  */
 export function withSharedFields<T extends object, F extends Record<string, string | number | boolean>>(
   item: T,
   fields: F,
   memo: WeakMap<object, T & F>,
 ): T & F {
-  if (!Object.isFrozen(item)) return withFields(item, fields);
+  if (!Object.isFrozen(item)) return Object.isExtensible(item) ? Object.assign(item, fields) : withFields(item, fields);
   const known = memo.get(item);
   if (known && sameFields(known, fields)) return known;
   const copy = Object.freeze(withFields(item, fields));
@@ -163,6 +172,25 @@ export function withSharedFields<T extends object, F extends Record<string, stri
 function sameFields(copy: object, fields: Record<string, unknown>): boolean {
   for (const key in fields) if ((copy as Record<string, unknown>)[key] !== fields[key]) return false;
   return true;
+}
+
+/** Deletes the part at `segments` (an {@link OmittedPaths} path, split at `.`) wherever it is in `value`. */
+function dropPath(value: unknown, segments: readonly string[]): void {
+  const [segment, ...rest] = segments;
+  if (segment === undefined || typeof value !== 'object' || value === null) return;
+  const name = /^[^[{]*/.exec(segment)?.[0] ?? segment;
+  const spreads = segment.slice(name.length).match(/\[\]|\{\}/g) ?? [];
+  const record = value as Record<string, unknown>;
+  if (spreads.length === 0 && rest.length === 0) {
+    delete record[name];
+    return;
+  }
+  // Each `[]` or `{}` steps into every item of a list or value of a record.
+  let level: unknown[] = [record[name]];
+  for (const spread of spreads) {
+    level = level.flatMap((item) => (spread === '[]' ? (Array.isArray(item) ? item : []) : typeof item === 'object' && item !== null ? Object.values(item) : []));
+  }
+  for (const item of level) dropPath(item, rest);
 }
 
 /** An integer field holding a number `JSON.parse` may have rounded (inside a union's issues too). */

@@ -195,14 +195,22 @@ describe('the tolerant reader on 100-item pages', () => {
     expect(withFields(items(page, c.list)[0] as Json, { network: 'fuji' })).toEqual({ ...(items(page, c.list)[0] as Json), network: 'fuji' });
   });
 
-  it('withSharedFields copies a frozen (shared) item once, keeps its broken fields, and copies items read for one request each time', () => {
+  it('withSharedFields copies a frozen (shared) item once, keeps its broken fields, and tags an item read for one request in place', () => {
     const c = cases[0] as PageCase;
     const raw = fresh(c);
     delete (items(raw, c.list)[3] as Json).nodeId;
+    delete (items(raw, c.list)[4] as Json).nodeId;
     const page = read(c, raw);
     const memo = new WeakMap<object, Json & { network: string }>();
     const own = items(page, c.list)[0] as Json;
-    expect(withSharedFields(own, { network: 'mainnet' }, memo)).not.toBe(withSharedFields(own, { network: 'mainnet' }, memo));
+    const tagged = withSharedFields(own, { network: 'mainnet' }, memo);
+    expect(tagged).toBe(own);
+    expect(tagged.network).toBe('mainnet');
+    expect(withSharedFields(own, { network: 'mainnet' }, memo)).toBe(tagged);
+    // Its broken fields still throw, on the item itself.
+    const ownBroken = withSharedFields(items(page, c.list)[4] as Json, { network: 'mainnet' }, memo);
+    expect(ownBroken.network).toBe('mainnet');
+    expect(() => ownBroken.nodeId).toThrow('broken validators[4].nodeId');
 
     const shared = Object.freeze(items(page, c.list)[0] as Json);
     const copy = withSharedFields(shared, { network: 'mainnet' }, memo);
