@@ -239,7 +239,8 @@ function createCachedCalls(cache: ResponseCache, options: CachedClientOptions) {
       }
       const created: InFlight = { controller: new AbortController(), waiters: 0, settled: false, promise: Promise.resolve({ value: null, expiresAt: 0 }) };
       // Neither the first caller's signal nor its expiry callback: the shared call is everyone's.
-      const { signal: _callerSignal, onExpiry: _callerExpiry, ...rest } = opts ?? {};
+      // Read whole: the answer is shared with requests whose operations read other parts.
+      const { signal: _callerSignal, onExpiry: _callerExpiry, omit: _callerOmits, ...rest } = opts ?? {};
       const sharedOpts: CallOptions = { ...rest, signal: created.controller.signal };
       created.promise = (async (): Promise<Shared> => {
         // A cache is best effort: a store that throws anyway reads as a miss.

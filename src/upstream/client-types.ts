@@ -35,7 +35,7 @@ import type {
   ChainAddressChainIdMapListResponse, LastActivityTimestamp, ListAssetTransactionsParams, ListL1ValidatorsParams, ListL1ValidatorsResponse, PrimaryAddressesParams,
 } from '../shapes/index.ts';
 // Primary-network blocks and vertices by id
-import type { Block, ListVerticesByHeightParams, Vertex } from '../shapes/index.ts';
+import type { Block, ListVerticesByHeightParams, OmittedPaths, Vertex } from '../shapes/index.ts';
 // EVM across chains, an address's chains and deployments, transactions v2, an NFT collection's tokens
 import type {
   ListAddressChainsResponse, ListAddressTransactionsV2Params, ListAddressTransactionsV2Response, ListAllChainsBlocksParams,
@@ -106,6 +106,12 @@ export interface CallOptions {
    * whole-response cache keeps a response no longer than the earliest of these.
    */
   onExpiry?: (expiresAt: number) => void;
+  /**
+   * The parts of an operation's answer nothing in this request reads (`src/schema/projection.ts`),
+   * by the operation's name (`listSubnets`): the client's reader leaves them out, so a request holds
+   * only what it reads. A cache that shares an answer between requests reads it whole.
+   */
+  omit?: (operation: string) => OmittedPaths | undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { isApiKey } from '../lib/secrets.ts';
 import { shortDigest } from '../lib/text.ts';
 import { computeUnitsOf } from '../lib/compute-units.ts';
 import type { Billing } from './compute-unit-ceiling.ts';
-import { ENDPOINT_NAMES, ENDPOINTS, operationOf, shapeOf, type EndpointRow } from './endpoints.ts';
+import { ENDPOINT_NAMES, ENDPOINTS, operationOf, shapeOf, type EndpointName, type EndpointRow } from './endpoints.ts';
 import { readShape, type Leaf, type Violation } from '../shapes/index.ts';
 import { createRedactor, excerpt } from '../lib/redact.ts';
 import { isCb58Id, isChainId, PRIMARY_CHAIN_ALIASES } from '../lib/ids.ts';
@@ -205,6 +205,8 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     json?: unknown;
     /** The field the answer is useless without (a page's item list): a violation there fails the call. */
     container?: string;
+    /** The endpoint's method name (`listSubnets`), by which `CallOptions.omit` names the parts left out. */
+    name?: EndpointName;
   }
 
   /**
@@ -303,14 +305,16 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
     });
     // An operation that answers without content (reindexNft's 201) has nothing to read.
     if (endpoint.emptyAnswer && result.body === undefined) return undefined as T;
+    const omit = args.name === undefined ? undefined : opts?.omit?.(args.name);
     return readShape(shape, result.body, (violation) => protocolError(operation, result.status, violation, key, endpoint.secret === true), {
       containers: args.container === undefined ? [] : [args.container],
       exact: result.exactBody,
+      ...(omit ? { omit } : {}),
     });
   }
 
   /** One call of a table row: each positional argument where the row puts it, `CallOptions` after them. */
-  function call(row: EndpointRow, args: readonly unknown[]): Promise<unknown> {
+  function call(name: EndpointName, row: EndpointRow, args: readonly unknown[]): Promise<unknown> {
     const path: Record<string, string> = { ...row.fixed };
     let query: Query | undefined;
     let json: unknown;
@@ -326,13 +330,13 @@ export function createDataApiClient(options: DataApiClientOptions): DataApiClien
       }
     });
     const opts = args[row.args.length] as CallOptions | undefined;
-    return request(row, shapeOf(row, path.blockchainId), { path, query, json, container: row.container }, opts);
+    return request(row, shapeOf(row, path.blockchainId), { path, query, json, container: row.container, name }, opts);
   }
 
   const client: Record<string, unknown> = {};
   for (const name of ENDPOINT_NAMES) {
     const row: EndpointRow = ENDPOINTS[name];
-    client[name] = (...args: unknown[]) => call(row, args);
+    client[name] = (...args: unknown[]) => call(name, row, args);
   }
   return {
     ...(client as unknown as DataApi),

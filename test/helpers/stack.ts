@@ -4,7 +4,7 @@ import { createGateway, type Gateway, type GatewayOptions } from '../../src/gate
 import { configFromEnv, gatewayOptionsFrom } from '../../src/server/config.ts';
 import { createTopics, type Topics } from '../../src/loaders/topics.ts';
 import type { ResponseCache } from '../../src/upstream/cache.ts';
-import type { NodeClient } from '../../src/upstream/client-types.ts';
+import type { DataApi, NodeClient } from '../../src/upstream/client-types.ts';
 import { withDataApiCache, withNodeCache } from '../../src/upstream/cached-clients.ts';
 import { createDataApiClient } from '../../src/upstream/data-api.ts';
 import { createNodeClient } from '../../src/upstream/node-client.ts';
@@ -45,6 +45,8 @@ export async function startStack(
     cache?: ResponseCache | false;
     /** Wraps each node client, e.g. to hold an answer back until the test has seen something happen first. Default none. */
     wrapNode?: (node: NodeClient) => NodeClient;
+    /** Wraps the Data API client (inside the tracking), e.g. to see the options each call is made with. Default none. */
+    wrapDataApi?: (api: DataApi) => DataApi;
     /** The Data API the gateway reads (a mock server generated from the spec, say). Default the devnet's. */
     dataApiUrl?: string;
   } = {},
@@ -64,9 +66,8 @@ export async function startStack(
   });
   // Tracked under the cache, so a cache hit is no upstream call; untracked (a plain pass-through) outside `measure`.
   const tracker = createRoundTracker();
-  const rawDataApi = tracker.dataApi(
-    createDataApiClient({ baseUrl: config.dataApiUrl ?? devnet.url, ...(config.dataApiKey ? { apiKey: config.dataApiKey } : {}), apiKeyHeader: config.dataApiKeyHeader }),
-  );
+  const client = createDataApiClient({ baseUrl: config.dataApiUrl ?? devnet.url, ...(config.dataApiKey ? { apiKey: config.dataApiKey } : {}), apiKeyHeader: config.dataApiKeyHeader });
+  const rawDataApi = tracker.dataApi(options.wrapDataApi ? options.wrapDataApi(client) : client);
   const wrapNode = options.wrapNode ?? ((node: NodeClient) => node);
   const rawNodes = config.nodes.map((node) => tracker.node(wrapNode(createNodeClient(node))));
   const cache = options.cache || undefined;
