@@ -14,6 +14,7 @@ import { useMetrics, type MetricsEndpointOptions } from './metrics/use-metrics.t
 import { createRequestIds, currentRequestId, useRequestId } from './plugins/use-request-id.ts';
 import { useUnexpectedErrors } from './plugins/use-unexpected-errors.ts';
 import { useInputValidation } from './plugins/use-input-validation.ts';
+import { useProjection } from './plugins/use-projection.ts';
 import { useCompiledExecution, type CompiledExecutionOptions } from './plugins/use-compiled-execution.ts';
 import { useParseCache, type ParseCacheOptions } from './plugins/use-parse-cache.ts';
 import { useValidationLimit } from './plugins/use-validation-limit.ts';
@@ -46,6 +47,7 @@ import { createLiveActivity, type ActivityStore, type LiveActivity } from '../lo
 import { getSchema } from '../schema/index.ts';
 import { checkRepresentations } from '../schema/federation.ts';
 import { createCursorCodec, randomCursorSecret } from '../schema/pagination.ts';
+import { projectionOf } from '../schema/projection.ts';
 import type { ResponseCache } from '../upstream/cache.ts';
 import type { DataApi, NodeClient } from '../upstream/client-types.ts';
 import { exampleQueries } from './graphiql-examples.ts';
@@ -386,6 +388,7 @@ export function createGateway(options: GatewayOptions, deps: GatewayDeps): Gatew
       // After the cost plugin, so the operation span sees the cost it reports; before input validation, so refusals are traced too.
       ...(options.tracing ? [useTracing(options.tracing === true ? {} : options.tracing)] : []),
       // Declared argument checks, plus cursors (signed per gateway) and federation representations, before any resolver runs.
+      useProjection(projectionOf),
       useInputValidation({ fieldChecks: [opaqueInputChecks(schema, { verifyCursor: (cursor) => void cursors.verify(cursor), checkRepresentations })] }),
       useUpstreamErrors(options.onUpstreamError ? { onUpstreamError: options.onUpstreamError } : {}),
       // A value a field's type cannot serve (an Int beyond 32 bits...) is the upstream's: UPSTREAM_PROTOCOL_ERROR, before masking.
