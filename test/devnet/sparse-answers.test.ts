@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkFixtures } from '../../src/devnet/dataset/index.ts';
-import { identityOf, isSparseRecord, UNKNOWN_ENUMS } from '../../src/devnet/sparse.ts';
+import { identityOf, isSparseRecord, sparseAnswer, UNKNOWN_ENUMS } from '../../src/devnet/sparse.ts';
 import { answerSchema, conforms, SPEC_FACTS, type Json, type Schema } from '../../src/devnet/spec-walk.ts';
 import { startStack, type TestStack } from '../helpers/stack.ts';
 
@@ -112,5 +112,22 @@ describe('the plain devnet answers some records sparse, as real answers are', ()
     const nodes = ((answer.data?.chain as Rec).address as { internalTransactions: { edges: { node: Rec }[] } }).internalTransactions.edges.map((e) => e.node);
     expect(nodes).toContainEqual({ internalTxType: 'UNKNOWN', internalTxTypeRaw: 'UNKNOWN' });
     expect(nodes.some((n) => n.internalTxType !== 'UNKNOWN' && n.internalTxType === n.internalTxTypeRaw)).toBe(true);
+  });
+});
+
+describe('what the caller wrote', () => {
+  it('is answered whole: a webhook reads back as it was set, whatever its minted id draws', () => {
+    // An id that draws sparse under this seed: anywhere else its record would lose optional values.
+    const seed = 7;
+    const id = Array.from({ length: 200 }, (_, i) => `0b8a6f0e-0000-4000-8000-${String(i).padStart(12, '0')}`).find((candidate) => isSparseRecord(seed, `id=${candidate}`));
+    expect(id).toBeDefined();
+    const webhook = {
+      id, eventType: 'address_activity', url: 'https://example.com/hook', chainId: '43114', status: 'active', createdAt: 1718452800,
+      name: 'n', description: 'd', metadata: { eventSignatures: [], addresses: ['0x0000000000000000000000000000000000000001'] }, includeInternalTxs: true, includeLogs: false,
+    };
+    for (const route of ['GET /v1/webhooks/{id}', 'PATCH /v1/webhooks/{id}', 'POST /v1/webhooks']) {
+      expect(sparseAnswer(route, route.startsWith('POST') ? 201 : 200, structuredClone(webhook), seed), route).toEqual(webhook);
+    }
+    expect(sparseAnswer('GET /v1/webhooks', 200, { webhooks: [structuredClone(webhook)] }, seed)).toEqual({ webhooks: [webhook] });
   });
 });
